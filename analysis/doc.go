@@ -1,0 +1,11 @@
+// Package analysis turns trials and models into statistics that carry their
+// uncertainty.
+//
+// Every estimate has its sample size and a 95% interval: Student-t for means
+// (Estimate), exact distribution-free order-statistic intervals for the
+// quantiles of a per-trial quantity such as completion (QuantileOf), and
+// Woodruff intervals with trial-clustered standard errors for the quantiles
+// of per-client latency, whose values within one trial are not independent
+// (LatencyQuantiles). Simulate runs the Monte Carlo engine and folds its
+// trials into a Summary.
+package analysis

@@ -1,0 +1,115 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+)
+
+// Distribution is an estimate of a mean with named quantiles.
+type Distribution struct {
+	Estimate
+	Quantiles map[string]Quantile `json:"quantiles"`
+}
+
+// Summary is what a Monte Carlo run of one scenario says, with uncertainty.
+// Statistics are over the trials that finished; censored trials are counted
+// and warned about, never folded in as if they had finished.
+type Summary struct {
+	Scenario   model.Scenario `json:"scenario"`
+	Trials     int            `json:"trials"`
+	Seed       uint64         `json:"seed"`
+	Censored   int            `json:"censored"`
+	Calls      *Estimate      `json:"calls"`
+	Completion *Distribution  `json:"completion"`
+	// Latency is per-client latency: the mean of per-trial mean latencies
+	// and the quantiles of the pooled distribution.
+	Latency *Distribution `json:"latency"`
+	Peak    *Estimate     `json:"peak_arrivals"`
+	// Arrivals[t] is the mean number of arrivals at tick t over finished
+	// trials (a trial adds 0 after it finished), when requested.
+	Arrivals []Estimate `json:"arrivals,omitempty"`
+	Warnings []string   `json:"warnings,omitempty"`
+}
+
+// Simulate runs opt.Trials trials of sc and summarizes them.
+func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Summary, error) {
+	if err := sc.Validate(); err != nil {
+		return Summary{}, err
+	}
+	var calls, completion, latency, peak Moments
+	var compHist []int64
+	var lat LatencyCDF
+	var arrivals []Moments
+	censored := 0
+	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+		if t.Censored {
+			censored++
+			return nil
+		}
+		calls.Add(float64(t.Calls))
+		completion.Add(float64(t.Completion))
+		peak.Add(float64(t.Peak))
+		for int64(len(compHist)) <= t.Completion {
+			compHist = append(compHist, 0)
+		}
+		compHist[t.Completion]++
+		var sum int64
+		for l, c := range t.Latency {
+			sum += int64(l) * c
+		}
+		latency.Add(float64(sum) / float64(t.Served))
+		lat.Add(t.Latency)
+		if opt.Arrivals {
+			arrivals = foldArrivals(arrivals, t.Arrivals, calls.N())
+		}
+		return nil
+	})
+	if err != nil {
+		return Summary{}, err
+	}
+	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Censored: censored}
+	if censored > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf(
+			"%d of %d trials were censored: clients were still retrying at the horizon (tick %d); statistics cover only the %d trials that finished",
+			censored, opt.Trials, sc.EffectiveHorizon(), opt.Trials-censored))
+	}
+	if calls.N() == 0 {
+		s.Warnings = append(s.Warnings, "no trial finished, so there is no estimate of calls or completion")
+		return s, nil
+	}
+	c, p := calls.Estimate(), peak.Estimate()
+	s.Calls, s.Peak = &c, &p
+	s.Completion = &Distribution{Estimate: completion.Estimate(), Quantiles: map[string]Quantile{}}
+	s.Latency = &Distribution{Estimate: latency.Estimate(), Quantiles: map[string]Quantile{}}
+	for _, pc := range Percentiles {
+		s.Completion.Quantiles[pc.Name] = QuantileOf(compHist, pc.P)
+		s.Latency.Quantiles[pc.Name] = lat.Quantile(pc.P)
+	}
+	for i := range arrivals {
+		s.Arrivals = append(s.Arrivals, arrivals[i].Estimate())
+	}
+	return s, nil
+}
+
+// foldArrivals adds one finished trial's arrivals per tick; the trial is the
+// n-th folded, and earlier trials that ended sooner count 0 at later ticks.
+func foldArrivals(acc []Moments, a []int64, n int) []Moments {
+	for len(acc) < len(a) {
+		var m Moments
+		for range n - 1 {
+			m.Add(0)
+		}
+		acc = append(acc, m)
+	}
+	for t := range acc {
+		x := 0.0
+		if t < len(a) {
+			x = float64(a[t])
+		}
+		acc[t].Add(x)
+	}
+	return acc
+}

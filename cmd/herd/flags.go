@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+	"github.com/spf13/cobra"
+)
+
+// scenarioFlags are the scenario flags of DESIGN.md's CLI contract.
+type scenarioFlags struct {
+	clients, capacity     int
+	server, policy, round string
+	base, cap, fixedDelay float64
+	firstWindow, horizon  int
+}
+
+func (f *scenarioFlags) register(c *cobra.Command) {
+	d := model.Default()
+	fs := c.Flags()
+	fs.IntVarP(&f.clients, "clients", "n", d.Clients, "number of clients N that fail together (≥ 1)")
+	fs.IntVarP(&f.capacity, "capacity", "k", d.Capacity, "requests the server accepts per tick (≥ 1)")
+	fs.StringVar(&f.server, "server", d.Server.String(), "server model: "+strings.Join(model.ServerNames(), "|"))
+	fs.StringVar(&f.policy, "policy", string(d.Policy.Kind), "retry policy: "+kindList())
+	fs.Float64Var(&f.base, "base", d.Policy.Base, "base delay in ticks (> 0)")
+	fs.Float64Var(&f.cap, "cap", d.Policy.Cap, "largest delay in ticks (≥ base)")
+	fs.Float64Var(&f.fixedDelay, "fixed-delay", d.Policy.FixedDelay, "delay of the fixed policy in ticks (≥ 0)")
+	fs.StringVar(&f.round, "rounding", d.Rounding.String(), "delay to ticks: "+strings.Join(model.RoundingNames(), "|"))
+	fs.IntVar(&f.firstWindow, "first-window", d.FirstWindow, "first sends spread uniformly over ticks 0…W−1 (W ≥ 1)")
+	fs.IntVar(&f.horizon, "horizon", 0, "stop unfinished trials at this tick and count them censored (0: automatic)")
+	complete(c, "server", model.ServerNames())
+	complete(c, "policy", kindNames())
+	complete(c, "rounding", model.RoundingNames())
+}
+
+func kindNames() []string {
+	var s []string
+	for _, k := range model.Kinds() {
+		s = append(s, string(k))
+	}
+	return s
+}
+
+func kindList() string { return strings.Join(kindNames(), "|") }
+
+func complete(c *cobra.Command, flag string, values []string) {
+	_ = c.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// scenario builds and validates the scenario; every error names its flag.
+func (f *scenarioFlags) scenario() (model.Scenario, error) {
+	server, err := model.ParseServer(f.server)
+	if err != nil {
+		return model.Scenario{}, usageError{fmt.Errorf("--server: %w", err)}
+	}
+	kind, err := model.ParseKind(f.policy)
+	if err != nil {
+		return model.Scenario{}, usageError{fmt.Errorf("--policy: %w", err)}
+	}
+	rounding, err := model.ParseRounding(f.round)
+	if err != nil {
+		return model.Scenario{}, usageError{fmt.Errorf("--rounding: %w", err)}
+	}
+	sc := model.Scenario{
+		Clients: f.clients, Server: server, Capacity: f.capacity,
+		Policy:   model.Policy{Kind: kind, Base: f.base, Cap: f.cap, FixedDelay: f.fixedDelay},
+		Rounding: rounding, FirstWindow: f.firstWindow, Horizon: f.horizon,
+	}
+	return sc, sc.Validate()
+}
+
+// runFlags are the Monte Carlo run flags.
+type runFlags struct {
+	trials, workers int
+	seed            uint64
+}
+
+func (f *runFlags) register(c *cobra.Command, trials int) {
+	fs := c.Flags()
+	fs.IntVar(&f.trials, "trials", trials, "Monte Carlo trials (≥ 1)")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
+	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
+}
+
+const maxTrials = 100_000_000
+
+func (f *runFlags) options() (montecarlo.Options, error) {
+	if f.trials < 1 || f.trials > maxTrials {
+		return montecarlo.Options{}, usageError{fmt.Errorf("--trials must be an integer in [1, %d], got %d", maxTrials, f.trials)}
+	}
+	if f.workers < 0 {
+		return montecarlo.Options{}, usageError{fmt.Errorf("--workers must be ≥ 0 (0 means one per CPU), got %d", f.workers)}
+	}
+	return montecarlo.Options{Trials: f.trials, Seed: f.seed, Workers: f.workers}, nil
+}
+
+// fmtNum prints a statistic compactly: integers as integers, others with
+// four significant digits, infinite ends as ∞.
+func fmtNum(x float64) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "∞"
+	case math.IsInf(x, -1):
+		return "−∞"
+	case math.IsNaN(x):
+		return "—"
+	case x == math.Trunc(x) && math.Abs(x) < 1e15:
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.4g", x)
+}

@@ -1,0 +1,17 @@
+// Command herd measures what retry policies cost a server when N clients
+// fail at the same moment, by analytical models and by Monte Carlo.
+//
+// Usage:
+//
+//	herd reproduce seed            # the seed article's table, with 95% CIs
+//	herd simulate -n 1000 -k 10 --policy full --trials 10000 --format json
+//	herd version
+//
+// Every command prints a table on a terminal and JSON otherwise (choose with
+// --format table|csv|json); --out FILE writes atomically. Usage errors exit
+// with status 2, other failures with status 1.
+package main
+
+import "os"
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+var formats = []string{"table", "csv", "json"}
+
+// outputFlags choose the format and destination of a command's result.
+type outputFlags struct {
+	format, out string
+}
+
+func (f *outputFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&f.format, "format", "", "output format: table|csv|json (default: table on a terminal, json otherwise)")
+	c.Flags().StringVar(&f.out, "out", "", "write the result to this file (atomically) instead of standard output")
+	complete(c, "format", formats)
+}
+
+// resolve picks the format: the flag, else the --out file's extension, else
+// table on a terminal and JSON otherwise.
+func (f *outputFlags) resolve(stdout io.Writer) (string, error) {
+	if f.format != "" {
+		for _, v := range formats {
+			if f.format == v {
+				return v, nil
+			}
+		}
+		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(formats, ", "), f.format)}
+	}
+	switch strings.ToLower(filepath.Ext(f.out)) {
+	case ".json":
+		return "json", nil
+	case ".csv":
+		return "csv", nil
+	case ".txt":
+		return "table", nil
+	}
+	if f.out == "" && isTerminal(stdout) {
+		return "table", nil
+	}
+	return "json", nil
+}
+
+// write renders the result into memory, then writes it to standard output
+// or, through a temporary file and a rename, to --out: a failed run leaves
+// no half-written file.
+func (f *outputFlags) write(stdout io.Writer, render func(w io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		return err
+	}
+	if f.out == "" {
+		_, err := stdout.Write(buf.Bytes())
+		return err
+	}
+	return writeFileAtomic(f.out, buf.Bytes())
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// Provenance says which herd computed a result.
+type Provenance struct {
+	Version  string `json:"version"`
+	Revision string `json:"revision"`
+	Modified bool   `json:"modified,omitempty"`
+	Go       string `json:"go"`
+}
+
+func provenance() Provenance {
+	p := Provenance{Version: "(unknown)", Revision: "(unknown: built without VCS information)"}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return p
+	}
+	p.Version, p.Go = info.Main.Version, info.GoVersion
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			p.Revision = s.Value
+		case "vcs.modified":
+			p.Modified = s.Value == "true"
+		}
+	}
+	return p
+}
+
+// progress reports work done on stderr when it is a terminal and the run has
+// lasted more than a second; otherwise it stays silent.
+type progress struct {
+	w       io.Writer
+	desc    string
+	total   int
+	started time.Time
+	bar     *progressbar.ProgressBar
+}
+
+func newProgress(w io.Writer, desc string, total int) *progress {
+	if !isTerminal(w) {
+		return nil
+	}
+	return &progress{w: w, desc: desc, total: total, started: time.Now()}
+}
+
+// set records that done of total units are finished.
+func (p *progress) set(done int) {
+	if p == nil {
+		return
+	}
+	if p.bar == nil {
+		if time.Since(p.started) < time.Second {
+			return
+		}
+		p.bar = progressbar.NewOptions(p.total, progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription(p.desc), progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+	}
+	_ = p.bar.Set(done)
+}
+
+func (p *progress) finish() {
+	if p != nil && p.bar != nil {
+		_ = p.bar.Finish()
+	}
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/spf13/cobra"
+)
+
+func newReproduceCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "reproduce",
+		Short: "Rerun a published experiment and compare herd's numbers with it",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return usageError{fmt.Errorf("reproduce needs an experiment: seed")}
+		},
+	}
+	c.AddCommand(newReproduceSeedCmd())
+	return c
+}
+
+type reproduceSeedOptions struct {
+	run    runFlags
+	output outputFlags
+}
+
+func newReproduceSeedCmd() *cobra.Command {
+	var o reproduceSeedOptions
+	c := &cobra.Command{
+		Use:   "seed",
+		Short: "The seed article's table (N = 50, 100, 200; k = 10) beside herd's estimates",
+		Long: `seed reruns the table of section 5.2 of the seed article
+(` + analysis.SeedSource + `): N = 50, 100, 200 clients, capacity
+k = 10, base 1, cap 32, fixed delay 2, for fixed, expo, full, equal and
+decorrelated. It prints herd's mean and 95% interval for calls and completion
+beside the article's mean ± sd over 30 trials, and whether the two agree by a
+two-sided z test at 99.9% on the difference of means (standard error
+√(SE_herd² + (sd/√30)²); rows without variance must match exactly).
+--trials 30 mimics the article's own budget.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return reproduceSeedRun(c, &o) },
+	}
+	o.run.register(c, 10000)
+	o.output.register(c)
+	return c
+}
+
+type reproduceResult struct {
+	Source     string                    `json:"source"`
+	Trials     int                       `json:"trials"`
+	Seed       uint64                    `json:"seed"`
+	Rows       []analysis.SeedComparison `json:"rows"`
+	Agree      int                       `json:"agree"`
+	Provenance Provenance                `json:"provenance"`
+}
+
+func reproduceSeedRun(c *cobra.Command, o *reproduceSeedOptions) error {
+	opt, err := o.run.options()
+	if err != nil {
+		return err
+	}
+	format, err := o.output.resolve(c.OutOrStdout())
+	if err != nil {
+		return err
+	}
+	bar := newProgress(c.ErrOrStderr(), "scenarios", 15)
+	rows, err := analysis.ReproduceSeed(c.Context(), opt, func(done, _ int) { bar.set(done) })
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	res := reproduceResult{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: provenance()}
+	for _, r := range rows {
+		if r.Calls.Agrees && r.Completion.Agrees {
+			res.Agree++
+		}
+	}
+	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
+		switch format {
+		case "json":
+			return writeJSON(w, res)
+		case "csv":
+			return reproduceCSV(w, res)
+		}
+		return reproduceTable(w, res)
+	})
+}
+
+func verdict(a analysis.Agreement) string {
+	if a.Agrees {
+		return "agrees"
+	}
+	return fmt.Sprintf("DIFFERS (z = %.1f)", a.Z)
+}
+
+func reproduceTable(w io.Writer, r reproduceResult) error {
+	fmt.Fprintf(w, "Seed article, section 5.2, rerun by herd: %d trials per row, seed %d, 95%% CIs.\n", r.Trials, r.Seed)
+	fmt.Fprintf(w, "Agreement: two-sided z test at 99.9%% against the article's mean ± sd over 30 trials.\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "N\tpolicy\tcalls (herd)\t95% CI\tarticle\tcalls\tcompletion (herd)\t95% CI\tarticle\tcompletion")
+	for _, row := range r.Rows {
+		cl, co := row.Calls, row.Completion
+		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%s\t%.1f ± %.1f\t%s\t%.2f\t%s\t%.2f ± %.2f\t%s\n",
+			row.Clients, row.Policy, cl.Mean, ci(cl.CI95), cl.Published.Mean, cl.Published.SD, verdict(cl.Agreement),
+			co.Mean, ci(co.CI95), co.Published.Mean, co.Published.SD, verdict(co.Agreement))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%d of %d rows agree with the article on both calls and completion.\n", r.Agree, len(r.Rows))
+	return err
+}
+
+func reproduceCSV(w io.Writer, r reproduceResult) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"clients", "policy", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "article_mean", "article_sd", "article_n", "z", "agrees"})
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for _, row := range r.Rows {
+		for _, m := range []struct {
+			name string
+			c    analysis.Compared
+		}{{"calls", row.Calls}, {"completion", row.Completion}} {
+			lo, hi := "", ""
+			if m.c.CI95 != nil {
+				lo, hi = num(m.c.CI95[0]), num(m.c.CI95[1])
+			}
+			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, m.name, num(m.c.Mean), num(m.c.SD), strconv.Itoa(m.c.N),
+				lo, hi, num(m.c.Published.Mean), num(m.c.Published.SD), strconv.Itoa(m.c.Published.N), num(m.c.Z), strconv.FormatBool(m.c.Agrees)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,64 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// scenarioJSON is the flat shape of DESIGN.md's "scenario" object.
+type scenarioJSON struct {
+	Clients     int     `json:"clients"`
+	Capacity    int     `json:"capacity"`
+	Server      string  `json:"server"`
+	Policy      string  `json:"policy"`
+	Base        float64 `json:"base"`
+	Cap         float64 `json:"cap"`
+	FixedDelay  float64 `json:"fixed_delay"`
+	Rounding    string  `json:"rounding"`
+	FirstWindow int     `json:"first_window"`
+	Horizon     int     `json:"horizon"`
+}
+
+// MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
+// actually in force.
+func (s Scenario) MarshalJSON() ([]byte, error) {
+	return json.Marshal(scenarioJSON{
+		Clients: s.Clients, Capacity: s.Capacity, Server: s.Server.String(),
+		Policy: string(s.Policy.Kind), Base: s.Policy.Base, Cap: s.Policy.Cap,
+		FixedDelay: s.Policy.FixedDelay, Rounding: s.Rounding.String(),
+		FirstWindow: s.FirstWindow, Horizon: s.EffectiveHorizon(),
+	})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; fields left out keep the
+// values of Default.
+func (s *Scenario) UnmarshalJSON(b []byte) error {
+	d := Default()
+	j := scenarioJSON{
+		Clients: d.Clients, Capacity: d.Capacity, Server: d.Server.String(),
+		Policy: string(d.Policy.Kind), Base: d.Policy.Base, Cap: d.Policy.Cap,
+		FixedDelay: d.Policy.FixedDelay, Rounding: d.Rounding.String(),
+		FirstWindow: d.FirstWindow,
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		return fmt.Errorf("scenario: %w", err)
+	}
+	server, err := ParseServer(j.Server)
+	if err != nil {
+		return err
+	}
+	kind, err := ParseKind(j.Policy)
+	if err != nil {
+		return err
+	}
+	rounding, err := ParseRounding(j.Rounding)
+	if err != nil {
+		return err
+	}
+	*s = Scenario{
+		Clients: j.Clients, Server: server, Capacity: j.Capacity,
+		Policy:   Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay},
+		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
+	}
+	return nil
+}

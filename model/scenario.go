@@ -1,0 +1,154 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Server is how the server treats the arrivals of one tick.
+type Server int
+
+const (
+	// Capacity accepts min(m, k) of the m arrivals, chosen uniformly at
+	// random (the seed article's server).
+	Capacity Server = iota
+	// Collision accepts all m arrivals when m ≤ k and none otherwise (the
+	// multiple-access channel of the backoff literature).
+	Collision
+)
+
+var serverNames = []string{"capacity", "collision"}
+
+func (s Server) String() string {
+	if s < 0 || int(s) >= len(serverNames) {
+		return fmt.Sprintf("Server(%d)", int(s))
+	}
+	return serverNames[s]
+}
+
+// ServerNames lists the valid spellings.
+func ServerNames() []string { return append([]string(nil), serverNames...) }
+
+// ParseServer reads one of ServerNames.
+func ParseServer(s string) (Server, error) {
+	for i, n := range serverNames {
+		if s == n {
+			return Server(i), nil
+		}
+	}
+	return 0, fmt.Errorf("server must be one of %s, got %q", strings.Join(serverNames, ", "), s)
+}
+
+// Limits on a scenario's size, so that a typo cannot ask for more memory
+// than a machine has or for a delay ring longer than the horizon.
+const (
+	MaxClients = 1 << 40
+	MaxDelay   = 1e7 // ticks
+	MaxHorizon = 1 << 40
+	MaxWindow  = 1e7 // ticks
+)
+
+// Scenario is one thundering-herd experiment: N clients whose first
+// requests all fail together, a server, and a retry policy.
+type Scenario struct {
+	Clients     int // N ≥ 1
+	Server      Server
+	Capacity    int // k ≥ 1: requests the server accepts per tick
+	Policy      Policy
+	Rounding    Rounding
+	FirstWindow int // W ≥ 1: each first send is uniform on ticks 0…W−1
+	// Horizon is the tick at which a trial that has not finished is
+	// stopped and counted as censored; 0 means DefaultHorizon.
+	Horizon int
+}
+
+// Default is the seed article's section 5.1 scenario with N = 100.
+func Default() Scenario {
+	return Scenario{
+		Clients:     100,
+		Server:      Capacity,
+		Capacity:    10,
+		Policy:      Policy{Kind: Full, Base: 1, Cap: 32, FixedDelay: 2},
+		Rounding:    HalfEven,
+		FirstWindow: 1,
+	}
+}
+
+// MaxDelayTicks is the longest wait, in ticks, between two sends of one
+// client.
+func (s Scenario) MaxDelayTicks() int {
+	return s.Rounding.Ticks(s.Policy.MaxDelay())
+}
+
+// DefaultHorizon is the horizon used when Horizon is 0. For the capacity
+// server it is a bound no trial can reach: every tick with arrivals serves
+// at least one client and the next tick with arrivals follows within
+// MaxDelayTicks, so the last success comes by W−1 + (N−1)·MaxDelayTicks.
+// The collision server has no such bound (a cohort larger than k can stay
+// synchronized forever), so it gets 10,000 ticks.
+func (s Scenario) DefaultHorizon() int {
+	if s.Server == Collision {
+		return 10000
+	}
+	h := float64(s.FirstWindow) + float64(s.Clients)*float64(s.MaxDelayTicks())
+	if h > MaxHorizon {
+		return MaxHorizon
+	}
+	return int(h)
+}
+
+// EffectiveHorizon is Horizon, or DefaultHorizon when Horizon is 0.
+func (s Scenario) EffectiveHorizon() int {
+	if s.Horizon > 0 {
+		return s.Horizon
+	}
+	return s.DefaultHorizon()
+}
+
+// FieldError is a scenario field outside its valid range. Flag is the
+// command-line spelling of the field, so a CLI can name it.
+type FieldError struct {
+	Flag  string
+	Valid string
+	Got   string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("--%s must be %s, got %s", e.Flag, e.Valid, e.Got)
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Validate checks every field against its valid range and returns the first
+// violation as a *FieldError.
+func (s Scenario) Validate() error {
+	bad := func(flag, valid string, got any) error {
+		return &FieldError{Flag: flag, Valid: valid, Got: fmt.Sprint(got)}
+	}
+	p := s.Policy
+	switch {
+	case s.Clients < 1 || s.Clients > MaxClients:
+		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
+	case s.Capacity < 1:
+		return bad("capacity", "an integer ≥ 1", s.Capacity)
+	case s.Server != Capacity && s.Server != Collision:
+		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
+	case s.Rounding < HalfEven || s.Rounding > Floor:
+		return bad("rounding", "one of "+strings.Join(roundingNames, ", "), int(s.Rounding))
+	case !finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay:
+		return bad("base", fmt.Sprintf("a number in (0, %g] ticks", float64(MaxDelay)), p.Base)
+	case !finite(p.Cap) || p.Cap < p.Base || p.Cap > MaxDelay:
+		return bad("cap", fmt.Sprintf("a number in [base, %g] ticks (base is %g)", float64(MaxDelay), p.Base), p.Cap)
+	case !finite(p.FixedDelay) || p.FixedDelay < 0 || p.FixedDelay > MaxDelay:
+		return bad("fixed-delay", fmt.Sprintf("a number in [0, %g] ticks", float64(MaxDelay)), p.FixedDelay)
+	case s.FirstWindow < 1 || s.FirstWindow > MaxWindow:
+		return bad("first-window", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), s.FirstWindow)
+	case s.Horizon < 0 || s.Horizon > MaxHorizon:
+		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
+	}
+	if _, err := ParseKind(string(p.Kind)); err != nil {
+		return bad("policy", "one of none, fixed, expo, full, equal, decorrelated", fmt.Sprintf("%q", p.Kind))
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+// Package montecarlo simulates scenarios trial by trial.
+//
+// An Engine plays one trial of a scenario from a random stream and records
+// it in a Trial. Run spreads trials over workers, gives trial i the stream
+// Stream(seed, scenario, i) — derived only from the seed, the scenario's
+// clients, capacity, server and first-request window, and i — and hands the
+// trials to a fold function strictly in trial order, so every statistic
+// built from them is byte-identical whatever the number of workers.
+//
+// Because the stream does not depend on the policy, two policies run on
+// the same scenario and seed share their random numbers trial by trial
+// (common random numbers), which is what paired comparisons need.
+//
+// ClientEngine is the per-client tick engine: a ring of per-tick buckets
+// holds who sends when, so its cost grows with the number of calls, not with
+// ticks × clients.
+package montecarlo

@@ -1,0 +1,53 @@
+package montecarlo
+
+import (
+	"math/rand/v2"
+
+	"github.com/herdlab/herd/model"
+)
+
+// Trial is what one trial of a scenario records.
+type Trial struct {
+	Index      int   // trial number i
+	Calls      int64 // all arrivals of all ticks, successful or not
+	Completion int64 // last tick with a success + 1; meaningless when Censored
+	Censored   bool  // the horizon came before every client was served
+	Served     int64 // clients served
+	Peak       int64 // the largest number of arrivals in one tick
+	// Latency[l] counts the clients whose latency (success tick − first
+	// send tick + 1) is l ticks; Latency[0] is always 0.
+	Latency []int64
+	// Arrivals[t] is the number of arrivals at tick t, recorded only when
+	// Options.Arrivals is set.
+	Arrivals []int64
+}
+
+func (t *Trial) reset(i int) {
+	*t = Trial{Index: i, Latency: t.Latency[:0], Arrivals: t.Arrivals[:0]}
+}
+
+// served records one success of a client with the given latency.
+func (t *Trial) served(latency int) {
+	for len(t.Latency) <= latency {
+		t.Latency = append(t.Latency, 0)
+	}
+	t.Latency[latency]++
+	t.Served++
+}
+
+// An Engine plays trials of one scenario. An Engine is used by one
+// goroutine at a time; Run makes one per worker.
+type Engine interface {
+	// Play runs one trial from the stream src into t, which has been reset.
+	// arrivals asks for t.Arrivals.
+	Play(src *rand.PCG, t *Trial, arrivals bool)
+}
+
+// NewEngine returns the engine for a scenario, or an error naming why the
+// scenario cannot be simulated.
+func NewEngine(sc model.Scenario) (Engine, error) {
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	return NewClientEngine(sc)
+}
