@@ -60,6 +60,8 @@ interval and its provenance.`,
 		newSimulateCmd(),
 		newReproduceCmd(),
 		newVersionCmd(),
+		newModelCmd(),
+		newValidateCmd(),
 	)
 	return root
 }
