@@ -23,7 +23,7 @@ const DefaultGrid = 64
 // MeanField is the mean-field approximation of a large cohort.
 type MeanField struct {
 	Scenario Scenario `json:"scenario"`
-	Calls    float64  `json:"calls"`      // expected calls
+	Calls    float64  `json:"calls"` // expected calls
 	// Completion estimates E[completion] as Σ_t P(someone is pending at
 	// tick t), with the number pending taken as Poisson of its expected
 	// value.

@@ -61,14 +61,14 @@ A scenario a method cannot answer exits 1 with the reason.`,
 // carry no interval because they are exact (or, for meanfield, a model's
 // value).
 type modelResult struct {
-	Method     string            `json:"method"`
-	Scenario   model.Scenario    `json:"scenario"`
-	Calls      modelValue        `json:"calls"`
-	Completion modelCompletion   `json:"completion"`
-	Closed     *model.Closed     `json:"closed,omitempty"`
-	Markov     *markovDetail     `json:"markov,omitempty"`
-	MeanField  *model.MeanField  `json:"meanfield,omitempty"`
-	Provenance Provenance        `json:"provenance"`
+	Method     string           `json:"method"`
+	Scenario   model.Scenario   `json:"scenario"`
+	Calls      modelValue       `json:"calls"`
+	Completion modelCompletion  `json:"completion"`
+	Closed     *model.Closed    `json:"closed,omitempty"`
+	Markov     *markovDetail    `json:"markov,omitempty"`
+	MeanField  *model.MeanField `json:"meanfield,omitempty"`
+	Provenance Provenance       `json:"provenance"`
 }
 
 // modelValue is a model's mean; SD is given where the model knows it
