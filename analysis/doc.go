@@ -8,4 +8,11 @@
 // of per-client latency, whose values within one trial are not independent
 // (LatencyQuantiles). Simulate runs the Monte Carlo engine and folds its
 // trials into a Summary.
+//
+// Validate is the cross-validation of the two routes: it runs a grid of
+// scenarios (DefaultValidationGrid) through the analytical models of
+// package model and through Monte Carlo and judges each Check — the closed
+// form against every trial, the exact chain by Bonferroni-corrected z
+// scores and a chi-square test of the law of completion, the mean field by
+// its relative error in calls and by that error shrinking with N.
 package analysis
