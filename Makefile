@@ -1,0 +1,26 @@
+GO ?= go
+
+.PHONY: all build test race vet bench bench-vs-seed fuzz
+
+all: vet test build
+
+build:
+	$(GO) build -o bin/herd ./cmd/herd
+
+test:
+	$(GO) test ./...
+
+race:
+	$(GO) test -race ./montecarlo ./analysis
+
+vet:
+	$(GO) vet ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
+
+bench-vs-seed:
+	scripts/bench-vs-seed.sh
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzPolicy -fuzztime 30s ./model
