@@ -5,7 +5,7 @@ GO ?= go
 all: vet test build
 
 build:
-	$(GO) build -o bin/herd ./cmd/herd
+	$(GO) build -buildvcs=auto -o bin/herd ./cmd/herd
 
 test:
 	$(GO) test ./...
