@@ -55,15 +55,15 @@ func bucketList() string {
 // Bucket is a retry token bucket with its parameters. The zero value after
 // Defaults has been applied is the kind's published defaults.
 type Bucket struct {
-	Kind BucketKind
+	Kind BucketKind `json:"kind"`
 	// Capacity is the most tokens the bucket holds; it starts full.
-	Capacity float64
+	Capacity float64 `json:"capacity"`
 	// RetryCost is what one retry takes.
-	RetryCost float64
+	RetryCost float64 `json:"retry_cost"`
 	// Deposit is what a successful call adds: for AWSBucket, a success on
 	// the first try (a success on a retry refunds that retry's cost
 	// instead); for BrookerBucket, every success.
-	Deposit float64
+	Deposit float64 `json:"deposit"`
 }
 
 // DefaultBucket is the kind's published parameters. herd's servers reject
