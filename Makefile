@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test race vet bench bench-vs-seed fuzz
+.PHONY: all build test race vet bench bench-vs-seed fuzz docs
 
 all: vet test build
 
@@ -24,3 +24,7 @@ bench-vs-seed:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzPolicy -fuzztime 30s ./model
+
+# The CLI reference and man pages, generated from the command tree.
+docs:
+	$(GO) run ./cmd/herd gen-docs --markdown docs/cli --man docs/man

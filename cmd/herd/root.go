@@ -60,6 +60,7 @@ interval and its provenance.`,
 		newSimulateCmd(),
 		newReproduceCmd(),
 		newVersionCmd(),
+		newGenDocsCmd(),
 	)
 	return root
 }
