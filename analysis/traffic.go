@@ -56,7 +56,8 @@ type TrafficSummary struct {
 	// ServedShare is served per new request in each trial.
 	ServedShare Estimate `json:"served_share"`
 	// Goodput is the mean requests served per tick from the outage's end
-	// to the horizon, as a share of the new-request rate.
+	// to the horizon (or to an early stop), as a share of the new-request
+	// rate.
 	Goodput     Estimate    `json:"goodput_after_outage"`
 	GaveUp      Estimate    `json:"gave_up"`
 	GaveUpBy    GaveUpCause `json:"gave_up_by"`
@@ -143,9 +144,8 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 	var byCause [3]Moments
 	var recHist []int64
 	var rec Moments
-	recovered := 0
+	recovered, collapsed := 0, 0
 	var sends, good, back []float64
-	after := float64(tr.Ticks - tr.OutageEnd())
 	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		o := t.Open
 		fresh.Add(float64(o.NewRequests))
@@ -155,8 +155,11 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 			share.Add(float64(t.Served) / float64(o.NewRequests))
 		}
 		served.Add(float64(t.Served))
-		if after > 0 {
+		if after := float64(t.Completion) - float64(tr.OutageEnd()); after > 0 {
 			goodput.Add(float64(o.ServedAfter) / after / tr.Rate)
+		}
+		if o.Collapsed {
+			collapsed++
 		}
 		gaveUp.Add(float64(o.GaveUp))
 		for i := range byCause {
@@ -200,6 +203,9 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 	if recovered < opt.Trials {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d of %d trials had not recovered by the horizon (tick %d): their backlog never fell to %d after the outage; recovery time covers only the %d that did",
 			opt.Trials-recovered, opt.Trials, tr.Ticks, tr.RecoveryBacklog(sc.Capacity), recovered))
+	}
+	if collapsed > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%d trials stopped early when their backlog passed %d (--collapse-backlog); they count as not recovered", collapsed, tr.CollapseBacklog))
 	}
 	for _, x := range [][]float64{sends, good, back} {
 		for i := range x {

@@ -33,8 +33,17 @@ import (
 // A trial runs Ticks ticks. It has recovered at the first tick t ≥ the
 // outage's end at which the backlog — requests sent at least once and
 // neither served nor given up — is at most RecoveredBacklog (0: k, one
-// tick of capacity); a trial with no such tick by Ticks has not recovered
-// within the horizon.
+// tick of capacity) and no request gave up (so a breaker still refusing
+// sends, or a bucket still refusing retries, has not recovered); a trial
+// with no such tick by Ticks has not recovered within the horizon.
+//
+// CollapseBacklog > 0 stops a trial early, as not recovered, once after the
+// outage its backlog has grown by more than CollapseBacklog over the
+// backlog at the outage's end: with λ < k a backlog that keeps growing
+// once the trigger is gone is the metastable state, and past many ticks of
+// capacity a server whose goodput falls under overload serves next to
+// nothing, so playing the rest of the horizon would only cost time. 0
+// plays every trial to Ticks.
 type Traffic struct {
 	Rate             float64 // λ > 0: new requests per tick
 	Ticks            int     // length of a trial in ticks
@@ -43,6 +52,7 @@ type Traffic struct {
 	OutageCapacity   int     // capacity during the outage, 0 ≤ it < k
 	RejectCost       float64 // capacity share that one rejection costs, in [0, 1]
 	RecoveredBacklog int     // backlog at or under which the system has recovered; 0: k
+	CollapseBacklog  int     // growth of the backlog after the outage that stops a trial, not recovered; 0: never
 }
 
 // DefaultTraffic is a load of 80% of capacity k over a 2,000-tick run whose
@@ -122,6 +132,8 @@ func (t Traffic) Validate(sc Scenario) error {
 		return bad("reject-cost", "a share of one tick's capacity in [0, 1]", t.RejectCost)
 	case t.RejectCost > 0 && sc.Server != Capacity:
 		return bad("reject-cost", "0 unless --server capacity (the collision server already serves nothing under overload)", t.RejectCost)
+	case t.CollapseBacklog < 0 || (t.CollapseBacklog > 0 && t.CollapseBacklog <= t.RecoveryBacklog(sc.Capacity)):
+		return bad("collapse-backlog", fmt.Sprintf("0 (never stop early) or an integer above the recovered backlog (%d)", t.RecoveryBacklog(sc.Capacity)), t.CollapseBacklog)
 	case t.RecoveredBacklog < 0:
 		return bad("recovered-backlog", "0 (one tick of capacity) or a number of requests ≥ 1", t.RecoveredBacklog)
 	case sc.Clients > MaxHosts:

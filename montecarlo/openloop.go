@@ -21,14 +21,17 @@ type OpenTrial struct {
 	// GaveUpBy splits GaveUp by cause: the attempts limit, the token
 	// bucket, the circuit breaker.
 	GaveUpBy [3]int64
-	// Recovered says whether the backlog fell to the traffic's
-	// RecoveryBacklog at some tick t ≥ the outage's end; RecoveryTicks is
-	// then t + 1 − the outage's end.
+	// Recovered says whether some tick t ≥ the outage's end ended with the
+	// backlog at most the traffic's RecoveryBacklog and no request given
+	// up; RecoveryTicks is then t + 1 − the outage's end.
 	Recovered     bool
 	RecoveryTicks int64
-	ServedAfter   int64 // requests served from the outage's end to the last tick
-	Backlog       int64 // requests still pending after the last tick
-	PeakBacklog   int64
+	// Collapsed says the trial stopped early because its backlog passed
+	// the traffic's CollapseBacklog.
+	Collapsed   bool
+	ServedAfter int64 // requests served from the outage's end to the last tick
+	Backlog     int64 // requests still pending after the last tick
+	PeakBacklog int64
 	// Goodput[t] and BacklogAt[t] are the requests served at tick t and
 	// the backlog after it, recorded with Trial.Arrivals.
 	Goodput, BacklogAt []int64
@@ -128,10 +131,13 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	end := tr.OutageEnd()
 	threshold := int64(tr.RecoveryBacklog(sc.Capacity))
 	var live int64
+	collapse := int64(tr.CollapseBacklog)
+	var atEnd int64 // the backlog when the outage ended
 	tick := 0
 	for ; tick < tr.Ticks; tick++ {
 		slot := tick % r
 		cur := e.ring[slot]
+		gaveUp := o.GaveUp
 		fresh := int(poisson.Rand())
 		o.NewRequests += int64(fresh)
 		for range fresh {
@@ -215,9 +221,17 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			o.Goodput = append(o.Goodput, int64(s))
 			o.BacklogAt = append(o.BacklogAt, live)
 		}
-		if !o.Recovered && tick >= end && live <= threshold {
+		if !o.Recovered && tick >= end && live <= threshold && o.GaveUp == gaveUp {
 			o.Recovered = true
 			o.RecoveryTicks = int64(tick + 1 - end)
+		}
+		if tick == end-1 {
+			atEnd = live
+		}
+		if collapse > 0 && tick >= end && live > atEnd+collapse && !o.Recovered {
+			o.Collapsed = true
+			tick++
+			break
 		}
 	}
 	o.Backlog = live
