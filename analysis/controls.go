@@ -69,7 +69,7 @@ func DefaultMapGrid() MapGrid {
 func MetastabilityScenario() (model.Scenario, model.Traffic) {
 	sc := model.Default()
 	sc.Clients, sc.Capacity = 100, 20
-	return sc, model.Traffic{Ticks: 1500, OutageStart: 100, RejectCost: 0.05, CollapseBacklog: 50 * sc.Capacity}
+	return sc, model.Traffic{Ticks: 3000, OutageStart: 100, RejectCost: 0.05, CollapseBacklog: 50 * sc.Capacity}
 }
 
 // Metastability evaluates the map of one policy and set of controls: for
