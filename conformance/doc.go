@@ -1,0 +1,2 @@
+// Package conformance checks herd's library presets against the libraries.
+package conformance
