@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	awsretry "github.com/aws/aws-sdk-go-v2/aws/retry"
 	retrygo "github.com/avast/retry-go/v4"
+	awsretry "github.com/aws/aws-sdk-go-v2/aws/retry"
 	backoff4 "github.com/cenkalti/backoff/v4"
 	backoff5 "github.com/cenkalti/backoff/v5"
 	"github.com/failsafe-go/failsafe-go"

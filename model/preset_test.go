@@ -59,7 +59,7 @@ func TestLawCDF(t *testing.T) {
 // the tick length.
 func TestPresetTicks(t *testing.T) {
 	p, _ := LookupPreset("gcloud-truncated-expo")
-	got := p.Policy(100 * time.Millisecond).Law(2, 0)
+	got := p.Policy(100*time.Millisecond).Law(2, 0)
 	if got.Lo != 20 || got.Hi != 30 || got.Max != 320 {
 		t.Errorf("retry 2 at 100ms ticks: got %+v, want U(20, 30) clamped at 320", got)
 	}
