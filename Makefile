@@ -28,3 +28,9 @@ fuzz:
 # The CLI reference and man pages, generated from the command tree.
 docs:
 	$(GO) run ./cmd/herd gen-docs --markdown docs/cli --man docs/man
+
+# conformance checks herd's library presets against the real libraries
+# (a separate module, so herd's own dependencies stay lean).
+.PHONY: conformance
+conformance:
+	cd conformance && go test -count=1 ./...

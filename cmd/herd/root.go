@@ -60,6 +60,8 @@ interval and its provenance.`,
 		newSimulateCmd(),
 		newReproduceCmd(),
 		newVersionCmd(),
+		newPresetsCmd(),
+		newAuditCmd(),
 		newGenDocsCmd(),
 	)
 	return root
