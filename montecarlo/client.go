@@ -33,6 +33,7 @@ type ClientEngine struct {
 	// in ticks (+Inf: none).
 	retries    int
 	maxElapsed float64
+	timeless   bool // no elapsed-time limit
 }
 
 // NewClientEngine prepares the per-client engine for a valid scenario.
@@ -48,9 +49,9 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 		e.prev = make([]float64, sc.Clients)
 	}
 	e.retries = sc.Policy.Retries
-	e.maxElapsed = math.Inf(1)
+	e.maxElapsed, e.timeless = math.Inf(1), true
 	if me := sc.Policy.MaxElapsed; me > 0 {
-		e.maxElapsed = float64(me) / float64(sc.Policy.TickLength())
+		e.maxElapsed, e.timeless = float64(me)/float64(sc.Policy.TickLength()), false
 	}
 	if sc.FirstWindow > 1 {
 		e.first = make([]int32, sc.Clients)
@@ -69,30 +70,26 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 	return e, nil
 }
 
-// delay draws the unrounded delay before retry n of client id.
-func (e *ClientEngine) delay(src *rand.PCG, id int32, n int) float64 {
-	if e.prev != nil {
-		d, state := e.sc.Policy.Law(n, e.prev[id]).Sample(uniform(src))
-		e.prev[id] = state
-		return d
-	}
-	return e.laws[min(n, len(e.laws)-1)].Draw(uniform(src))
-}
-
 // wait is the wait in ticks before retry n of client id, or −1 when the
 // client gives up instead (its retry limit is reached, or the time since its
-// first send plus the delay would pass the elapsed-time limit).
+// first send plus the delay would pass the elapsed-time limit). It is the
+// engine's hot path: one call per failed request.
 func (e *ClientEngine) wait(src *rand.PCG, id int32, n, tick int) int {
 	if e.retries > 0 && n > e.retries {
 		return -1
 	}
-	if e.prev == nil && math.IsInf(e.maxElapsed, 1) {
-		if t := e.ticks[min(n, len(e.ticks)-1)]; t > 0 {
+	var d float64
+	if e.prev != nil {
+		d, e.prev[id] = e.sc.Policy.Law(n, e.prev[id]).Sample(uniform(src))
+	} else {
+		c := min(n, len(e.laws)-1)
+		if t := e.ticks[c]; t > 0 && e.timeless {
 			return t
 		}
+		l := &e.laws[c]
+		d = l.Draw(uniform(src))
 	}
-	d := e.delay(src, id, n)
-	if !math.IsInf(e.maxElapsed, 1) {
+	if !e.timeless {
 		start := 0
 		if e.first != nil {
 			start = int(e.first[id])
