@@ -1,0 +1,171 @@
+package plots
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// The load sweep shared by calls-vs-load and completion-vs-load: the seed
+// article's scenario (base 1, cap 32, fixed delay 2) at N = load·k.
+var (
+	sweepCapacities = []int{1, 10, 100}
+	sweepLoads      = []int{1, 2, 5, 10, 20, 50, 100}
+)
+
+const sweepTrials = 300
+
+// loadSweep is the Monte Carlo summary of every (k, policy, load).
+type loadSweep struct {
+	trials int
+	// at[i][policy][j] summarizes k = sweepCapacities[i], load sweepLoads[j].
+	at []map[model.Kind][]analysis.Summary
+}
+
+func sweepScenario(k, load int, kind model.Kind) model.Scenario {
+	sc := model.Default()
+	sc.Capacity, sc.Clients, sc.Policy.Kind = k, load*k, kind
+	return sc
+}
+
+// runLoadSweep simulates the sweep, or takes it from the cache.
+func runLoadSweep(ctx context.Context, cfg Config) (loadSweep, error) {
+	opt := cfg.options(sweepTrials)
+	key := fmt.Sprintf("load-sweep/%d/%d", opt.Trials, opt.Seed)
+	return remember(cfg.Cache, key, func() (loadSweep, error) {
+		s := loadSweep{trials: opt.Trials}
+		kinds := model.Kinds()
+		total := len(sweepCapacities) * len(kinds) * len(sweepLoads)
+		done := 0
+		for _, k := range sweepCapacities {
+			byKind := map[model.Kind][]analysis.Summary{}
+			for _, kind := range kinds {
+				var scs []model.Scenario
+				for _, load := range sweepLoads {
+					scs = append(scs, sweepScenario(k, load, kind))
+				}
+				sums, err := analysis.SimulateEach(ctx, scs, opt, func(d, _ int) { cfg.progress(done+d, total) })
+				if err != nil {
+					return s, err
+				}
+				done += len(scs)
+				byKind[kind] = sums
+			}
+			s.at = append(s.at, byKind)
+		}
+		return s, nil
+	})
+}
+
+// CallsVersusLoad draws calls per client against N/k, one panel per k.
+func CallsVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
+	s, err := runLoadSweep(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.draw("Calls per client against load N/k",
+		"calls per client",
+		func(sum analysis.Summary) analysis.Estimate {
+			return sum.Calls.Scale(1 / float64(sum.Scenario.Clients))
+		})
+}
+
+// CompletionVersusLoad draws completion against N/k, one panel per k.
+func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
+	s, err := runLoadSweep(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.draw("Completion time against load N/k",
+		"completion (ticks)",
+		func(sum analysis.Summary) analysis.Estimate { return sum.Completion.Estimate })
+}
+
+// draw makes one panel per capacity with every policy's Monte Carlo means,
+// 95% bands and (TODO: models) analytical curves, on shared log axes.
+func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) analysis.Estimate) (*Drawing, error) {
+	kinds := model.Kinds()
+	ys := newSpan()
+	pts := make([]map[model.Kind][]point, len(s.at))
+	for i, byKind := range s.at {
+		pts[i] = map[model.Kind][]point{}
+		for _, kind := range kinds {
+			for j, sum := range byKind[kind] {
+				if sum.Calls == nil {
+					return nil, fmt.Errorf("%s, k = %d, N = %d: every trial was censored", kind, sweepCapacities[i], sweepLoads[j]*sweepCapacities[i])
+				}
+				pts[i][kind] = append(pts[i][kind], meanAt(float64(sweepLoads[j]), metric(sum)))
+			}
+			ys.addPoints(pts[i][kind])
+		}
+	}
+	xs := newSpan()
+	xs.add(float64(sweepLoads[0]), float64(sweepLoads[len(sweepLoads)-1]))
+	var row Row
+	for i, k := range sweepCapacities {
+		p := newPanel(fmt.Sprintf("k = %d requests/tick (N = %d to %d)", k, k*sweepLoads[0], k*sweepLoads[len(sweepLoads)-1]),
+			"load N/k (clients per unit of capacity)", yLabel)
+		if i > 0 {
+			p.Y.Label.Text = ""
+		}
+		if err := frame(&p.X, xs, true); err != nil {
+			return nil, err
+		}
+		if err := frame(&p.Y, ys, true); err != nil {
+			return nil, err
+		}
+		for _, kind := range kinds {
+			if err := addEstimates(p, pts[i][kind], kind); err != nil {
+				return nil, err
+			}
+		}
+		// TODO(models): add the closed form (solid) for none, fixed and
+		// expo and the mean field (dashed) for the jittered policies once
+		// the models branch lands.
+		row.Panels = append(row.Panels, p)
+	}
+	return &Drawing{
+		Title:  title,
+		Legend: policyKeys(kinds),
+		Rows:   []Row{row},
+		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean. "+
+			"Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
+		Width: vg.Inch * 13, Height: vg.Inch * 6,
+	}, nil
+}
+
+// addEstimates draws one policy's Monte Carlo estimates: the 95% band, a
+// thin line joining the means, and a glyph at each mean.
+func addEstimates(p *plot.Plot, pts []point, kind model.Kind) error {
+	b, err := band(p, pts, translucent(policyColor(kind)))
+	if err != nil {
+		return err
+	}
+	l, err := curve(pts, thin(policyColor(kind)))
+	if err != nil {
+		return err
+	}
+	g, err := scatter(pts, policyGlyph(kind))
+	if err != nil {
+		return err
+	}
+	p.Add(b, l, g)
+	return nil
+}
+
+// policyKeys are the legend entries of Monte Carlo estimates by policy.
+func policyKeys(kinds []model.Kind) []Key {
+	var keys []Key
+	for _, kind := range kinds {
+		sw := &plotter.Polygon{Color: translucent(policyColor(kind))}
+		g := &plotter.Scatter{GlyphStyle: policyGlyph(kind)}
+		l := &plotter.Line{LineStyle: thin(policyColor(kind))}
+		keys = append(keys, Key{Label: string(kind), Thumbs: []plot.Thumbnailer{sw, l, g}})
+	}
+	return keys
+}
