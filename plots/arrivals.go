@@ -54,11 +54,9 @@ func ArrivalsTimeline(ctx context.Context, cfg Config) (*Drawing, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i%3 != 0 {
-			p.Y.Label.Text = ""
-		}
 		row.Panels = append(row.Panels, p)
 		if len(row.Panels) == 3 {
+			row.YLabel = "arrivals per tick"
 			rows, row = append(rows, row), Row{}
 		}
 	}
@@ -79,7 +77,7 @@ func ArrivalsTimeline(ctx context.Context, cfg Config) (*Drawing, error) {
 }
 
 func timelinePanel(kind model.Kind, mean, single []point, end float64, k int) (*plot.Plot, error) {
-	p := newPanel(string(kind), "tick", "arrivals per tick")
+	p := newPanel(string(kind), "tick", "")
 	xs, ys := newSpan(), newSpan()
 	xs.add(0, end)
 	ys.add(0)

@@ -70,16 +70,13 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	var out []Row
 	for mi, m := range metrics {
-		var row Row
-		for ni, n := range comparisonClients {
+		row := Row{YLabel: m.label}
+		for _, n := range comparisonClients {
 			title := ""
 			if mi == 0 {
 				title = fmt.Sprintf("N = %d clients", n)
 			}
-			p := newPanel(title, "", m.label)
-			if ni > 0 {
-				p.Y.Label.Text = ""
-			}
+			p := newPanel(title, "", "")
 			pts := map[model.Kind]point{}
 			ys := newSpan()
 			var published []point

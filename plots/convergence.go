@@ -49,7 +49,7 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		ps[i] = l.p
 	}
 	cohorts := convergenceCohorts()
-	var top, bottom Row
+	top, bottom := Row{YLabel: "completion (ticks)"}, Row{YLabel: "half-width (ticks)"}
 	for ci, sc := range cohorts {
 		conv, err := analysis.RunningQuantiles(ctx, sc, opt, ps, at)
 		if err != nil {
@@ -58,8 +58,8 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		cfg.progress(ci+1, len(cohorts))
 		kind := sc.Policy.Kind
 		name := fmt.Sprintf("N = %d, k = %d, %s", sc.Clients, sc.Capacity, kind)
-		est := newPanel(name+": running quantiles", "trials n", "completion (ticks)")
-		hw := newPanel(name+": 95% interval half-width", "trials n", "half-width (ticks)")
+		est := newPanel(name+": running quantiles", "trials n", "")
+		hw := newPanel(name+": 95% interval half-width", "trials n", "")
 		xs, ys, hs := newSpan(), newSpan(), newSpan()
 		xs.add(float64(at[0]), float64(at[len(at)-1]))
 		paths := make([][]point, len(conv.Paths))
@@ -133,9 +133,6 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		for _, p := range []*plot.Plot{est, hw} {
 			p.X.Tick.Marker = logTicks{}
 		}
-		if ci > 0 {
-			est.Y.Label.Text, hw.Y.Label.Text = "", ""
-		}
 		top.Panels = append(top.Panels, est)
 		bottom.Panels = append(bottom.Panels, hw)
 	}
@@ -152,7 +149,9 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		Legend: keys,
 		Rows:   []Row{top, bottom},
 		Note: fmt.Sprintf("One study of %d trials per cohort, seed %d, estimated after its first n trials; bands are exact distribution-free order-statistic 95%% intervals "+
-			"(an unbounded end is drawn to the panel edge). Half-widths of 0 (both ends on one tick) or unbounded are not drawn. Base 1, cap 32.", opt.Trials, opt.Seed),
+			"(an unbounded end is drawn to the panel edge). Completion is a whole number of ticks, so an interval stops narrowing once it spans "+
+			"neighbouring ticks (half-width 0.5), and a half-width of 0 (both ends on one tick) or unbounded is not drawn; the guide is the 1/sqrt(n) rate "+
+			"of a continuous quantity. Base 1, cap 32.", opt.Trials, opt.Seed),
 		Width: vg.Inch * 13, Height: vg.Inch * 9,
 	}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 	"time"
 
@@ -45,6 +46,10 @@ type Row struct {
 	Panels []*plot.Plot
 	Widths []float64
 	Height float64
+	// YLabel, when set, is one y-axis label for the whole row, drawn left
+	// of its first panel. Panels that share a y axis use it instead of
+	// their own (gonum/plot misplaces a panel's own label on a log axis).
+	YLabel string
 }
 
 // Formats are the file formats a Drawing renders to, by file extension.
@@ -193,6 +198,21 @@ func (d *Drawing) drawRows(area draw.Canvas) {
 		h += padY * vg.Length(j-i-1)
 		block := draw.Canvas{Canvas: area.Canvas, Rectangle: vg.Rectangle{
 			Min: vg.Point{X: area.Min.X, Y: y - h}, Max: vg.Point{X: area.Max.X, Y: y}}}
+		label := textStyle(font.From(bodyFont, labelSize), draw.XCenter)
+		label.Rotation = math.Pi / 2
+		label.YAlign = draw.YTop
+		var labelled bool
+		for _, r := range d.Rows[i:j] {
+			labelled = labelled || r.YLabel != ""
+		}
+		if labelled {
+			block.Min.X += label.Height("M") + vg.Points(4)
+		}
+		ylabel := func(r Row, c draw.Canvas) {
+			if r.YLabel != "" {
+				c.FillText(label, vg.Point{X: area.Min.X, Y: (c.Min.Y + c.Max.Y) / 2}, r.YLabel)
+			}
+		}
 		if d.Rows[i].Widths == nil {
 			grid := make([][]*plot.Plot, 0, j-i)
 			for _, r := range d.Rows[i:j] {
@@ -201,6 +221,7 @@ func (d *Drawing) drawRows(area draw.Canvas) {
 			tiles := draw.Tiles{Rows: j - i, Cols: len(d.Rows[i].Panels), PadX: vg.Points(14), PadY: padY}
 			cells := plot.Align(grid, tiles, block)
 			for r := range grid {
+				ylabel(d.Rows[i+r], cells[r][0])
 				for col, p := range grid[r] {
 					if p != nil {
 						p.Draw(cells[r][col])
@@ -208,6 +229,7 @@ func (d *Drawing) drawRows(area draw.Canvas) {
 				}
 			}
 		} else {
+			ylabel(d.Rows[i], block)
 			d.Rows[i].drawWeighted(block)
 		}
 		y -= h + padY

@@ -106,13 +106,10 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 	}
 	xs := newSpan()
 	xs.add(float64(sweepLoads[0]), float64(sweepLoads[len(sweepLoads)-1]))
-	var row Row
+	row := Row{YLabel: yLabel}
 	for i, k := range sweepCapacities {
 		p := newPanel(fmt.Sprintf("k = %d requests/tick (N = %d to %d)", k, k*sweepLoads[0], k*sweepLoads[len(sweepLoads)-1]),
-			"load N/k (clients per unit of capacity)", yLabel)
-		if i > 0 {
-			p.Y.Label.Text = ""
-		}
+			"load N/k (clients per unit of capacity)", "")
 		if err := frame(&p.X, xs, true); err != nil {
 			return nil, err
 		}

@@ -52,10 +52,12 @@ func newPanel(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// span is the range of the values a panel's axis must show.
-type span struct{ min, max float64 }
+// span is the range a panel's axis must show: the values themselves (a
+// mean, a quantile, a model's curve) and, where they fit, the ends of their
+// intervals.
+type span struct{ min, max, endMin, endMax float64 }
 
-func newSpan() span { return span{math.Inf(1), math.Inf(-1)} }
+func newSpan() span { return span{math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)} }
 
 // add widens the span to the finite values among xs.
 func (s *span) add(xs ...float64) {
@@ -66,36 +68,51 @@ func (s *span) add(xs ...float64) {
 	}
 }
 
-// addPoints widens the span to the points' values and finite interval ends.
+// addEnds widens the span to the finite interval ends among xs; on a log
+// axis, ends ≤ 0 are left out (and clipped when drawn).
+func (s *span) addEnds(xs ...float64) {
+	for _, x := range xs {
+		if !math.IsInf(x, 0) && !math.IsNaN(x) {
+			s.endMin, s.endMax = math.Min(s.endMin, x), math.Max(s.endMax, x)
+		}
+	}
+}
+
+// addPoints widens the span to the points' values and interval ends.
 func (s *span) addPoints(pts []point) {
 	for _, p := range pts {
-		s.add(p.y, p.lo, p.hi)
+		s.add(p.y)
+		s.addEnds(p.lo, p.hi)
 	}
 }
 
 // frame fixes an axis to the span with a small margin. On a logarithmic
-// axis the span must be positive: a value ≤ 0 there is a bug in the
-// figure, reported as an error rather than gonum/plot's panic.
+// axis every value must be positive: a value ≤ 0 there is a bug in the
+// figure, reported as an error rather than gonum/plot's panic; interval
+// ends ≤ 0 do not widen a log axis.
 func frame(ax *plot.Axis, s span, log bool) error {
 	if s.min > s.max {
 		return fmt.Errorf("axis %q has no finite value to show", ax.Label.Text)
+	}
+	lo, hi := s.min, math.Max(s.max, s.endMax)
+	if !log || s.endMin > 0 {
+		lo = math.Min(lo, s.endMin)
 	}
 	if log {
 		if s.min <= 0 {
 			return fmt.Errorf("logarithmic axis %q received %g ≤ 0", ax.Label.Text, s.min)
 		}
-		pad := math.Pow(s.max/s.min, 0.03)
-		pad = math.Max(pad, 1.05)
-		ax.Min, ax.Max = s.min/pad, s.max*pad
+		pad := math.Max(math.Pow(hi/lo, 0.03), 1.05)
+		ax.Min, ax.Max = lo/pad, hi*pad
 		ax.Scale = plot.LogScale{}
 		ax.Tick.Marker = logTicks{}
 		return nil
 	}
-	pad := 0.04 * (s.max - s.min)
+	pad := 0.04 * (hi - lo)
 	if pad == 0 {
-		pad = math.Max(1, math.Abs(s.max)*0.1)
+		pad = math.Max(1, math.Abs(hi)*0.1)
 	}
-	ax.Min, ax.Max = s.min-pad, s.max+pad
+	ax.Min, ax.Max = lo-pad, hi+pad
 	return nil
 }
 
@@ -186,7 +203,7 @@ func curve(pts []point, sty draw.LineStyle) (*plotter.Line, error) {
 	return l, nil
 }
 
-// plainTicks are linear ticks at 1, 2 or 5 × 10ⁿ steps, about five
+// plainTicks are linear ticks at 1, 2 or 5 × 10ⁿ steps, three to six
 // labelled per axis with an unlabelled tick half way between, labelled
 // plainly (never in exponent notation).
 type plainTicks struct{}
@@ -195,7 +212,7 @@ func (plainTicks) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) {
 		return []plot.Tick{{Value: min, Label: formatTick(min)}}
 	}
-	raw := (max - min) / 5
+	raw := (max - min) / 6
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step := 10 * mag
 	for _, m := range []float64{1, 2, 5} {

@@ -98,16 +98,13 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 				pts[kind] = append(pts[kind], line)
 			}
 		}
-		var row Row
+		row := Row{YLabel: m.label}
 		for b, base := range sensitivityBases {
 			title := ""
 			if mi == 0 {
 				title = fmt.Sprintf("base %s ticks", formatTick(base))
 			}
-			p := newPanel(title, "cap (ticks, log2 axis)", m.label)
-			if b > 0 {
-				p.Y.Label.Text = ""
-			}
+			p := newPanel(title, "cap (ticks, log2 axis)", "")
 			if err := frame(&p.X, xs, true); err != nil {
 				return nil, err
 			}
