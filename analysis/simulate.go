@@ -72,9 +72,12 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	}
 	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Censored: censored}
 	if censored > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf(
-			"%d of %d trials were censored: clients were still retrying at the horizon (tick %d); statistics cover only the %d trials that finished",
-			censored, opt.Trials, sc.EffectiveHorizon(), opt.Trials-censored))
+		w := fmt.Sprintf("%d of %d trials were censored: clients were still retrying at the horizon (tick %d); statistics cover only the %d trials that finished; raise --horizon to wait longer",
+			censored, opt.Trials, sc.EffectiveHorizon(), opt.Trials-censored)
+		if sc.Server == model.Collision {
+			w += " (on the collision server a synchronized cohort larger than the capacity never finishes)"
+		}
+		s.Warnings = append(s.Warnings, w)
 	}
 	if calls.N() == 0 {
 		s.Warnings = append(s.Warnings, "no trial finished, so there is no estimate of calls or completion")

@@ -98,7 +98,7 @@ func (f *runFlags) options() (montecarlo.Options, error) {
 }
 
 // fmtNum prints a statistic compactly: integers as integers, others with
-// four significant digits, infinite ends as ∞.
+// four significant digits (one decimal from 1000 on), infinite ends as ∞.
 func fmtNum(x float64) string {
 	switch {
 	case math.IsInf(x, 1):
@@ -109,6 +109,8 @@ func fmtNum(x float64) string {
 		return "—"
 	case x == math.Trunc(x) && math.Abs(x) < 1e15:
 		return fmt.Sprintf("%.0f", x)
+	case math.Abs(x) >= 1000 && math.Abs(x) < 1e15:
+		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.4g", x)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -109,6 +110,9 @@ type Provenance struct {
 	Revision string `json:"revision"`
 	Modified bool   `json:"modified,omitempty"`
 	Go       string `json:"go"`
+	// Source says where Revision comes from when the binary was built
+	// without VCS stamping (go run with -buildvcs=false).
+	Source string `json:"revision_source,omitempty"`
 }
 
 func provenance() Provenance {
@@ -118,15 +122,37 @@ func provenance() Provenance {
 		return p
 	}
 	p.Version, p.Go = info.Main.Version, info.GoVersion
+	stamped := false
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			p.Revision = s.Value
+			p.Revision, stamped = s.Value, true
 		case "vcs.modified":
 			p.Modified = s.Value == "true"
 		}
 	}
+	if !stamped {
+		checkoutRevision(&p)
+	}
 	return p
+}
+
+// checkoutRevision fills in the revision from the git checkout in the
+// working directory when it is herd's own module: that is where `go run
+// ./cmd/herd` builds from, and go run does not stamp VCS information.
+func checkoutRevision(p *Provenance) {
+	mod, err := os.ReadFile("go.mod")
+	if err != nil || !strings.HasPrefix(string(mod), "module github.com/herdlab/herd\n") {
+		return
+	}
+	rev, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return
+	}
+	p.Revision, p.Source = strings.TrimSpace(string(rev)), "git checkout in the working directory (binary not VCS-stamped)"
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
+		p.Modified = len(bytes.TrimSpace(st)) > 0
+	}
 }
 
 // progress reports work done on stderr when it is a terminal and the run has

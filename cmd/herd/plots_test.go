@@ -1,22 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func herd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestPlotsList(t *testing.T) {
-	code, out, _ := herd(t, "plots", "--list")
+	out, _, code := herd(t, "plots", "--list")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -37,7 +29,7 @@ func TestPlotsUsageErrors(t *testing.T) {
 		{[]string{"plots", "--scale", "2", "--out", t.TempDir()}, "(0, 1]"},
 		{[]string{"plots", "--workers", "-1", "--out", t.TempDir()}, "--workers"},
 	} {
-		code, _, stderr := herd(t, c.args...)
+		_, stderr, code := herd(t, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("herd %v: exit %d, stderr %q; want exit 2 naming %q", c.args, code, stderr, c.want)
 		}
@@ -46,7 +38,7 @@ func TestPlotsUsageErrors(t *testing.T) {
 
 func TestPlotsWritesThreeFormats(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "figs")
-	code, _, stderr := herd(t, "plots", "--only", "arrivals-timeline", "--scale", "0.01", "--out", dir)
+	_, stderr, code := herd(t, "plots", "--only", "arrivals-timeline", "--scale", "0.01", "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

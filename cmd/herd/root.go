@@ -61,6 +61,7 @@ interval and its provenance.`,
 		newReproduceCmd(),
 		newPlotsCmd(),
 		newVersionCmd(),
+		newGenDocsCmd(),
 	)
 	return root
 }

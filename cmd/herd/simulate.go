@@ -67,8 +67,10 @@ func simulateRun(c *cobra.Command, o *simulateOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range s.Warnings {
-		fmt.Fprintln(c.ErrOrStderr(), "herd: warning:", w)
+	if format != "table" || o.output.out != "" {
+		for _, w := range s.Warnings {
+			fmt.Fprintln(c.ErrOrStderr(), "herd: warning:", w)
+		}
 	}
 	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
 		switch format {
@@ -144,10 +146,13 @@ func summaryTable(w io.Writer, s analysis.Summary) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	for _, warn := range s.Warnings {
-		fmt.Fprintln(tw, "\nwarning: "+warn)
+	if err := tw.Flush(); err != nil {
+		return err
 	}
-	return tw.Flush()
+	for _, warn := range s.Warnings {
+		fmt.Fprintln(w, "\nwarning: "+warn)
+	}
+	return nil
 }
 
 func summaryCSV(w io.Writer, s analysis.Summary) error {
