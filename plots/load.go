@@ -2,6 +2,7 @@ package plots
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/herdlab/herd/analysis"
@@ -72,7 +73,8 @@ func CallsVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 		"calls per client",
 		func(sum analysis.Summary) analysis.Estimate {
 			return sum.Calls.Scale(1 / float64(sum.Scenario.Clients))
-		})
+		},
+		func(c model.Closed) float64 { return float64(c.Calls) / float64(c.Scenario.Clients) })
 }
 
 // CompletionVersusLoad draws completion against N/k, one panel per k.
@@ -83,12 +85,14 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	return s.draw("Completion time against load N/k",
 		"completion (ticks)",
-		func(sum analysis.Summary) analysis.Estimate { return sum.Completion.Estimate })
+		func(sum analysis.Summary) analysis.Estimate { return sum.Completion.Estimate },
+		func(c model.Closed) float64 { return float64(c.Completion) })
 }
 
-// draw makes one panel per capacity with every policy's Monte Carlo means,
-// 95% bands and (TODO: models) analytical curves, on shared log axes.
-func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) analysis.Estimate) (*Drawing, error) {
+// draw makes one panel per capacity with every policy's Monte Carlo means
+// and 95% bands, and the closed form of the policies without jitter, on
+// shared log axes.
+func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) analysis.Estimate, exact func(model.Closed) float64) (*Drawing, error) {
 	kinds := model.Kinds()
 	ys := newSpan()
 	pts := make([]map[model.Kind][]point, len(s.at))
@@ -104,6 +108,27 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 			ys.addPoints(pts[i][kind])
 		}
 	}
+	// The closed form of each policy whose waits are certain (none, fixed,
+	// expo: ClosedForm refuses the others, which is how they are told apart).
+	closed := make([]map[model.Kind][]point, len(s.at))
+	for i, k := range sweepCapacities {
+		closed[i] = map[model.Kind][]point{}
+		for _, kind := range kinds {
+			for _, load := range sweepLoads {
+				c, err := model.ClosedForm(sweepScenario(k, load, kind))
+				var no *model.Unsupported
+				if errors.As(err, &no) {
+					break
+				}
+				if err != nil {
+					return nil, err
+				}
+				v := exact(c)
+				closed[i][kind] = append(closed[i][kind], point{float64(load), v, v, v})
+			}
+			ys.addPoints(closed[i][kind])
+		}
+	}
 	xs := newSpan()
 	xs.add(float64(sweepLoads[0]), float64(sweepLoads[len(sweepLoads)-1]))
 	row := Row{YLabel: yLabel}
@@ -116,20 +141,31 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 		if err := frame(&p.Y, ys, true); err != nil {
 			return nil, err
 		}
+		// Model lines first, so that the Monte Carlo glyphs of the policies
+		// whose lines coincide stay visible on top of them.
 		for _, kind := range kinds {
-			if err := addEstimates(p, pts[i][kind], kind); err != nil {
+			if exactPts := closed[i][kind]; exactPts != nil {
+				l, err := curve(exactPts, solid(policyColor(kind)))
+				if err != nil {
+					return nil, err
+				}
+				p.Add(l)
+			}
+		}
+		for _, kind := range kinds {
+			if err := addEstimates(p, pts[i][kind], kind, closed[i][kind] == nil); err != nil {
 				return nil, err
 			}
 		}
-		// TODO(models): add the closed form (solid) for none, fixed and
-		// expo and the mean field (dashed) for the jittered policies once
-		// the models branch lands.
+		// TODO(models): the mean field (dashed) for the jittered policies,
+		// once the models branch has it.
 		row.Panels = append(row.Panels, p)
 	}
 	return &Drawing{
-		Title:  title,
-		Legend: policyKeys(kinds),
-		Rows:   []Row{row},
+		Title: title,
+		Legend: append(policyKeys(kinds), Key{"closed form (none, fixed, expo; colour = policy)",
+			[]plot.Thumbnailer{&plotter.Line{LineStyle: solid(black)}}}),
+		Rows: []Row{row},
 		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean. "+
 			"Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
 		Width: vg.Inch * 13, Height: vg.Inch * 6,
@@ -137,21 +173,26 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 }
 
 // addEstimates draws one policy's Monte Carlo estimates: the 95% band, a
-// thin line joining the means, and a glyph at each mean.
-func addEstimates(p *plot.Plot, pts []point, kind model.Kind) error {
+// glyph at each mean and, when join is set, a thin line joining the means
+// (left out where a model's line runs through them).
+func addEstimates(p *plot.Plot, pts []point, kind model.Kind, join bool) error {
 	b, err := band(p, pts, translucent(policyColor(kind)))
 	if err != nil {
 		return err
 	}
-	l, err := curve(pts, thin(policyColor(kind)))
-	if err != nil {
-		return err
+	p.Add(b)
+	if join {
+		l, err := curve(pts, thin(policyColor(kind)))
+		if err != nil {
+			return err
+		}
+		p.Add(l)
 	}
 	g, err := scatter(pts, policyGlyph(kind))
 	if err != nil {
 		return err
 	}
-	p.Add(b, l, g)
+	p.Add(g)
 	return nil
 }
 
