@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test race vet bench bench-vs-seed fuzz docs
+.PHONY: all build test race vet bench bench-vs-seed fuzz docs plots plots
 
 all: vet test build
 
@@ -34,3 +34,8 @@ docs:
 .PHONY: conformance
 conformance:
 	cd conformance && go test -count=1 ./...
+
+# Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
+# byte-identical files. See `herd plots --list`.
+plots: build
+	./bin/herd plots --out paper/figures

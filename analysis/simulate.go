@@ -122,3 +122,21 @@ func foldArrivals(acc []Moments, a []int64, n int) []Moments {
 	}
 	return acc
 }
+
+// SimulateEach simulates every scenario with the same options, in order;
+// progress, if set, is called after each scenario. Scenarios that differ
+// only in their policy draw from the same streams (common random numbers).
+func SimulateEach(ctx context.Context, scs []model.Scenario, opt montecarlo.Options, progress func(done, total int)) ([]Summary, error) {
+	out := make([]Summary, 0, len(scs))
+	for i, sc := range scs {
+		s, err := Simulate(ctx, sc, opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+		if progress != nil {
+			progress(i+1, len(scs))
+		}
+	}
+	return out, nil
+}

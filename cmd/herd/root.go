@@ -59,6 +59,7 @@ interval and its provenance.`,
 	root.AddCommand(
 		newSimulateCmd(),
 		newReproduceCmd(),
+		newPlotsCmd(),
 		newVersionCmd(),
 		newPresetsCmd(),
 		newAuditCmd(),
