@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test race vet bench bench-vs-seed fuzz docs
+.PHONY: all build test race vet bench bench-vs-seed fuzz docs plots plots
 
 all: vet test build
 
@@ -28,3 +28,14 @@ fuzz:
 # The CLI reference and man pages, generated from the command tree.
 docs:
 	$(GO) run ./cmd/herd gen-docs --markdown docs/cli --man docs/man
+
+# conformance checks herd's library presets against the real libraries
+# (a separate module, so herd's own dependencies stay lean).
+.PHONY: conformance
+conformance:
+	cd conformance && go test -count=1 ./...
+
+# Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
+# byte-identical files. See `herd plots --list`.
+plots: build
+	./bin/herd plots --out paper/figures

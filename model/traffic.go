@@ -138,6 +138,8 @@ func (t Traffic) Validate(sc Scenario) error {
 		return bad("recovered-backlog", "0 (one tick of capacity) or a number of requests ≥ 1", t.RecoveredBacklog)
 	case sc.Clients > MaxHosts:
 		return bad("clients", fmt.Sprintf("an integer in [1, %d] in open-loop mode (each client holds its own controls)", int(MaxHosts)), sc.Clients)
+	case sc.Policy.MaxElapsed > 0:
+		return bad("max-elapsed", "0 in open-loop mode (not modelled there yet)", sc.Policy.MaxElapsed)
 	case sc.FirstWindow != 1:
 		return bad("first-window", "1 in open-loop mode (new requests already arrive at random)", sc.FirstWindow)
 	}

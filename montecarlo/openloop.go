@@ -88,7 +88,7 @@ func (e *OpenLoopEngine) alloc(c int32, tick int) (int32, error) {
 	if n := len(e.free); n > 0 {
 		id = e.free[n-1]
 		e.free = e.free[:n-1]
-		e.client[id], e.attempt[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.sc.Policy.Base
+		e.client[id], e.attempt[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.sc.Policy.Start()
 		return id, nil
 	}
 	if len(e.client) >= model.MaxRequestsLive {
@@ -98,18 +98,20 @@ func (e *OpenLoopEngine) alloc(c int32, tick int) (int32, error) {
 	e.client = append(e.client, c)
 	e.attempt = append(e.attempt, 0)
 	e.born = append(e.born, int32(tick))
-	e.prev = append(e.prev, e.sc.Policy.Base)
+	e.prev = append(e.prev, e.sc.Policy.Start())
 	return id, nil
 }
 
 // wait draws the wait in ticks before retry n of request id.
 func (e *OpenLoopEngine) wait(src *rand.PCG, id int32, n int) int {
 	l := e.sc.Policy.Law(n, e.prev[id])
-	d := l.Draw(0)
-	if !l.Deterministic() {
-		d = l.Draw(uniform(src))
+	if l.Deterministic() {
+		d := l.Draw(0)
+		e.prev[id] = d
+		return e.sc.Rounding.Ticks(d)
 	}
-	e.prev[id] = d
+	d, state := l.Sample(uniform(src))
+	e.prev[id] = state
 	return e.sc.Rounding.Ticks(d)
 }
 
@@ -204,8 +206,12 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			}
 			e.ctl.outcome(c, tick, true, e.attempt[id] > 0)
 			e.attempt[id]++
-			n := int(e.attempt[id]) // sends made, and the number of the next retry
-			if ok, cause := e.ctl.retry(c, n); !ok {
+			n := int(e.attempt[id])     // sends made, and the number of the next retry
+			ok, cause := false, byLimit // the policy's own retry limit first
+			if r := sc.Policy.Retries; r == 0 || n <= r {
+				ok, cause = e.ctl.retry(c, n)
+			}
+			if !ok {
 				o.GaveUp++
 				o.GaveUpBy[cause]++
 				e.free = append(e.free, id)

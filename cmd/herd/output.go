@@ -22,26 +22,41 @@ var formats = []string{"table", "csv", "json"}
 // outputFlags choose the format and destination of a command's result.
 type outputFlags struct {
 	format, out string
+	// markdown, set before register, adds --format markdown for commands
+	// whose result is a table worth pasting into documents.
+	markdown bool
+}
+
+func (f *outputFlags) allowed() []string {
+	if f.markdown {
+		return append(append([]string(nil), formats...), "markdown")
+	}
+	return formats
 }
 
 func (f *outputFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.format, "format", "", "output format: table|csv|json (default: table on a terminal, json otherwise)")
+	list := strings.Join(f.allowed(), "|")
+	c.Flags().StringVar(&f.format, "format", "", "output format: "+list+" (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&f.out, "out", "", "write the result to this file (atomically) instead of standard output")
-	complete(c, "format", formats)
+	complete(c, "format", f.allowed())
 }
 
 // resolve picks the format: the flag, else the --out file's extension, else
 // table on a terminal and JSON otherwise.
 func (f *outputFlags) resolve(stdout io.Writer) (string, error) {
 	if f.format != "" {
-		for _, v := range formats {
+		for _, v := range f.allowed() {
 			if f.format == v {
 				return v, nil
 			}
 		}
-		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(formats, ", "), f.format)}
+		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(f.allowed(), ", "), f.format)}
 	}
 	switch strings.ToLower(filepath.Ext(f.out)) {
+	case ".md":
+		if f.markdown {
+			return "markdown", nil
+		}
 	case ".json":
 		return "json", nil
 	case ".csv":
@@ -76,6 +91,12 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	// CreateTemp makes the file private (0600); a result is an ordinary
+	// file that others may read.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

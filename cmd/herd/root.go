@@ -59,7 +59,10 @@ interval and its provenance.`,
 	root.AddCommand(
 		newSimulateCmd(),
 		newReproduceCmd(),
+		newPlotsCmd(),
 		newVersionCmd(),
+		newPresetsCmd(),
+		newAuditCmd(),
 		newGenDocsCmd(),
 	)
 	return root

@@ -47,7 +47,8 @@ calls per new request. On the capacity server goodput stays k under any
 overload, so every λ < k recovers; --reject-cost c > 0 (rejecting a request
 costs c of serving one) or --server collision make goodput fall under
 overload, where a retry storm can outlive its trigger (metastability).
-Retry controls need --rate for now.`,
+--bucket and --breaker need --rate for now; in the cohort --max-attempts A
+is the retry limit A − 1 (the smaller of it and --retries).`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
@@ -94,8 +95,17 @@ func simulateRun(c *cobra.Command, o *simulateOptions) error {
 	if open {
 		return simulateTraffic(c, o, sc, tr, ctl, opt, format)
 	}
-	if ctl.Active() {
-		return usageError{fmt.Errorf("--max-attempts, --bucket and --breaker need open-loop mode (--rate) for now")}
+	if ctl.Bucket.Kind != model.NoBucket || ctl.Breaker.Window > 0 {
+		return usageError{fmt.Errorf("--bucket and --breaker need open-loop mode (--rate) for now")}
+	}
+	if a := ctl.MaxAttempts; a > 0 {
+		// The cohort engine's give-up mechanism is the policy's retry limit.
+		if a == 1 {
+			return usageError{fmt.Errorf("--max-attempts 1 (no retries) needs open-loop mode (--rate); the cohort needs at least 2")}
+		}
+		if r := sc.Policy.Retries; r == 0 || r > a-1 {
+			sc.Policy.Retries = a - 1
+		}
 	}
 	bar := newProgress(c.ErrOrStderr(), "trials", opt.Trials)
 	opt.Progress = bar.set
@@ -130,6 +140,18 @@ func describe(sc model.Scenario) string {
 	case model.Expo, model.Full, model.Equal, model.Decorrelated:
 		pol += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
 	}
+	if p.Kind.IsPreset() {
+		pol += " (library preset)"
+	}
+	if p.Retries > 0 {
+		pol += fmt.Sprintf(", gives up after %d retries", p.Retries)
+	}
+	if p.MaxElapsed > 0 {
+		pol += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
+	}
+	if t := p.TickLength(); t > 0 {
+		pol += fmt.Sprintf(", tick %s", t)
+	}
 	s := fmt.Sprintf("%d clients, %s server with capacity %d/tick, policy %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, pol, sc.Rounding)
 	if sc.FirstWindow > 1 {
@@ -148,12 +170,17 @@ func metrics(s analysis.Summary) []metric {
 	if s.Calls == nil {
 		return nil
 	}
-	return []metric{
+	unit := s.Scenario.Policy.Unit()
+	m := []metric{
 		{"calls", s.Calls, nil},
-		{"completion (ticks)", &s.Completion.Estimate, s.Completion.Quantiles},
-		{"latency (ticks)", &s.Latency.Estimate, s.Latency.Quantiles},
+		{"completion (" + unit + ")", &s.Completion.Estimate, s.Completion.Quantiles},
+		{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles},
 		{"peak arrivals/tick", s.Peak, nil},
 	}
+	if s.GaveUp != nil && (s.Scenario.Policy.Retries > 0 || s.Scenario.Policy.MaxElapsed > 0) {
+		m = append(m, metric{"clients that gave up", s.GaveUp, nil})
+	}
+	return m
 }
 
 func ci(iv *analysis.Interval) string {
@@ -165,7 +192,7 @@ func ci(iv *analysis.Interval) string {
 
 func summaryTable(w io.Writer, s analysis.Summary) error {
 	fmt.Fprintln(w, describe(s.Scenario))
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks)\n\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon())
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks); times in %s\n\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon(), s.Scenario.Policy.Unit())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
 	for _, p := range analysis.Percentiles {

@@ -16,6 +16,7 @@ func TestTrafficBadCombinations(t *testing.T) {
 		{"--outage 10", "--outage is an open-loop flag: it needs --rate"},
 		{"--reject-cost 0.1", "--reject-cost is an open-loop flag"},
 		{"--bucket aws", "need open-loop mode (--rate)"},
+		{"--max-attempts 1", "--max-attempts 1"},
 		{"--rate 5 --horizon 100", "--horizon"},
 		{"--rate 0", "--rate"},
 		{"--rate 5 --first-window 3", "--first-window"},
@@ -55,5 +56,17 @@ func TestTrafficJSON(t *testing.T) {
 	}
 	if doc.Recovered.N != 30 || doc.Controls.Name != "4 attempts + brooker bucket + breaker" || doc.Traffic.Load != 0.8 {
 		t.Errorf("unexpected document: %+v", doc)
+	}
+}
+
+// In the cohort, --max-attempts A is the policy's retry limit A − 1: the
+// same output as --retries A − 1.
+func TestMaxAttemptsCohortIsRetryLimit(t *testing.T) {
+	base := []string{"simulate", "-n", "200", "-k", "10", "--trials", "50", "--format", "json"}
+	a, errs, code := herd(t, append(base, "--max-attempts", "3")...)
+	b, _, _ := herd(t, append(base, "--retries", "2")...)
+	c, _, _ := herd(t, base...)
+	if code != 0 || a != b || a == c {
+		t.Fatalf("exit %d (%s); --max-attempts 3 and --retries 2 differ, or equal no limit", code, errs)
 	}
 }
