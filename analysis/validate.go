@@ -19,9 +19,9 @@ const (
 
 // Methods of the analytical models, as herd model --method spells them.
 const (
-	MethodClosed    = "closed"
-	MethodMarkov    = "markov"
-	MethodMeanField = "meanfield"
+	MethodClosed    = model.MethodClosed
+	MethodMarkov    = model.MethodMarkov
+	MethodMeanField = model.MethodMeanField
 )
 
 // Check is one comparison of a model with Monte Carlo.

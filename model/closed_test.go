@@ -93,14 +93,14 @@ func TestWaitsIntegratesTheUniformOverRoundingIntervals(t *testing.T) {
 		l    Law
 		want Waits
 	}{
-		{HalfEven, Law{0, 2, inf}, Waits{1, []float64{0.75, 0.25}}},
-		{HalfEven, Law{2, 4, inf}, Waits{2, []float64{0.25, 0.5, 0.25}}},
-		{Ceil, Law{0, 2, inf}, Waits{1, []float64{0.5, 0.5}}},
-		{Floor, Law{0, 2, inf}, Waits{1, []float64{1}}},
-		{HalfUp, Law{2.5, 2.5, inf}, Waits{3, []float64{1}}},
-		{HalfEven, Law{2.5, 2.5, inf}, Waits{2, []float64{1}}},
+		{HalfEven, Law{Lo: 0, Hi: 2, Max: inf}, Waits{1, []float64{0.75, 0.25}}},
+		{HalfEven, Law{Lo: 2, Hi: 4, Max: inf}, Waits{2, []float64{0.25, 0.5, 0.25}}},
+		{Ceil, Law{Lo: 0, Hi: 2, Max: inf}, Waits{1, []float64{0.5, 0.5}}},
+		{Floor, Law{Lo: 0, Hi: 2, Max: inf}, Waits{1, []float64{1}}},
+		{HalfUp, Law{Lo: 2.5, Hi: 2.5, Max: inf}, Waits{3, []float64{1}}},
+		{HalfEven, Law{Lo: 2.5, Hi: 2.5, Max: inf}, Waits{2, []float64{1}}},
 		// min(16, U(1, 30)): 13.5/29 below 14.5 … the atom 14/29 at 16.
-		{HalfEven, Law{1, 30, 16}, Waits{1, []float64{
+		{HalfEven, Law{Lo: 1, Hi: 30, Max: 16}, Waits{1, []float64{
 			0.5 / 29, 1. / 29, 1. / 29, 1. / 29, 1. / 29, 1. / 29, 1. / 29, 1. / 29,
 			1. / 29, 1. / 29, 1. / 29, 1. / 29, 1. / 29, 1. / 29, 1. / 29, 14.5 / 29}}},
 	} {

@@ -44,4 +44,10 @@
 // ticks are independent given their means, which is why it is exact only in
 // the limit of large N at fixed N/k; its completion is an estimate whose
 // error herd validate reports.
+//
+// Controls (attempt limit, AWS SDK and Brooker retry token buckets, a
+// per-client circuit breaker) limit retries whatever the policy. Traffic
+// turns a scenario into an open loop with an outage, and defines the
+// server's goodput under overload (RejectCost) and when a run has recovered.
+// Amplification is the closed form of retries stacked over layers.
 package model

@@ -98,6 +98,9 @@ func MarkovChain(sc Scenario, opt MarkovOptions) (Markov, error) {
 	no := func(format string, a ...any) (Markov, error) {
 		return Markov{}, &Unsupported{Method: "markov", Reason: fmt.Sprintf(format, a...)}
 	}
+	if err := modelled(MethodMarkov, sc); err != nil {
+		return Markov{}, err
+	}
 	var laws []Waits
 	if sc.Policy.Kind == Decorrelated {
 		w, ok := sc.decorrelatedWaits()

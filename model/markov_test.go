@@ -82,8 +82,10 @@ func TestMarkovRefusesWithAReason(t *testing.T) {
 	deco.Clients, deco.Capacity, deco.Policy.Kind = 4, 1, model.Decorrelated
 	big := model.Default()
 	big.Clients = 1000
+	limited := model.Default()
+	limited.Clients, limited.Capacity, limited.Policy.Retries = 4, 1, 2
 	var u *model.Unsupported
-	for name, sc := range map[string]model.Scenario{"decorrelated": deco, "N=1000": big} {
+	for name, sc := range map[string]model.Scenario{"decorrelated": deco, "N=1000": big, "retry limit": limited} {
 		_, err := model.MarkovChain(sc, model.MarkovOptions{MaxStates: 20000})
 		if !errors.As(err, &u) {
 			t.Errorf("%s: got %v, want *model.Unsupported", name, err)

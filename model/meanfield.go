@@ -64,6 +64,9 @@ func MeanFieldModel(sc Scenario, opt MeanFieldOptions) (MeanField, error) {
 	if err := sc.Validate(); err != nil {
 		return MeanField{}, err
 	}
+	if err := modelled(MethodMeanField, sc); err != nil {
+		return MeanField{}, err
+	}
 	if opt.Grid <= 0 {
 		opt.Grid = DefaultGrid
 	}

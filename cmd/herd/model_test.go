@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -10,13 +9,6 @@ import (
 	"github.com/herdlab/herd/internal/bruteforce"
 	"github.com/herdlab/herd/model"
 )
-
-func herd(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	return out.String(), errb.String(), code
-}
 
 // herd model --method markov agrees to 1e-9 with the brute-force
 // enumeration over labeled clients on held-out small scenarios.

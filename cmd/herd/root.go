@@ -59,9 +59,13 @@ interval and its provenance.`,
 	root.AddCommand(
 		newSimulateCmd(),
 		newReproduceCmd(),
+		newPlotsCmd(),
 		newVersionCmd(),
 		newModelCmd(),
 		newValidateCmd(),
+		newPresetsCmd(),
+		newAuditCmd(),
+		newGenDocsCmd(),
 	)
 	return root
 }
