@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -30,18 +31,32 @@ type Check struct {
 	Scenario model.Scenario `json:"scenario"`
 	Quantity string         `json:"quantity"` // calls, completion, completion distribution, latency distribution, calls error shrinks
 	// Model is the model's value (NaN where the quantity is a law).
-	Model      float64   `json:"model"`
+	Model      Number    `json:"model"`
 	MonteCarlo *Estimate `json:"monte_carlo,omitempty"`
 	// Z is the discrepancy in standard errors of the Monte Carlo mean
 	// (Markov); RelErr is model/MC − 1 (mean field); ChiSquare, DF and P
 	// are the goodness-of-fit test of the completion distribution.
-	Z         float64 `json:"z,omitempty"`
+	Z         Number  `json:"z,omitempty"`
 	RelErr    float64 `json:"rel_err,omitempty"`
-	ChiSquare float64 `json:"chi_square,omitempty"`
+	ChiSquare Number  `json:"chi_square,omitempty"`
 	DF        int     `json:"df,omitempty"`
 	P         float64 `json:"p,omitempty"`
 	Verdict   string  `json:"verdict"`
 	Detail    string  `json:"detail"`
+}
+
+// Number is a float64 written to JSON as null when it is not finite (a
+// law has no single model value; a certain value that Monte Carlo misses
+// is infinitely many standard errors away).
+type Number float64
+
+// MarshalJSON writes null for NaN and ±Inf, which JSON cannot carry.
+func (x Number) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
 }
 
 // ValidationCase is one scenario of the grid and the model it checks.
@@ -218,7 +233,7 @@ func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (
 // notApplicable is the row of a model that refuses a scenario: a failure,
 // since the grid only holds scenarios the model should answer.
 func notApplicable(method string, sc model.Scenario, err error) Check {
-	return Check{Method: method, Scenario: sc, Quantity: "—", Model: math.NaN(), Verdict: Fail, Detail: err.Error()}
+	return Check{Method: method, Scenario: sc, Quantity: "—", Model: Number(math.NaN()), Verdict: Fail, Detail: err.Error()}
 }
 
 // validateClosed compares the closed form with every trial: calls,
@@ -257,7 +272,7 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	}
 	exact := func(q string, model float64, m *Moments) Check {
 		e := m.Estimate()
-		ch := Check{Method: MethodClosed, Scenario: sc, Quantity: q, Model: model, MonteCarlo: &e, Verdict: Pass}
+		ch := Check{Method: MethodClosed, Scenario: sc, Quantity: q, Model: Number(model), MonteCarlo: &e, Verdict: Pass}
 		bad := 0
 		if e.N != opt.Trials {
 			bad = opt.Trials - e.N
@@ -270,7 +285,7 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 		}
 		return ch
 	}
-	lat := Check{Method: MethodClosed, Scenario: sc, Quantity: "latency distribution", Model: math.NaN(), Verdict: Pass,
+	lat := Check{Method: MethodClosed, Scenario: sc, Quantity: "latency distribution", Model: Number(math.NaN()), Verdict: Pass,
 		Detail: fmt.Sprintf("all %d trials have the closed form's %d waves of latencies", opt.Trials, len(c.Waves))}
 	if badLatency > 0 || censored > 0 {
 		lat.Verdict = Fail
@@ -309,25 +324,26 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	}
 	mean := func(q string, exact model.Moment, mc *Moments) Check {
 		e := mc.Estimate()
-		ch := Check{Method: MethodMarkov, Scenario: sc, Quantity: q, Model: exact.Mean, MonteCarlo: &e}
+		ch := Check{Method: MethodMarkov, Scenario: sc, Quantity: q, Model: Number(exact.Mean), MonteCarlo: &e}
 		se := exact.SD / math.Sqrt(float64(e.N))
 		d := e.Mean - exact.Mean
 		switch {
 		case se > 0:
-			ch.Z = d / se
+			ch.Z = Number(d / se)
 		case math.Abs(d) > 1e-9*math.Max(1, math.Abs(exact.Mean)) || e.SD != 0:
-			ch.Z = math.Inf(int(math.Copysign(1, d)))
+			ch.Z = Number(math.Inf(int(math.Copysign(1, d))))
 		}
+		z := math.Abs(float64(ch.Z))
 		ch.Verdict = Pass
-		if math.Abs(ch.Z) > critical {
+		if z > critical {
 			ch.Verdict = Fail
 		}
-		ch.Detail = fmt.Sprintf("|z| = %.2f (limit %.2f), exact sd %.4g, %d states", math.Abs(ch.Z), critical, exact.SD, m.States)
+		ch.Detail = fmt.Sprintf("|z| = %.2f (limit %.2f), exact sd %.4g, %d states", z, critical, exact.SD, m.States)
 		return ch
 	}
 	checks := []Check{mean("calls", m.Calls, &calls), mean("completion", m.Completion, &completion)}
 	stat, df := chiSquare(hist, m.Distribution, m.Finished())
-	gof := Check{Method: MethodMarkov, Scenario: sc, Quantity: "completion distribution", Model: math.NaN(), ChiSquare: stat, DF: df}
+	gof := Check{Method: MethodMarkov, Scenario: sc, Quantity: "completion distribution", Model: Number(math.NaN()), ChiSquare: Number(stat), DF: df}
 	if df > 0 {
 		gof.P = distuv.ChiSquared{K: float64(df)}.Survival(stat)
 	} else {
@@ -416,8 +432,8 @@ func validateMeanField(ctx context.Context, sc, msc model.Scenario, opt montecar
 		return nil, fmt.Errorf("every Monte Carlo trial was censored")
 	}
 	row := func(q string, model float64, e Estimate) Check {
-		ch := Check{Method: MethodMeanField, Scenario: sc, Quantity: q, Model: model, MonteCarlo: &e, RelErr: model/e.Mean - 1, Verdict: Info}
-		ch.Z = (e.Mean - model) / e.SE()
+		ch := Check{Method: MethodMeanField, Scenario: sc, Quantity: q, Model: Number(model), MonteCarlo: &e, RelErr: model/e.Mean - 1, Verdict: Info}
+		ch.Z = Number((e.Mean - model) / e.SE())
 		ch.Detail = fmt.Sprintf("relative error %+.3f%% ± %.3f%%", 100*ch.RelErr, 100*critical*e.SE()/e.Mean)
 		return ch
 	}
@@ -438,7 +454,7 @@ func validateMeanField(ctx context.Context, sc, msc model.Scenario, opt montecar
 func shrinks(name string, rows []Check, critical float64) Check {
 	first, last := rows[0], rows[len(rows)-1]
 	se := func(c Check) float64 { return critical * c.MonteCarlo.SE() / c.MonteCarlo.Mean }
-	ch := Check{Method: MethodMeanField, Scenario: last.Scenario, Quantity: "calls error shrinks (" + name + ")", Model: math.NaN(), Verdict: Pass}
+	ch := Check{Method: MethodMeanField, Scenario: last.Scenario, Quantity: "calls error shrinks (" + name + ")", Model: Number(math.NaN()), Verdict: Pass}
 	detail := "|rel err| by N:"
 	for _, r := range rows {
 		detail += fmt.Sprintf(" %d: %.3f%%", r.Scenario.Clients, 100*math.Abs(r.RelErr))

@@ -105,7 +105,10 @@ func TestValidateExitCodes(t *testing.T) {
 			t.Errorf("herd validate prints no %s row", method)
 		}
 	}
-	_, stderr, code = herd(t, "validate", "--perturb-delays", "1.1", "--format", "csv")
+	out, stderr, code = herd(t, "validate", "--perturb-delays", "1.1", "--format", "json")
+	if !json.Valid([]byte(out)) {
+		t.Errorf("herd validate --format json writes invalid JSON (infinite z scores must be null)")
+	}
 	if code != 1 || !strings.Contains(stderr, "checks failed") {
 		t.Errorf("herd validate --perturb-delays 1.1: exit %d, stderr %q; want exit 1", code, stderr)
 	}

@@ -123,7 +123,7 @@ func validateTable(w io.Writer, v analysis.Validation) error {
 		if ch.MonteCarlo != nil {
 			mc = fmtNum(ch.MonteCarlo.Mean) + " " + ci(ch.MonteCarlo.CI95)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ch.Method, brief(ch.Scenario), ch.Quantity, fmtNum(ch.Model), mc, ch.Detail, ch.Verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ch.Method, brief(ch.Scenario), ch.Quantity, fmtNum(float64(ch.Model)), mc, ch.Detail, ch.Verdict)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d of %d checks failed\n", v.Failed, len(v.Checks))
@@ -135,14 +135,14 @@ func validateCSV(w io.Writer, v analysis.Validation) error {
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	cw.Write([]string{"method", "scenario", "quantity", "model", "mc_mean", "mc_ci95_lo", "mc_ci95_hi", "z", "rel_err", "chi_square", "df", "p", "verdict", "detail"})
 	for _, ch := range v.Checks {
-		row := []string{ch.Method, brief(ch.Scenario), ch.Quantity, num(ch.Model), "", "", ""}
+		row := []string{ch.Method, brief(ch.Scenario), ch.Quantity, num(float64(ch.Model)), "", "", ""}
 		if e := ch.MonteCarlo; e != nil {
 			row[4] = num(e.Mean)
 			if e.CI95 != nil {
 				row[5], row[6] = num(e.CI95[0]), num(e.CI95[1])
 			}
 		}
-		row = append(row, num(ch.Z), num(ch.RelErr), num(ch.ChiSquare), strconv.Itoa(ch.DF), num(ch.P), ch.Verdict, ch.Detail)
+		row = append(row, num(float64(ch.Z)), num(ch.RelErr), num(float64(ch.ChiSquare)), strconv.Itoa(ch.DF), num(ch.P), ch.Verdict, ch.Detail)
 		cw.Write(row)
 	}
 	cw.Flush()
