@@ -91,6 +91,9 @@ func describe(sc model.Scenario) string {
 	case model.Expo, model.Full, model.Equal, model.Decorrelated:
 		pol += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
 	}
+	if sc.Server == model.OCC {
+		return fmt.Sprintf("%d clients, OCC row (hops |Normal(%g, %g)| ms), policy %s in ms", sc.Clients, model.HopMean, model.HopSD, pol)
+	}
 	s := fmt.Sprintf("%d clients, %s server with capacity %d/tick, policy %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, pol, sc.Rounding)
 	if sc.FirstWindow > 1 {
@@ -109,12 +112,19 @@ func metrics(s analysis.Summary) []metric {
 	if s.Calls == nil {
 		return nil
 	}
-	return []metric{
+	unit := s.Scenario.TimeUnit()
+	m := []metric{
 		{"calls", s.Calls, nil},
-		{"completion (ticks)", &s.Completion.Estimate, s.Completion.Quantiles},
-		{"latency (ticks)", &s.Latency.Estimate, s.Latency.Quantiles},
-		{"peak arrivals/tick", s.Peak, nil},
+		{"completion (" + unit + ")", &s.Completion.Estimate, s.Completion.Quantiles},
 	}
+	// The OCC server has no ticks, hence no per-tick peak or latency histogram.
+	if s.Latency != nil {
+		m = append(m, metric{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles})
+	}
+	if s.Peak != nil {
+		m = append(m, metric{"peak arrivals/tick", s.Peak, nil})
+	}
+	return m
 }
 
 func ci(iv *analysis.Interval) string {
@@ -126,7 +136,11 @@ func ci(iv *analysis.Interval) string {
 
 func summaryTable(w io.Writer, s analysis.Summary) error {
 	fmt.Fprintln(w, describe(s.Scenario))
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks)\n\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon())
+	horizon := fmt.Sprintf("horizon %d %s", s.Scenario.EffectiveHorizon(), s.Unit)
+	if s.Scenario.Continuous() && s.Scenario.Horizon == 0 {
+		horizon = "no horizon: OCC trials always finish"
+	}
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s)\n\n", s.Trials, s.Seed, s.Censored, horizon)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
 	for _, p := range analysis.Percentiles {
