@@ -60,6 +60,7 @@ interval and its provenance.`,
 		newSimulateCmd(),
 		newReproduceCmd(),
 		newVersionCmd(),
+		newClaimsCmd(),
 	)
 	return root
 }
