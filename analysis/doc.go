@@ -8,4 +8,12 @@
 // of per-client latency, whose values within one trial are not independent
 // (LatencyQuantiles). Simulate runs the Monte Carlo engine and folds its
 // trials into a Summary.
+//
+// SimulateTraffic folds open-loop trials into a TrafficSummary (recovered
+// share with its exact Clopper–Pearson interval, recovery time over the
+// trials that recovered, goodput, calls per new request, requests given up
+// by cause). Metastability and RecoveryVersusLoad sweep it over λ/k and
+// outage length; Amplify sets the layered closed form beside its
+// simulation; ControlClaims turns all of it into verdicts on published
+// claims.
 package analysis

@@ -12,4 +12,10 @@
 // clamped uniform, min(Max, U(Lo, Hi)), which is what every textbook policy
 // is; the Monte Carlo engines draw from it and the analytical models
 // integrate it.
+//
+// Controls (attempt limit, AWS SDK and Brooker retry token buckets, a
+// per-client circuit breaker) limit retries whatever the policy. Traffic
+// turns a scenario into an open loop with an outage, and defines the
+// server's goodput under overload (RejectCost) and when a run has recovered.
+// Amplification is the closed form of retries stacked over layers.
 package model

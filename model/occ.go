@@ -62,10 +62,11 @@ func AWSScenario(n int, kind Kind) Scenario {
 // milliseconds) rather than whole ticks.
 func (s Scenario) Continuous() bool { return s.Server == OCC }
 
-// TimeUnit names the unit of the scenario's times: "ms" or "ticks".
+// TimeUnit names the unit of the scenario's times: "ms" for OCC, else the
+// policy's tick unit (Policy.Unit).
 func (s Scenario) TimeUnit() string {
 	if s.Continuous() {
 		return "ms"
 	}
-	return "ticks"
+	return s.Policy.Unit()
 }

@@ -13,13 +13,19 @@ type Trial struct {
 	Completion int64 // last tick with a success + 1; meaningless when Censored
 	Censored   bool  // the horizon came before every client was served
 	Served     int64 // clients served
-	Peak       int64 // the largest number of arrivals in one tick
+	// GaveUp counts the clients that stopped retrying at their policy's
+	// retry or elapsed-time limit; they are neither served nor pending, so
+	// a trial ends when every client is served or gave up.
+	GaveUp int64
+	Peak   int64 // the largest number of arrivals in one tick
 	// Latency[l] counts the clients whose latency (success tick − first
 	// send tick + 1) is l ticks; Latency[0] is always 0.
 	Latency []int64
 	// Arrivals[t] is the number of arrivals at tick t, recorded only when
 	// Options.Arrivals is set.
 	Arrivals []int64
+	// Open is what an open-loop trial records besides (nil otherwise).
+	Open *OpenTrial
 
 	// Continuous-time engines (OCC) set Continuous and give the completion
 	// as Time, in the scenario's unit (milliseconds), leaving Completion,

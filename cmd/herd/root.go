@@ -59,7 +59,11 @@ interval and its provenance.`,
 	root.AddCommand(
 		newSimulateCmd(),
 		newReproduceCmd(),
+		newPlotsCmd(),
 		newVersionCmd(),
+		newPresetsCmd(),
+		newAuditCmd(),
+		newGenDocsCmd(),
 		newClaimsCmd(),
 	)
 	return root
