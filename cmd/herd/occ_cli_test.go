@@ -64,6 +64,8 @@ func TestClaimsUsageErrors(t *testing.T) {
 		{"claims", "--format", "csv"},
 		{"claims", "--trials", "1"},
 		{"simulate", "--server", "occ", "--cap", "1", "--base", "5"},
+		{"simulate", "--server", "occ", "--retries", "3"},
+		{"reproduce", "aws", "--trials", "0"},
 	} {
 		if _, _, code := runHerd(t, args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
