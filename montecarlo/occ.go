@@ -36,12 +36,16 @@ type OCCEngine struct {
 	rng     []*rand.Rand // rand.New(&net[c]), for NormFloat64
 	client  []occClient
 	queue   []occEvent // a 4-ary min-heap on the write time
+	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
+	// policy whose law depends on n alone; nil for a stateful policy
+	// (Decorrelated), whose law is asked of the policy at every retry.
+	laws []model.Law
 }
 
 type occClient struct {
 	read  float64 // when the pending write's read reached the server
 	retry int     // retry number n of the last retry
-	prev  float64 // previous unrounded delay (Decorrelated)
+	prev  float64 // the state a stateful policy carries: Decorrelated's previous delay
 }
 
 // occEvent is a client's next write reaching the server.
@@ -66,6 +70,12 @@ func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
 	}
 	e.client = make([]occClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
+	if c := sc.Policy.Classes(); c > 0 {
+		e.laws = make([]model.Law, c+1)
+		for n := 1; n <= c; n++ {
+			e.laws[n] = sc.Policy.Law(n, sc.Policy.Start())
+		}
+	}
 	return e, nil
 }
 
@@ -79,9 +89,12 @@ func (e *OCCEngine) hop(c int32) float64 {
 // policies stay aligned.
 func (e *OCCEngine) backoff(c int32, n int) float64 {
 	u := uniform(&e.net[c])
+	if e.laws != nil {
+		return e.laws[min(n, len(e.laws)-1)].Draw(u)
+	}
 	cl := &e.client[c]
-	d := e.sc.Policy.Law(n, cl.prev).Draw(u)
-	cl.prev = d
+	var d float64
+	d, cl.prev = e.sc.Policy.Law(n, cl.prev).Sample(u)
 	return d
 }
 
@@ -100,7 +113,7 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	q := e.queue[:0]
 	for c := range int32(sc.Clients) {
 		e.net[c].Seed(src.Uint64(), src.Uint64())
-		e.client[c] = occClient{prev: sc.Policy.Base}
+		e.client[c] = occClient{prev: sc.Policy.Start()}
 		start := 0.0
 		if sc.FirstWindow > 1 {
 			start = uniform(&e.net[c]) * float64(sc.FirstWindow)
