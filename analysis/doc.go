@@ -23,4 +23,13 @@
 // outage length; Amplify sets the layered closed form beside its
 // simulation; ControlClaims turns all of it into verdicts on published
 // claims.
+//
+// ReproduceAWS reruns the AWS blog's OCC simulation (AWSCallsVersusClients
+// and AWSTimeVersusClients are its figures' data). The claims registry
+// (Claims, EvaluateClaims) holds the statements of the blog and the seed
+// articles with their exact quotes; a Lab runs each claim's check in the
+// model it was made in and in the other (capacity vs OCC), caching runs so
+// that policies are compared trial by trial on common random numbers, and
+// turns paired intervals into verdicts: holds, fails, holds-only-when (with
+// a condition found by bisection over the client count) or inconclusive.
 package analysis

@@ -66,6 +66,7 @@ interval and its provenance.`,
 		newPresetsCmd(),
 		newAuditCmd(),
 		newGenDocsCmd(),
+		newClaimsCmd(),
 	)
 	return root
 }
