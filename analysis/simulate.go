@@ -18,12 +18,14 @@ type Distribution struct {
 // Statistics are over the trials that finished; censored trials are counted
 // and warned about, never folded in as if they had finished.
 type Summary struct {
-	Scenario   model.Scenario `json:"scenario"`
-	Trials     int            `json:"trials"`
-	Seed       uint64         `json:"seed"`
-	Censored   int            `json:"censored"`
-	Calls      *Estimate      `json:"calls"`
-	Completion *Distribution  `json:"completion"`
+	Scenario model.Scenario `json:"scenario"`
+	Trials   int            `json:"trials"`
+	Seed     uint64         `json:"seed"`
+	Censored int            `json:"censored"`
+	// Engine is the engine that played the trials and why it was chosen.
+	Engine     montecarlo.Choice `json:"engine"`
+	Calls      *Estimate         `json:"calls"`
+	Completion *Distribution     `json:"completion"`
 	// Latency is per-client latency: the mean of per-trial mean latencies
 	// and the quantiles of the pooled distribution.
 	Latency *Distribution `json:"latency"`
@@ -39,12 +41,19 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	if err := sc.Validate(); err != nil {
 		return Summary{}, err
 	}
+	choice, err := montecarlo.Choose(sc, opt.Use)
+	if err != nil {
+		return Summary{}, err
+	}
+	if opt.Engine != nil {
+		choice = montecarlo.Choice{Engine: "custom", Reason: "Options.Engine"}
+	}
 	var calls, completion, latency, peak Moments
 	var compHist []int64
 	var lat LatencyCDF
 	var arrivals []Moments
 	censored := 0
-	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		if t.Censored {
 			censored++
 			return nil
@@ -70,7 +79,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	if err != nil {
 		return Summary{}, err
 	}
-	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Censored: censored}
+	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Censored: censored, Engine: choice}
 	if censored > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf(
 			"%d of %d trials were censored: clients were still retrying at the horizon (tick %d); statistics cover only the %d trials that finished",

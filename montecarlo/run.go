@@ -19,8 +19,10 @@ type Options struct {
 	// Progress, when set, is called from the folding goroutine with the
 	// number of trials folded so far.
 	Progress func(done int)
+	// Use names the engine (Auto when empty); see Choose.
+	Use EngineName
 	// Engine, when set, builds the engine for each worker instead of
-	// NewEngine.
+	// NewEngineUsing(sc, Use).
 	Engine func(model.Scenario) (Engine, error)
 }
 
@@ -40,7 +42,7 @@ func Run(ctx context.Context, sc model.Scenario, opt Options, fold func(*Trial) 
 	}
 	newEngine := opt.Engine
 	if newEngine == nil {
-		newEngine = NewEngine
+		newEngine = func(sc model.Scenario) (Engine, error) { return NewEngineUsing(sc, opt.Use) }
 	}
 	workers := opt.Workers
 	if workers <= 0 {

@@ -126,7 +126,8 @@ func ci(iv *analysis.Interval) string {
 
 func summaryTable(w io.Writer, s analysis.Summary) error {
 	fmt.Fprintln(w, describe(s.Scenario))
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks)\n\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon())
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks)\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon())
+	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
 	for _, p := range analysis.Percentiles {
