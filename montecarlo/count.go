@@ -2,6 +2,7 @@ package montecarlo
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
@@ -39,6 +40,9 @@ type CountEngine struct {
 	laws    []countLaw // laws[c]: the delay law for a client leaving class c
 	win     []int64    // scratch: winners per class
 	dirty   bool       // a censored trial left counts in the ring
+	// busy has bit s set when slot s has arrivals booked, so that the
+	// engine jumps over empty ticks (an expo cohort waits thousands).
+	busy []uint64
 }
 
 // countLaw is one class's delay law in ticks: P(wait = first+i) = mass[i],
@@ -87,7 +91,8 @@ func newCountEngine(sc model.Scenario, law func(n int) model.Law) (*CountEngine,
 	c := sc.Policy.Classes() + 1
 	r := sc.MaxDelayTicks() + 1
 	e := &CountEngine{sc: sc, horizon: sc.EffectiveHorizon(), classes: c,
-		ring: make([]int64, r*c), total: make([]int64, r), laws: make([]countLaw, c), win: make([]int64, c)}
+		ring: make([]int64, r*c), total: make([]int64, r), laws: make([]countLaw, c), win: make([]int64, c),
+		busy: make([]uint64, (r+63)/64)}
 	for from := range c {
 		e.laws[from] = tickLaw(law(min(from+1, c-1)), sc.Rounding)
 	}
@@ -141,8 +146,10 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	if e.dirty {
 		clear(e.ring)
 		clear(e.total)
+		clear(e.busy)
 	}
 	e.ring[0], e.total[0] = int64(sc.Clients), int64(sc.Clients)
+	e.busy[0] = 1
 	k := int64(sc.Capacity)
 	pending := int64(sc.Clients)
 	last := -1
@@ -150,11 +157,19 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	for ; pending > 0 && tick < e.horizon; tick++ {
 		slot := tick % r
 		m := e.total[slot]
+		if m == 0 {
+			// Jump to the tick before the next one with arrivals.
+			skip := min(e.nextBusy(slot), e.horizon-tick) - 1
+			if arrivals {
+				for range skip + 1 {
+					t.Arrivals = append(t.Arrivals, 0)
+				}
+			}
+			tick += skip
+			continue
+		}
 		if arrivals {
 			t.Arrivals = append(t.Arrivals, m)
-		}
-		if m == 0 {
-			continue
 		}
 		t.Calls += m
 		t.Peak = max(t.Peak, m)
@@ -182,10 +197,33 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			}
 		}
 		e.total[slot] = 0
+		e.busy[slot/64] &^= 1 << (slot % 64)
 	}
 	t.Censored = pending > 0
 	e.dirty = t.Censored
 	t.Completion = int64(last + 1)
+}
+
+// nextBusy is the distance in ticks from slot to the next slot with
+// arrivals booked, or the ring's length when there is none.
+func (e *CountEngine) nextBusy(slot int) int {
+	r := len(e.total)
+	for d := 1; d < r; {
+		s := (slot + d) % r
+		w := e.busy[s/64] >> (s % 64)
+		if w != 0 {
+			if z := bits.TrailingZeros64(w); s+z < r {
+				return d + z
+			}
+		}
+		// Nothing set from s to the end of its word (or of the ring).
+		step := 64 - s%64
+		if s+step > r {
+			step = r - s
+		}
+		d += step
+	}
+	return r
 }
 
 // singleDraws is how many losers per delay of their law are cheaper to
@@ -225,6 +263,7 @@ func (e *CountEngine) spread(src *rand.PCG, tick, from int, n int64) {
 		s := (tick + wait) % r
 		e.ring[s*c+to] += x
 		e.total[s] += x
+		e.busy[s/64] |= 1 << (s % 64)
 	}
 	if len(l.mass) == 1 {
 		book(l.first, n)

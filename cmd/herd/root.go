@@ -62,6 +62,8 @@ interval and its provenance.`,
 		newSimulateCmd(),
 		newReproduceCmd(),
 		newVersionCmd(),
+		newSweepCmd(),
+		newMergeCmd(),
 	)
 	return root
 }
