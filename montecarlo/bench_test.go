@@ -66,15 +66,22 @@ func benchEngine(b *testing.B, sc model.Scenario, use EngineName) {
 	b.ReportMetric(float64(calls)/float64(b.N), "calls/trial")
 }
 
-// BenchmarkCountEngine shows that the count engine's cost does not grow
-// with N at a fixed N/k = 100 (full jitter, base 1, cap 32).
-func BenchmarkCountEngine(b *testing.B) {
-	for _, n := range []int{1_000, 100_000, 10_000_000, 1_000_000_000} {
-		b.Run(fmt.Sprintf("full/N=%d/k=%d", n, n/100), func(b *testing.B) {
-			sc := model.Default()
-			sc.Clients, sc.Capacity = n, n/100
-			benchEngine(b, sc, Counts)
-		})
+// BenchmarkCostVersusN is the cost of a trial against N at a fixed
+// N/k = 100 (full jitter, base 1, cap 32) for both engines: the count
+// engine's stays flat from N = 10³ to 10⁹, the per-client engine's grows
+// with N (it stops at 10⁶, where a trial takes a second).
+func BenchmarkCostVersusN(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000} {
+		for _, use := range []EngineName{Clients, Counts} {
+			if use == Clients && n > 1_000_000 {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/N=%d/k=%d", use, n, n/100), func(b *testing.B) {
+				sc := model.Default()
+				sc.Clients, sc.Capacity = n, n/100
+				benchEngine(b, sc, use)
+			})
+		}
 	}
 }
 
