@@ -29,9 +29,12 @@ type Options struct {
 // DefaultOptions runs 1,000 trials with seed 1 on every core.
 func DefaultOptions() Options { return Options{Trials: 1000, Seed: 1} }
 
-// chunk is how many trials are played between two folds. The fold sees the
-// trials in index order whatever the chunk or the worker count.
-const chunk = 256
+// chunk is how many trials each worker plays, on average, between two
+// folds. The fold sees the trials in index order whatever the chunk or the
+// worker count. Every buffered trial holds its latency histogram, as long
+// as its completion (200,000 ticks for an expo cohort with cap 2,048), so
+// the buffer is kept to a few dozen trials per worker.
+const chunk = 64
 
 // Run plays opt.Trials trials of sc and calls fold with each, in trial
 // order, from one goroutine. The *Trial passed to fold is reused after fold
@@ -57,7 +60,7 @@ func Run(ctx context.Context, sc model.Scenario, opt Options, fold func(*Trial) 
 		}
 		engines[w] = e
 	}
-	buf := make([]Trial, min(chunk, opt.Trials))
+	buf := make([]Trial, min(chunk*workers, opt.Trials))
 	for start := 0; start < opt.Trials; start += len(buf) {
 		if err := ctx.Err(); err != nil {
 			return err
