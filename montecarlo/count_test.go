@@ -299,6 +299,15 @@ func TestChoose(t *testing.T) {
 		t.Error("the count engine accepted a first-request window")
 	}
 	sc = model.Default()
+	sc.Clients, sc.Policy.Cap = 10, 1e6
+	if c, _ := Choose(sc, Auto); c.Engine != Clients {
+		t.Errorf("10 clients, a ring of 10⁶ ticks × 21 classes: auto chose %s", c.Engine)
+	}
+	sc.Clients = 100_000_000
+	if c, _ := Choose(sc, Auto); c.Engine != Counts {
+		t.Errorf("10⁸ clients, a ring of 10⁶ ticks × 21 classes: auto chose %s", c.Engine)
+	}
+	sc = model.Default()
 	sc.Policy.Cap = 9e6
 	if _, err := NewCountEngine(sc); err == nil {
 		t.Error("the count engine accepted a ring of 9e6 ticks × 24 classes")

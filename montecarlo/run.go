@@ -26,6 +26,10 @@ type Options struct {
 	Engine func(model.Scenario) (Engine, error)
 }
 
+// MemoryBudget bounds the engines of one Run together; Run uses fewer
+// workers rather than more memory.
+const MemoryBudget = 4 << 30
+
 // DefaultOptions runs 1,000 trials with seed 1 on every core.
 func DefaultOptions() Options { return Options{Trials: 1000, Seed: 1} }
 
@@ -52,6 +56,13 @@ func Run(ctx context.Context, sc model.Scenario, opt Options, fold func(*Trial) 
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, opt.Trials)
+	if opt.Engine == nil {
+		// Each worker has its own engine: fewer workers, never a different
+		// result, when their engines together would pass MemoryBudget.
+		if c, err := Choose(sc, opt.Use); err == nil {
+			workers = max(1, min(workers, int(MemoryBudget/max(1, EngineBytes(sc, c.Engine)))))
+		}
+	}
 	engines := make([]Engine, workers)
 	for w := range engines {
 		e, err := newEngine(sc)

@@ -127,8 +127,25 @@ func Choose(sc model.Scenario, want EngineName) (Choice, error) {
 	}
 	if cells := countCells(sc); cells > MaxCountCells {
 		return Choice{Clients, fmt.Sprintf("auto: the count engine would need %d counters, over its limit of %d", cells, MaxCountCells)}, nil
+	} else if cells > countLight && int64(sc.Clients) < cells {
+		return Choice{Clients, fmt.Sprintf("auto: %d clients take less memory one by one than %d counters (ticks of delay × retry classes)", sc.Clients, cells)}, nil
 	}
 	return Choice{Counts, "auto: the policy's delay depends on the retry number alone, so clients are counted per retry class (cost independent of N)"}, nil
+}
+
+// countLight is the size of ring above which Auto prefers the per-client
+// engine when it has fewer clients than the ring has counters (64 MiB).
+const countLight = 8 << 20
+
+// EngineBytes is about how much memory one engine of the given kind takes
+// for a scenario (the per-client engine grows its buckets as it goes, so
+// its estimate counts them twice).
+func EngineBytes(sc model.Scenario, e EngineName) int64 {
+	r := int64(max(sc.MaxDelayTicks(), sc.FirstWindow) + 1)
+	if e == Counts {
+		return 8*countCells(sc) + 9*r
+	}
+	return 32*int64(sc.Clients) + 24*r
 }
 
 // NewEngine returns the engine Auto picks for a scenario, or an error
