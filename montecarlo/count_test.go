@@ -52,9 +52,10 @@ func agreementScenarios() []model.Scenario {
 }
 
 // sampleOf is what a two-sample test compares: per-trial calls,
-// completion, censoring and arrivals at a few ticks.
+// completion, mean latency, censoring and arrivals at a few ticks.
 type sampleOf struct {
 	calls, completion []float64
+	latency           []float64 // mean latency of the trial's served clients
 	censored          int
 	arrivals          [][]float64 // arrivals[j][trial] at tick probeTicks[j]
 }
@@ -67,6 +68,11 @@ func collect(t *testing.T, sc model.Scenario, trials int, seed uint64, newEngine
 	err := Run(context.Background(), sc, Options{Trials: trials, Seed: seed, Arrivals: true, Engine: newEngine}, func(tr *Trial) error {
 		s.calls = append(s.calls, float64(tr.Calls))
 		s.completion = append(s.completion, float64(tr.Completion))
+		var sum int64
+		for l, c := range tr.Latency {
+			sum += int64(l) * c
+		}
+		s.latency = append(s.latency, float64(sum)/float64(max(1, tr.Served)))
 		if tr.Censored {
 			s.censored++
 		}
@@ -131,7 +137,7 @@ func welchP(x, y []float64) float64 {
 // through counts (built by newCounts) and returns the tests that reject
 // "same law" at family-wise level alpha (Bonferroni over all tests).
 func disagreements(t *testing.T, scenarios []model.Scenario, trials int, alpha float64, newCounts func(model.Scenario) (Engine, error)) []string {
-	tests := len(scenarios) * (3 + len(probeTicks))
+	tests := len(scenarios) * (4 + len(probeTicks))
 	level := alpha / float64(tests)
 	clients := func(sc model.Scenario) (Engine, error) { return NewClientEngine(sc) }
 	var bad []string
@@ -153,6 +159,7 @@ func disagreements(t *testing.T, scenarios []model.Scenario, trials int, alpha f
 		}
 		check("calls", ksP(a.calls, b.calls))
 		check("completion", ksP(a.completion, b.completion))
+		check("mean latency", ksP(a.latency, b.latency))
 		censA := make([]float64, trials)
 		censB := make([]float64, trials)
 		for j := range a.censored {
@@ -172,8 +179,8 @@ func disagreements(t *testing.T, scenarios []model.Scenario, trials int, alpha f
 const agreementTrials = 2000
 
 // TestCountEngineAgreesWithClientEngine is the proof that the count engine
-// draws from the per-client engine's law: ≥ 50 scenarios, calls and
-// completion by Kolmogorov–Smirnov, censoring and arrivals at eight ticks
+// draws from the per-client engine's law: ≥ 50 scenarios, calls,
+// completion and mean latency by Kolmogorov–Smirnov, censoring and arrivals at eight ticks
 // by a difference of means, no rejection at the 99.9% family-wise level.
 func TestCountEngineAgreesWithClientEngine(t *testing.T) {
 	scenarios := agreementScenarios()
@@ -186,27 +193,39 @@ func TestCountEngineAgreesWithClientEngine(t *testing.T) {
 	}
 }
 
-// TestAgreementCheckCanFail gives the count engine a plausible bug — the
-// delay of retry n drawn from the law of retry n−1 — and requires the same
-// battery to catch it.
+// TestAgreementCheckCanFail gives the count engine two plausible bugs —
+// the delay of retry n drawn from the law of retry n−1, and delays rounded
+// down instead of to the nearest tick — and requires the same battery to
+// catch each.
 func TestAgreementCheckCanFail(t *testing.T) {
 	var scenarios []model.Scenario
 	for _, sc := range agreementScenarios() {
-		if sc.Policy.Kind == model.Full || sc.Policy.Kind == model.Expo {
+		if (sc.Policy.Kind == model.Full || sc.Policy.Kind == model.Expo) && sc.Rounding == model.HalfEven {
 			scenarios = append(scenarios, sc)
 		}
 	}
 	if testing.Short() {
 		scenarios = scenarios[:6]
 	}
-	offByOne := func(sc model.Scenario) (Engine, error) {
-		return newCountEngine(sc, func(n int) model.Law { return sc.Policy.Law(max(1, n-1), sc.Policy.Base) })
+	for _, bug := range []struct {
+		name string
+		new  func(model.Scenario) (Engine, error)
+	}{
+		{"law of retry n−1", func(sc model.Scenario) (Engine, error) {
+			return newCountEngine(sc, func(n int) model.Law { return sc.Policy.Law(max(1, n-1), sc.Policy.Base) })
+		}},
+		{"floor rounding", func(sc model.Scenario) (Engine, error) {
+			sc.Rounding = model.Floor
+			return NewCountEngine(sc)
+		}},
+	} {
+		bad := disagreements(t, scenarios, agreementTrials, 0.001, bug.new)
+		if len(bad) == 0 {
+			t.Errorf("the agreement battery did not notice a count engine with %s", bug.name)
+			continue
+		}
+		t.Logf("%s: %d rejections, e.g. %s", bug.name, len(bad), bad[0])
 	}
-	bad := disagreements(t, scenarios, agreementTrials, 0.001, offByOne)
-	if len(bad) == 0 {
-		t.Fatal("the agreement battery did not notice a count engine with an off-by-one delay law")
-	}
-	t.Logf("%d rejections, e.g. %s", len(bad), bad[0])
 }
 
 // TestCountEngineHugeCohort plays N = 10⁹ clients and checks the
