@@ -205,10 +205,10 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		if err := ctx.Err(); err != nil {
+			return err // interrupted: no row after the signal
+		}
 		if r.err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
 			return r.err
 		}
 		if err := emit(r.row); err != nil {
