@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -20,12 +21,14 @@ import (
 // GridFields are the scenario fields a sweep can vary, spelled as their
 // command-line flags, in the order the grid is expanded (the last varies
 // fastest).
-var GridFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon"}
+var GridFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed"}
 
 // Grid holds the values of each field, as the text of a flag: a comma list
 // of values and ranges. A range lo:hi:step is arithmetic and lo:hi:*f
-// geometric, both from lo up to hi inclusive; lo:hi steps by 1. A field
-// left out keeps model.Default's value.
+// geometric, both from lo up to hi inclusive; lo:hi steps by 1. Durations
+// (tick, max-elapsed) are Go durations, in ranges too (100ms:1s:100ms). A
+// field left out keeps model.Default's value; for a library preset,
+// retries and max-elapsed left out keep the preset's own limits.
 type Grid map[string]string
 
 // SweepSpec is a sweep: a grid of scenarios and how to run each.
@@ -204,6 +207,34 @@ func integers(text string) ([]int, error) {
 	return out, nil
 }
 
+// durations reads a comma list of durations and ranges of durations.
+func durations(text string) ([]time.Duration, error) {
+	var parts []string
+	for _, item := range strings.Split(text, ",") {
+		fields := strings.Split(strings.TrimSpace(item), ":")
+		for i, f := range fields {
+			if i == 2 && strings.HasPrefix(f, "*") {
+				continue // a geometric factor is a plain number
+			}
+			d, err := time.ParseDuration(f)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not a duration like 100ms", f)
+			}
+			fields[i] = strconv.FormatInt(int64(d), 10)
+		}
+		parts = append(parts, strings.Join(fields, ":"))
+	}
+	xs, err := numbers(strings.Join(parts, ","))
+	if err != nil {
+		return nil, fmt.Errorf("%s (in nanoseconds)", err)
+	}
+	out := make([]time.Duration, len(xs))
+	for i, x := range xs {
+		out[i] = time.Duration(math.Round(x))
+	}
+	return out, nil
+}
+
 func names(text string) []string {
 	var out []string
 	for _, s := range strings.Split(text, ",") {
@@ -235,6 +266,9 @@ func (g Grid) axes() ([]axis, error) {
 	for _, flag := range GridFields {
 		text, ok := g[flag]
 		if !ok {
+			if _, has := defaults[flag]; !has {
+				continue // the limits and the tick: the policy's own
+			}
 			text = defaults[flag]
 		}
 		a := axis{flag: flag}
@@ -272,6 +306,24 @@ func (g Grid) axes() ([]axis, error) {
 					}
 				})
 			}
+		case "retries":
+			var xs []int
+			xs, err = integers(text)
+			for _, x := range xs {
+				a.values = append(a.values, func(s *model.Scenario) { s.Policy.Retries = x })
+			}
+		case "tick", "max-elapsed":
+			var ds []time.Duration
+			ds, err = durations(text)
+			for _, d := range ds {
+				a.values = append(a.values, func(s *model.Scenario) {
+					if flag == "tick" {
+						s.Policy.Tick = d
+					} else {
+						s.Policy.MaxElapsed = d
+					}
+				})
+			}
 		case "server":
 			for _, n := range names(text) {
 				v, e := model.ParseServer(n)
@@ -288,7 +340,13 @@ func (g Grid) axes() ([]axis, error) {
 					err = e
 					break
 				}
-				a.values = append(a.values, func(s *model.Scenario) { s.Policy.Kind = v })
+				a.values = append(a.values, func(s *model.Scenario) {
+					if p, ok := model.LookupPreset(v); ok {
+						s.Policy = p.Policy(0) // with the library's own limits
+						return
+					}
+					s.Policy.Kind = v
+				})
 			}
 		case "rounding":
 			for _, n := range names(text) {
@@ -365,8 +423,8 @@ func pointName(sc model.Scenario) string {
 // carries it, so shards of different sweeps cannot be merged by mistake.
 func (s SweepSpec) Hash(points []model.Scenario) string {
 	engine := s.Engine
-	if engine == "" {
-		engine = montecarlo.Auto
+	if engine == montecarlo.Default {
+		engine = "default"
 	}
 	b, _ := json.Marshal(struct {
 		Points []model.Scenario      `json:"points"`

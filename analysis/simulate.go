@@ -30,6 +30,9 @@ type Summary struct {
 	// and the quantiles of the pooled distribution.
 	Latency *Distribution `json:"latency"`
 	Peak    *Estimate     `json:"peak_arrivals"`
+	// GaveUp is the mean number of clients per trial that gave up at their
+	// policy's retry limit. Completion still ends at the last success.
+	GaveUp *Estimate `json:"gave_up"`
 	// Arrivals[t] is the mean number of arrivals at tick t over finished
 	// trials (a trial adds 0 after it finished), when requested.
 	Arrivals []Estimate `json:"arrivals,omitempty"`
@@ -48,7 +51,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	if opt.Engine != nil {
 		choice = montecarlo.Choice{Engine: "custom", Reason: "Options.Engine"}
 	}
-	var calls, completion, latency, peak Moments
+	var calls, completion, latency, peak, gaveUp Moments
 	var compHist []int64
 	var lat LatencyCDF
 	var arrivals []Moments
@@ -61,6 +64,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 		calls.Add(float64(t.Calls))
 		completion.Add(float64(t.Completion))
 		peak.Add(float64(t.Peak))
+		gaveUp.Add(float64(t.GaveUp))
 		for int64(len(compHist)) <= t.Completion {
 			compHist = append(compHist, 0)
 		}
@@ -69,7 +73,9 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 		for l, c := range t.Latency {
 			sum += int64(l) * c
 		}
-		latency.Add(float64(sum) / float64(t.Served))
+		if t.Served > 0 { // a trial where every client gave up has no latency
+			latency.Add(float64(sum) / float64(t.Served))
+		}
 		lat.Add(t.Latency)
 		if opt.Arrivals {
 			arrivals = foldArrivals(arrivals, t.Arrivals, calls.N())
@@ -81,16 +87,19 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	}
 	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Censored: censored, Engine: choice}
 	if censored > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf(
-			"%d of %d trials were censored: clients were still retrying at the horizon (tick %d); statistics cover only the %d trials that finished",
-			censored, opt.Trials, sc.EffectiveHorizon(), opt.Trials-censored))
+		w := fmt.Sprintf("%d of %d trials were censored: clients were still retrying at the horizon (tick %d); statistics cover only the %d trials that finished; raise --horizon to wait longer",
+			censored, opt.Trials, sc.EffectiveHorizon(), opt.Trials-censored)
+		if sc.Server == model.Collision {
+			w += " (on the collision server a synchronized cohort larger than the capacity never finishes)"
+		}
+		s.Warnings = append(s.Warnings, w)
 	}
 	if calls.N() == 0 {
 		s.Warnings = append(s.Warnings, "no trial finished, so there is no estimate of calls or completion")
 		return s, nil
 	}
-	c, p := calls.Estimate(), peak.Estimate()
-	s.Calls, s.Peak = &c, &p
+	c, p, g := calls.Estimate(), peak.Estimate(), gaveUp.Estimate()
+	s.Calls, s.Peak, s.GaveUp = &c, &p, &g
 	s.Completion = &Distribution{Estimate: completion.Estimate(), Quantiles: map[string]Quantile{}}
 	s.Latency = &Distribution{Estimate: latency.Estimate(), Quantiles: map[string]Quantile{}}
 	for _, pc := range Percentiles {
@@ -121,4 +130,22 @@ func foldArrivals(acc []Moments, a []int64, n int) []Moments {
 		acc[t].Add(x)
 	}
 	return acc
+}
+
+// SimulateEach simulates every scenario with the same options, in order;
+// progress, if set, is called after each scenario. Scenarios that differ
+// only in their policy draw from the same streams (common random numbers).
+func SimulateEach(ctx context.Context, scs []model.Scenario, opt montecarlo.Options, progress func(done, total int)) ([]Summary, error) {
+	out := make([]Summary, 0, len(scs))
+	for i, sc := range scs {
+		s, err := Simulate(ctx, sc, opt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+		if progress != nil {
+			progress(i+1, len(scs))
+		}
+	}
+	return out, nil
 }

@@ -166,3 +166,15 @@ var Percentiles = []struct {
 	Name string
 	P    float64
 }{{"p50", 0.50}, {"p90", 0.90}, {"p99", 0.99}}
+
+// Scale is the estimate of c·X from the estimate of X (as calls per client
+// is calls / N): mean and interval scale alike, the interval keeps its
+// coverage, and the standard deviation scales by |c|.
+func (e Estimate) Scale(c float64) Estimate {
+	s := Estimate{Mean: c * e.Mean, SD: math.Abs(c) * e.SD, N: e.N}
+	if e.CI95 != nil {
+		lo, hi := c*e.CI95[0], c*e.CI95[1]
+		s.CI95 = &Interval{math.Min(lo, hi), math.Max(lo, hi)}
+	}
+	return s
+}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/herdlab/herd/model"
 )
@@ -57,6 +58,17 @@ func TestPoints(t *testing.T) {
 	spec.SkipInvalid = true
 	if pts, err := spec.Points(); err != nil || len(pts) != 2*2*3+2*2*2 {
 		t.Errorf("skip invalid: %d points, %v", len(pts), err)
+	}
+	lim, err := (SweepSpec{Grid: Grid{"policy": "full,grpc-retry", "retries": "2,5", "tick": "100ms", "max-elapsed": "10s:30s:10s"}}).Points()
+	if err != nil || len(lim) != 2*2*3 {
+		t.Fatalf("limits: %d points, %v", len(lim), err)
+	}
+	if p := lim[0].Policy; p.Retries != 2 || p.Tick != 100*time.Millisecond || p.MaxElapsed != 10*time.Second {
+		t.Errorf("limits applied as %+v", p)
+	}
+	pre, err := (SweepSpec{Grid: Grid{"policy": "grpc-retry"}}).Points()
+	if ps, _ := model.LookupPreset("grpc-retry"); err != nil || pre[0].Policy.Retries != ps.Retries {
+		t.Errorf("a preset without --retries keeps its own limit: %+v, %v", pre, err)
 	}
 	var ge *GridError
 	if _, err := (SweepSpec{Grid: Grid{"policy": "full,bogus"}}).Points(); !errors.As(err, &ge) || ge.Flag != "policy" {

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // scenarioJSON is the flat shape of DESIGN.md's "scenario" object.
@@ -17,6 +18,12 @@ type scenarioJSON struct {
 	Rounding    string  `json:"rounding"`
 	FirstWindow int     `json:"first_window"`
 	Horizon     int     `json:"horizon"`
+	// Tick is the real length of a tick ("100ms"), absent when ticks are
+	// abstract; Retries and MaxElapsed are the limits after which a client
+	// gives up, absent when there are none.
+	Tick       string `json:"tick,omitempty"`
+	Retries    int    `json:"retries,omitempty"`
+	MaxElapsed string `json:"max_elapsed,omitempty"`
 }
 
 // MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
@@ -27,6 +34,8 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		Policy: string(s.Policy.Kind), Base: s.Policy.Base, Cap: s.Policy.Cap,
 		FixedDelay: s.Policy.FixedDelay, Rounding: s.Rounding.String(),
 		FirstWindow: s.FirstWindow, Horizon: s.EffectiveHorizon(),
+		Tick: durationString(s.Policy.TickLength()), Retries: s.Policy.Retries,
+		MaxElapsed: durationString(s.Policy.MaxElapsed),
 	})
 }
 
@@ -55,10 +64,29 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
+	var tick, elapsed time.Duration
+	if j.Tick != "" {
+		if tick, err = time.ParseDuration(j.Tick); err != nil {
+			return fmt.Errorf("scenario: tick: %w", err)
+		}
+	}
+	if j.MaxElapsed != "" {
+		if elapsed, err = time.ParseDuration(j.MaxElapsed); err != nil {
+			return fmt.Errorf("scenario: max_elapsed: %w", err)
+		}
+	}
 	*s = Scenario{
 		Clients: j.Clients, Server: server, Capacity: j.Capacity,
-		Policy:   Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay},
+		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
+			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
 	}
 	return nil
+}
+
+func durationString(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return d.String()
 }

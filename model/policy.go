@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 )
 
 // Kind names a retry policy.
@@ -22,68 +23,241 @@ const (
 // Kinds lists every policy, in the order used in tables and figures.
 func Kinds() []Kind { return []Kind{None, Fixed, Expo, Full, Equal, Decorrelated} }
 
-// ParseKind reads a policy name.
+// ParseKind reads a policy name: a textbook policy or a library preset.
 func ParseKind(s string) (Kind, error) {
 	for _, k := range Kinds() {
 		if string(k) == s {
 			return k, nil
 		}
 	}
+	if _, ok := LookupPreset(Kind(s)); ok {
+		return Kind(s), nil
+	}
+	return "", fmt.Errorf("policy must be one of %s, or a library preset (herd presets lists them), got %q", kindNames(), s)
+}
+
+func kindNames() string {
 	names := make([]string, 0, len(Kinds()))
 	for _, k := range Kinds() {
 		names = append(names, string(k))
 	}
-	return "", fmt.Errorf("policy must be one of %s, got %q", strings.Join(names, ", "), s)
+	return strings.Join(names, ", ")
 }
 
-// Policy is a retry policy with its parameters, all in ticks.
+// IsPreset reports whether the kind names a library preset.
+func (k Kind) IsPreset() bool {
+	_, ok := LookupPreset(k)
+	return ok
+}
+
+// Policy is a retry policy with its parameters. A textbook policy's Base,
+// Cap and FixedDelay are in ticks; a preset's parameters are the library's
+// own, in real time, and Tick converts them to ticks.
 type Policy struct {
 	Kind       Kind
-	Base       float64 // base delay; > 0
-	Cap        float64 // largest delay; ≥ Base
+	Base       float64 // base delay; > 0 (textbook policies)
+	Cap        float64 // largest delay; ≥ Base (textbook policies)
 	FixedDelay float64 // the delay of Fixed; ≥ 0
+	// Retries is the retry limit: a client whose retry number would exceed
+	// it gives up instead of retrying. 0 means no limit.
+	Retries int
+	// MaxElapsed, when > 0, makes a client give up when the time since its
+	// first send plus its next delay would exceed it (cenkalti/backoff's
+	// MaxElapsedTime). It needs a real tick.
+	MaxElapsed time.Duration
+	// Tick is the real length of one tick. Presets need it to turn their
+	// delays into ticks (0 means DefaultTick); for textbook policies it only
+	// names the unit of outputs, and 0 leaves ticks abstract.
+	Tick time.Duration
 }
 
-// Law is the law of one delay: min(Max, U(Lo, Hi)), a point mass at Lo when
-// Lo == Hi. Every textbook policy's delay has this form.
+// DefaultTick is the tick length of a preset whose Tick is 0.
+const DefaultTick = time.Second
+
+// TickLength is the real length of a tick, or 0 when ticks are abstract
+// (a textbook policy without Tick).
+func (p Policy) TickLength() time.Duration {
+	if p.Tick == 0 && p.Kind.IsPreset() {
+		return DefaultTick
+	}
+	return p.Tick
+}
+
+// Unit names the unit of delays and times in outputs: "ticks" or, with a
+// real tick, "ticks of 100ms" (or "s" when a tick is one second).
+func (p Policy) Unit() string {
+	switch t := p.TickLength(); t {
+	case 0:
+		return "ticks"
+	case time.Second:
+		return "s"
+	default:
+		return "ticks of " + t.String()
+	}
+}
+
+// Law is the law of one delay: min(Max, g(U(Lo, Hi))), a point mass at Lo
+// when Lo == Hi, where g is the identity unless Warp says otherwise. Every
+// textbook policy's delay is a clamped uniform; Steps and Warp model the
+// libraries whose delays are not.
 type Law struct {
 	Lo, Hi float64
 	Max    float64 // +Inf when the policy does not clamp after drawing
+	// Steps > 0 makes the draw a lattice: Lo + ⌊u·Steps⌋·(Hi−Lo)/Steps,
+	// Steps equally likely values, for libraries that draw an integer
+	// (a percentage, say) rather than a real number.
+	Steps int
+	// Warp, when not WarpNone, maps the uniform draw x to
+	// Scale·(w(x) − From) before the clamp.
+	Warp        Warp
+	Scale, From float64
 }
 
-// Draw maps a uniform u in [0, 1) to a delay from the law.
+// Warp is a monotone map applied to a law's uniform draw.
+type Warp int
+
+const (
+	// WarpNone leaves the uniform draw as it is.
+	WarpNone Warp = iota
+	// WarpPolly is w(t) = 2ᵗ·tanh(√(4t)), the curve of Polly's
+	// DecorrelatedJitterBackoffV2: the delay is the scaled increment of w
+	// between the previous draw (From) and this one.
+	WarpPolly
+)
+
+func pollyCurve(t float64) float64 { return math.Exp2(t) * math.Tanh(math.Sqrt(4*t)) }
+
+// Sample maps a uniform u in [0, 1) to a delay from the law and to the state
+// the policy carries to the next retry: the delay itself, or for WarpPolly
+// the curve's value w(x), which the next law subtracts.
+func (l Law) Sample(u float64) (delay, state float64) {
+	x := l.Lo + u*(l.Hi-l.Lo)
+	if l.Steps > 0 {
+		x = l.Lo + math.Floor(u*float64(l.Steps))*(l.Hi-l.Lo)/float64(l.Steps)
+	}
+	switch l.Warp {
+	case WarpPolly:
+		w := pollyCurve(x)
+		return math.Min(l.Max, l.Scale*(w-l.From)), w
+	}
+	d := math.Min(l.Max, x)
+	return d, d
+}
+
+// Draw maps a uniform u in [0, 1) to a delay from the law. It is the one
+// place where a delay is drawn.
 func (l Law) Draw(u float64) float64 {
-	return math.Min(l.Max, l.Lo+u*(l.Hi-l.Lo))
+	if l.Steps != 0 || l.Warp != WarpNone {
+		return l.drawShaped(u)
+	}
+	// The clamped uniform, small enough to inline on the engines' hot path.
+	if x := l.Lo + u*(l.Hi-l.Lo); x < l.Max {
+		return x
+	}
+	return l.Max
+}
+
+//go:noinline — keeps Draw small enough to inline.
+func (l Law) drawShaped(u float64) float64 {
+	d, _ := l.Sample(u)
+	return d
 }
 
 // Deterministic reports whether the law is a point mass.
-func (l Law) Deterministic() bool { return l.Lo == l.Hi || l.Lo >= l.Max }
+func (l Law) Deterministic() bool { return l.Lo == l.Hi || l.Draw(0) >= l.Max }
+
+// Sup is the supremum of the law's support.
+func (l Law) Sup() float64 {
+	hi := l.Hi
+	if l.Steps > 0 {
+		hi = l.Lo + float64(l.Steps-1)*(l.Hi-l.Lo)/float64(l.Steps)
+	}
+	switch l.Warp {
+	case WarpPolly:
+		return math.Min(l.Max, l.Scale*(pollyCurve(hi)-l.From))
+	}
+	return math.Min(l.Max, hi)
+}
+
+// CDF is P(delay ≤ x), which the analytical models and count-based engines
+// integrate over a tick's interval.
+func (l Law) CDF(x float64) float64 {
+	if x >= l.Max {
+		return 1
+	}
+	// The delay is a non-decreasing function of u; find the largest u with
+	// delay ≤ x. With WarpPolly, invert the curve on [Lo, Hi] by bisection.
+	inner := x
+	if l.Warp == WarpPolly {
+		target := x/l.Scale + l.From
+		lo, hi := l.Lo, l.Hi
+		if pollyCurve(lo) > target {
+			return 0
+		}
+		if pollyCurve(hi) <= target {
+			return 1
+		}
+		for range 100 {
+			mid := (lo + hi) / 2
+			if pollyCurve(mid) <= target {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		inner = lo
+	}
+	if l.Hi == l.Lo {
+		if inner >= l.Lo {
+			return 1
+		}
+		return 0
+	}
+	if l.Steps > 0 {
+		step := (l.Hi - l.Lo) / float64(l.Steps)
+		j := math.Floor((inner-l.Lo)/step) + 1 // values Lo, Lo+step, … ≤ inner
+		return math.Max(0, math.Min(1, j/float64(l.Steps)))
+	}
+	return math.Max(0, math.Min(1, (inner-l.Lo)/(l.Hi-l.Lo)))
+}
+
+// equal reports whether two laws are the same distribution.
+func (l Law) equal(m Law) bool {
+	if l.Deterministic() && m.Deterministic() {
+		return l.Draw(0) == m.Draw(0)
+	}
+	return l == m
+}
 
 // Ceiling is d_n = min(cap, base·2ⁿ), the exponential ceiling of retry n.
 func (p Policy) Ceiling(n int) float64 {
 	return math.Min(p.Cap, math.Ldexp(p.Base, n))
 }
 
-// Law returns the law of the delay before retry n ≥ 1 of a client whose
-// previous unrounded delay was prev (only Decorrelated reads prev; a client
-// starts with prev = Base).
+// Law returns the law, in ticks, of the delay before retry n ≥ 1 of a
+// client whose state is prev: the previous unrounded delay for Decorrelated,
+// the state Law.Sample returned for stateful presets; a client starts with
+// prev = Start(). Policies whose law depends on n alone ignore prev.
 func (p Policy) Law(n int, prev float64) Law {
 	inf := math.Inf(1)
+	if ps, ok := LookupPreset(p.Kind); ok {
+		return ps.law(n, prev).scaled(1 / p.TickLength().Seconds())
+	}
 	switch p.Kind {
 	case Fixed:
-		return Law{p.FixedDelay, p.FixedDelay, inf}
+		return Law{Lo: p.FixedDelay, Hi: p.FixedDelay, Max: inf}
 	case Expo:
 		d := p.Ceiling(n)
-		return Law{d, d, inf}
+		return Law{Lo: d, Hi: d, Max: inf}
 	case Full:
-		return Law{0, p.Ceiling(n), inf}
+		return Law{Lo: 0, Hi: p.Ceiling(n), Max: inf}
 	case Equal:
 		d := p.Ceiling(n)
-		return Law{d / 2, d, inf}
+		return Law{Lo: d / 2, Hi: d, Max: inf}
 	case Decorrelated:
-		return Law{p.Base, 3 * prev, p.Cap}
+		return Law{Lo: p.Base, Hi: 3 * prev, Max: p.Cap}
 	default: // None
-		return Law{0, 0, inf}
+		return Law{Lo: 0, Hi: 0, Max: inf}
 	}
 }
 
@@ -92,8 +266,23 @@ func (p Policy) Delay(n int, prev, u float64) float64 {
 	return p.Law(n, prev).Draw(u)
 }
 
+// Start is the state a client carries into its first retry (see Law).
+func (p Policy) Start() float64 {
+	if ps, ok := LookupPreset(p.Kind); ok {
+		return ps.start
+	}
+	return p.Base
+}
+
+// Stateful reports whether the law of a retry depends on the client's
+// previous draw, so that a client must carry its state (Law's prev).
+func (p Policy) Stateful() bool { return p.Classes() == 0 }
+
 // Random reports whether the policy's delays depend on chance.
 func (p Policy) Random() bool {
+	if ps, ok := LookupPreset(p.Kind); ok {
+		return !ps.deterministic
+	}
 	switch p.Kind {
 	case Full, Equal, Decorrelated:
 		return true
@@ -104,8 +293,22 @@ func (p Policy) Random() bool {
 // Classes is the number of distinct delay laws over retry numbers n ≥ 1 when
 // the law depends on n alone: retries n ≥ Classes() share the law of
 // n = Classes(). It returns 0 for Decorrelated, whose law depends on the
-// previous delay.
+// previous delay, and for stateful presets. A retry limit R bounds it: no
+// client makes retry R+1, so Classes() ≤ R.
 func (p Policy) Classes() int {
+	if ps, ok := LookupPreset(p.Kind); ok {
+		if ps.stateful {
+			return 0
+		}
+		c := ps.classes
+		if p.Retries > 0 && (c == 0 || p.Retries < c) {
+			c = p.Retries
+		}
+		if c == 0 { // unbounded and unlimited: Validate rejects it
+			c = maxScan
+		}
+		return c
+	}
 	switch p.Kind {
 	case Expo, Full, Equal:
 		n := 1
@@ -120,8 +323,24 @@ func (p Policy) Classes() int {
 	}
 }
 
-// MaxDelay is the largest delay the policy can draw.
+// MaxDelay is the largest delay, in ticks, the policy can draw (for a
+// preset, over the retries its limit allows; +Inf when its delays grow
+// without bound and it has no limit).
 func (p Policy) MaxDelay() float64 {
+	if ps, ok := LookupPreset(p.Kind); ok {
+		last := ps.classes
+		if p.Retries > 0 && (last == 0 || ps.stateful || p.Retries < last) {
+			last = p.Retries
+		}
+		if last == 0 {
+			return math.Inf(1)
+		}
+		m := 0.0
+		for n := 1; n <= last; n++ {
+			m = math.Max(m, ps.sup(n))
+		}
+		return m / p.TickLength().Seconds()
+	}
 	switch p.Kind {
 	case None:
 		return 0

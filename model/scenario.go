@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 )
 
 // Server is how the server treats the arrivals of one tick.
@@ -127,6 +128,9 @@ func (s Scenario) Validate() error {
 		return &FieldError{Flag: flag, Valid: valid, Got: fmt.Sprint(got)}
 	}
 	p := s.Policy
+	if err := s.validatePolicy(bad); err != nil {
+		return err
+	}
 	switch {
 	case s.Clients < 1 || s.Clients > MaxClients:
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
@@ -136,19 +140,51 @@ func (s Scenario) Validate() error {
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
 	case s.Rounding < HalfEven || s.Rounding > Floor:
 		return bad("rounding", "one of "+strings.Join(roundingNames, ", "), int(s.Rounding))
-	case !finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay:
+	case !p.Kind.IsPreset() && (!finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay):
 		return bad("base", fmt.Sprintf("a number in (0, %g] ticks", float64(MaxDelay)), p.Base)
-	case !finite(p.Cap) || p.Cap < p.Base || p.Cap > MaxDelay:
+	case !p.Kind.IsPreset() && (!finite(p.Cap) || p.Cap < p.Base || p.Cap > MaxDelay):
 		return bad("cap", fmt.Sprintf("a number in [base, %g] ticks (base is %g)", float64(MaxDelay), p.Base), p.Cap)
-	case !finite(p.FixedDelay) || p.FixedDelay < 0 || p.FixedDelay > MaxDelay:
+	case !p.Kind.IsPreset() && (!finite(p.FixedDelay) || p.FixedDelay < 0 || p.FixedDelay > MaxDelay):
 		return bad("fixed-delay", fmt.Sprintf("a number in [0, %g] ticks", float64(MaxDelay)), p.FixedDelay)
 	case s.FirstWindow < 1 || s.FirstWindow > MaxWindow:
 		return bad("first-window", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), s.FirstWindow)
 	case s.Horizon < 0 || s.Horizon > MaxHorizon:
 		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
 	}
+	if p.Kind.IsPreset() {
+		if d := p.MaxDelay(); d > MaxDelay {
+			if math.IsInf(d, 1) {
+				return bad("retries", fmt.Sprintf("an integer in [1, %d] for preset %s, whose delays grow without bound", MaxRetries, p.Kind), p.Retries)
+			}
+			return bad("tick", fmt.Sprintf("long enough that the preset's largest delay is at most %g ticks (it is %s)",
+				float64(MaxDelay), time.Duration(d*float64(p.TickLength())).Round(time.Millisecond)), p.TickLength())
+		}
+	}
+	return nil
+}
+
+// Limits on the fields that real time units and retry limits add.
+const (
+	MaxRetries = 1_000_000
+	MinTick    = time.Microsecond
+	MaxTick    = time.Hour
+)
+
+// validatePolicy checks the policy's name, retry limit and time unit.
+func (s Scenario) validatePolicy(bad func(flag, valid string, got any) error) error {
+	p := s.Policy
 	if _, err := ParseKind(string(p.Kind)); err != nil {
-		return bad("policy", "one of none, fixed, expo, full, equal, decorrelated", fmt.Sprintf("%q", p.Kind))
+		return bad("policy", "one of "+kindNames()+", or a library preset (herd presets lists them)", fmt.Sprintf("%q", p.Kind))
+	}
+	switch {
+	case p.Retries < 0 || p.Retries > MaxRetries:
+		return bad("retries", fmt.Sprintf("0 (no limit) or an integer in [1, %d]", MaxRetries), p.Retries)
+	case p.Tick != 0 && (p.Tick < MinTick || p.Tick > MaxTick):
+		return bad("tick", fmt.Sprintf("a duration in [%s, %s]", MinTick, MaxTick), p.Tick)
+	case p.MaxElapsed < 0:
+		return bad("max-elapsed", "a duration ≥ 0 (0: no limit)", p.MaxElapsed)
+	case p.MaxElapsed > 0 && p.TickLength() == 0:
+		return bad("max-elapsed", "0 unless the scenario has a real --tick", p.MaxElapsed)
 	}
 	return nil
 }

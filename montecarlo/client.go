@@ -2,6 +2,7 @@ package montecarlo
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
@@ -24,10 +25,15 @@ type ClientEngine struct {
 	prev    []float64 // previous unrounded delay (Decorrelated only)
 	first   []int32   // first send tick (first-request window only)
 	// For policies whose law depends on n alone: the law of retry n is
-	// lo[c] + u·width[c] with c = min(n, len(lo)−1), or the fixed wait
-	// ticks[c] when the policy draws nothing.
-	lo, width []float64
-	ticks     []int
+	// laws[c] with c = min(n, len(laws)−1), or the fixed wait ticks[c]
+	// (> 0) when that law is a point mass.
+	laws  []model.Law
+	ticks []int
+	// Give-up limits: the retry limit (0: none) and the elapsed-time limit
+	// in ticks (+Inf: none).
+	retries    int
+	maxElapsed float64
+	timeless   bool // no elapsed-time limit
 }
 
 // NewClientEngine prepares the per-client engine for a valid scenario.
@@ -45,38 +51,60 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 	r := max(sc.MaxDelayTicks(), sc.FirstWindow) + 1
 	e.ring = make([][]int32, r)
 	e.retry = make([]int32, sc.Clients)
-	if sc.Policy.Kind == model.Decorrelated {
+	if sc.Policy.Stateful() {
 		e.prev = make([]float64, sc.Clients)
+	}
+	e.retries = sc.Policy.Retries
+	e.maxElapsed, e.timeless = math.Inf(1), true
+	if me := sc.Policy.MaxElapsed; me > 0 {
+		e.maxElapsed, e.timeless = float64(me)/float64(sc.Policy.TickLength()), false
 	}
 	if sc.FirstWindow > 1 {
 		e.first = make([]int32, sc.Clients)
 	}
 	if c := sc.Policy.Classes(); c > 0 {
-		e.lo = make([]float64, c+1)
-		e.width = make([]float64, c+1)
+		e.laws = make([]model.Law, c+1)
 		e.ticks = make([]int, c+1)
 		for n := 1; n <= c; n++ {
-			l := sc.Policy.Law(n, sc.Policy.Base)
-			e.lo[n], e.width[n] = l.Lo, l.Hi-l.Lo
-			e.ticks[n] = sc.Rounding.Ticks(l.Lo)
+			l := sc.Policy.Law(n, sc.Policy.Start())
+			e.laws[n] = l
+			if l.Deterministic() {
+				e.ticks[n] = sc.Rounding.Ticks(l.Draw(0))
+			}
 		}
 	}
 	return e, nil
 }
 
-// wait draws the wait in ticks before retry n of client id.
-func (e *ClientEngine) wait(src *rand.PCG, id int32, n int) int {
-	p := &e.sc.Policy
+// wait is the wait in ticks before retry n of client id, or −1 when the
+// client gives up instead (its retry limit is reached, or the time since its
+// first send plus the delay would pass the elapsed-time limit). It is the
+// engine's hot path: one call per failed request.
+func (e *ClientEngine) wait(src *rand.PCG, id int32, n, tick int) int {
+	if e.retries > 0 && n > e.retries {
+		return -1
+	}
+	var d float64
 	if e.prev != nil {
-		d := p.Law(n, e.prev[id]).Draw(uniform(src))
-		e.prev[id] = d
-		return e.sc.Rounding.Ticks(d)
+		d, e.prev[id] = e.sc.Policy.Law(n, e.prev[id]).Sample(uniform(src))
+	} else {
+		c := min(n, len(e.laws)-1)
+		if t := e.ticks[c]; t > 0 && e.timeless {
+			return t
+		}
+		l := &e.laws[c]
+		d = l.Draw(uniform(src))
 	}
-	c := min(n, len(e.lo)-1)
-	if e.width[c] == 0 {
-		return e.ticks[c]
+	if !e.timeless {
+		start := 0
+		if e.first != nil {
+			start = int(e.first[id])
+		}
+		if float64(tick-start)+d > e.maxElapsed {
+			return -1
+		}
 	}
-	return e.sc.Rounding.Ticks(e.lo[c] + uniform(src)*e.width[c])
+	return e.sc.Rounding.Ticks(d)
 }
 
 // Play runs one trial.
@@ -94,7 +122,7 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			e.first[id] = int32(at)
 		}
 		if e.prev != nil {
-			e.prev[id] = sc.Policy.Base
+			e.prev[id] = sc.Policy.Start()
 		}
 		e.ring[at] = append(e.ring[at], int32(id))
 	}
@@ -147,7 +175,13 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		for _, id := range losers {
 			n := int(e.retry[id]) + 1
 			e.retry[id] = int32(n)
-			s := (tick + e.wait(src, id, n)) % r
+			w := e.wait(src, id, n, tick)
+			if w < 0 {
+				t.GaveUp++
+				pending--
+				continue
+			}
+			s := (tick + w) % r
 			e.ring[s] = append(e.ring[s], id)
 		}
 		e.ring[slot] = cur[:0]

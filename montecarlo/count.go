@@ -2,6 +2,7 @@ package montecarlo
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -15,18 +16,22 @@ const MaxCountCells = 32 << 20
 // CountEngine plays a trial on counts instead of clients. When a policy's
 // delay law depends on the retry number alone (model.Policy.Classes() > 0),
 // the clients that send at the same tick with the same retry class are
-// exchangeable, so the state is a ring of R ticks × (C+1) classes of counts:
-// class c holds clients with c failures so far, and class C also holds
-// every client with more (their next delay has the law of retry C).
+// exchangeable, so the state is a ring of R ticks × classes of counts:
+// class c holds clients with c failures so far. Without a retry limit the
+// last class, Classes(), also holds every client with more failures (their
+// next delay has the law of retry Classes()); with a limit L there are
+// classes 0…L and a client failing in class L gives up.
 //
 // A tick with m arrivals over the classes serves k of them on a capacity
 // server: the winners per class are a multivariate hypergeometric draw,
 // done as one hypergeometric per class. The losers of class c move to class
-// min(c+1, C) and spread over the delays 1…D of that class's law by a
-// multinomial, done as sequential binomials — or, when there are fewer
-// losers than the law has delays, by drawing each loser's delay exactly as
-// the per-client engine does. Both ways draw from the same law as
-// ClientEngine; the cost per tick depends on C and D, never on N.
+// c+1 (or give up) and spread over the waits of their law by a multinomial,
+// done as sequential binomials — or, when there are few losers for the
+// number of waits, by drawing each loser's delay exactly as the per-client
+// engine does. An elapsed-time limit M makes a loser at tick t give up when
+// t + δ > M: a multinomial cell of its own, whose mass depends on t. Every
+// way draws from ClientEngine's law; the cost per tick depends on the
+// classes and the waits, never on N.
 //
 // The engine needs every client to start at tick 0 (a first-request window
 // would make the first tick part of each client's state, which latency
@@ -34,25 +39,33 @@ const MaxCountCells = 32 << 20
 type CountEngine struct {
 	sc      model.Scenario
 	horizon int
-	classes int        // C + 1
+	classes int        // number of retry classes
 	ring    []int64    // ring[slot*classes + c]
 	total   []int64    // total[slot]: arrivals booked for the tick
 	laws    []countLaw // laws[c]: the delay law for a client leaving class c
 	win     []int64    // scratch: winners per class
+	cut     countLaw   // scratch: a law cut at an elapsed-time limit
 	dirty   bool       // a censored trial left counts in the ring
 	// busy has bit s set when slot s has arrivals booked, so that the
 	// engine jumps over empty ticks (an expo cohort waits thousands).
 	busy []uint64
+	// maxElapsed is the elapsed-time limit in ticks, +Inf when none.
+	maxElapsed float64
 }
 
-// countLaw is one class's delay law in ticks: P(wait = first+i) = mass[i],
-// with cond[i] = mass[i] / Σ_{j ≥ i} mass[j] for sequential binomials, and
-// the continuous law to draw single losers exactly as ClientEngine does.
+// countLaw is what becomes of a client leaving one class: it gives up with
+// probability giveUp (all of it at a retry limit), and otherwise waits
+// first+i ticks with probability mass[i]; cond[i] is mass[i] over the mass
+// from i on, for sequential binomials. law is the delay's law, to draw
+// single losers exactly as ClientEngine does.
 type countLaw struct {
-	law   model.Law
-	first int
-	mass  []float64
-	cond  []float64
+	law    model.Law
+	limit  bool // a retry limit: every client leaving the class gives up
+	sup    float64
+	giveUp float64
+	first  int
+	mass   []float64
+	cond   []float64
 }
 
 // countSupported says why a scenario cannot run on counts, or "" when it
@@ -67,14 +80,22 @@ func countSupported(sc model.Scenario) string {
 	return ""
 }
 
+// countClasses is the number of retry classes the count engine keeps.
+func countClasses(p model.Policy) int {
+	if p.Retries > 0 {
+		return p.Retries + 1
+	}
+	return p.Classes() + 1
+}
+
 // countCells is the size of the count engine's ring.
 func countCells(sc model.Scenario) int64 {
-	return int64(sc.MaxDelayTicks()+1) * int64(sc.Policy.Classes()+1)
+	return int64(sc.MaxDelayTicks()+1) * int64(countClasses(sc.Policy))
 }
 
 // NewCountEngine prepares the count engine for a valid scenario.
 func NewCountEngine(sc model.Scenario) (*CountEngine, error) {
-	return newCountEngine(sc, func(n int) model.Law { return sc.Policy.Law(n, sc.Policy.Base) })
+	return newCountEngine(sc, func(n int) model.Law { return sc.Policy.Law(n, sc.Policy.Start()) })
 }
 
 // newCountEngine takes the law of retry n as a function so that a test can
@@ -83,57 +104,108 @@ func newCountEngine(sc model.Scenario, law func(n int) model.Law) (*CountEngine,
 	if why := countSupported(sc); why != "" {
 		return nil, &LimitError{Engine: Counts, Reason: "cannot play this scenario: " + why, Alternative: "use --engine clients (or auto)"}
 	}
+	c := countClasses(sc.Policy)
 	if cells := countCells(sc); cells > MaxCountCells {
 		return nil, &LimitError{Engine: Counts,
-			Reason:      fmt.Sprintf("would keep %d counters (%d ticks of delay × %d retry classes), over its limit of %d (256 MiB per worker)", cells, sc.MaxDelayTicks()+1, sc.Policy.Classes()+1, MaxCountCells),
-			Alternative: fmt.Sprintf("use --engine clients, which holds up to %d clients, or a smaller --cap", MaxEngineClients)}
+			Reason:      fmt.Sprintf("would keep %d counters (%d ticks of delay × %d retry classes), over its limit of %d (256 MiB per worker)", cells, sc.MaxDelayTicks()+1, c, MaxCountCells),
+			Alternative: fmt.Sprintf("use --engine clients, which holds up to %d clients, or a smaller --cap or --retries", MaxEngineClients)}
 	}
-	c := sc.Policy.Classes() + 1
 	r := sc.MaxDelayTicks() + 1
 	e := &CountEngine{sc: sc, horizon: sc.EffectiveHorizon(), classes: c,
 		ring: make([]int64, r*c), total: make([]int64, r), laws: make([]countLaw, c), win: make([]int64, c),
-		busy: make([]uint64, (r+63)/64)}
+		busy: make([]uint64, (r+63)/64), maxElapsed: math.Inf(1)}
+	if me := sc.Policy.MaxElapsed; me > 0 {
+		e.maxElapsed = float64(me) / float64(sc.Policy.TickLength())
+	}
+	classes := sc.Policy.Classes()
 	for from := range c {
-		e.laws[from] = tickLaw(law(min(from+1, c-1)), sc.Rounding)
+		if sc.Policy.Retries > 0 && from == sc.Policy.Retries {
+			e.laws[from] = countLaw{limit: true, giveUp: 1}
+			continue
+		}
+		l := law(min(from+1, classes))
+		e.laws[from] = countLaw{law: l, sup: l.Sup()}
+		e.laws[from].cutAt(math.Inf(1), sc.Rounding, &e.laws[from])
 	}
 	return e, nil
 }
 
-// tickLaw is the law of Ticks(δ) for δ ~ min(Max, U(Lo, Hi)): the mass of
-// wait t is the share of [Lo, Hi] that rounds to t, plus the clamped mass
-// (Hi − Max)/(Hi − Lo) at Ticks(Max).
-func tickLaw(l model.Law, r model.Rounding) countLaw {
-	cl := countLaw{law: l}
-	if l.Deterministic() {
-		cl.first = r.Ticks(min(l.Lo, l.Max))
-		cl.mass, cl.cond = []float64{1}, []float64{1}
-		return cl
-	}
-	top := min(l.Hi, l.Max)
-	cl.first = r.Ticks(l.Lo)
-	last := r.Ticks(top)
-	width := l.Hi - l.Lo
-	cl.mass = make([]float64, last-cl.first+1)
-	for t := cl.first; t <= last; t++ {
-		lo, hi := r.Interval(t)
-		lo, hi = max(lo, l.Lo), min(hi, top)
-		if hi > lo {
-			cl.mass[t-cl.first] = (hi - lo) / width
+// cutAt writes into out the law of what a client leaving the class does
+// when it must give up if its delay exceeds x (x = +Inf: never): the mass
+// of each wait is the probability that the delay rounds to it and is ≤ x.
+// A lattice law (Steps > 0) is summed point by point through Law.Draw, so
+// that its ties round exactly as the per-client engine rounds them; a
+// continuous one integrates its CDF over each wait's Rounding.Interval,
+// with the clamp's atom at Max put on Ticks(Max).
+func (l *countLaw) cutAt(x float64, r model.Rounding, out *countLaw) {
+	law := l.law
+	out.law, out.sup, out.limit = law, l.sup, false
+	lo := r.Ticks(law.Draw(0))
+	hi := r.Ticks(l.sup)
+	out.first = lo
+	out.mass = grow(out.mass, hi-lo+1)
+	kept := 0.0
+	switch {
+	case law.Steps > 0:
+		p := 1 / float64(law.Steps)
+		for j := range law.Steps {
+			d := law.Draw((float64(j) + 0.5) / float64(law.Steps))
+			if d <= x {
+				out.mass[r.Ticks(d)-lo] += p
+				kept += p
+			}
+		}
+	case law.Deterministic():
+		if d := law.Draw(0); d <= x {
+			out.mass[0], kept = 1, 1
+		}
+	default:
+		below := law.CDF(math.Nextafter(law.Max, math.Inf(-1))) // P(δ < Max)
+		cont := func(y float64) float64 {                       // P(δ ≤ y, δ < Max)
+			if y >= law.Max {
+				return below
+			}
+			return law.CDF(y)
+		}
+		for t := lo; t <= hi; t++ {
+			a, b := r.Interval(t)
+			b = math.Min(b, x)
+			if b > a {
+				m := cont(b) - cont(a)
+				out.mass[t-lo] += m
+				kept += m
+			}
+		}
+		if atom := 1 - below; atom > 0 && law.Max <= x {
+			out.mass[r.Ticks(law.Max)-lo] += atom
+			kept += atom
 		}
 	}
-	if l.Max < l.Hi {
-		cl.mass[last-cl.first] += (l.Hi - l.Max) / width
+	out.giveUp = max(0, 1-kept)
+	if x == math.Inf(1) {
+		out.giveUp = 0 // rounding error, not a limit
 	}
-	cl.cond = make([]float64, len(cl.mass))
+	// Give-ups are drawn first; the waits of those who stay are then
+	// sequential binomials with P(wait i | wait ≥ i).
+	out.cond = grow(out.cond, len(out.mass))
 	rest := 0.0
-	for i := len(cl.mass) - 1; i >= 0; i-- {
-		rest += cl.mass[i]
+	for i := len(out.mass) - 1; i >= 0; i-- {
+		rest += out.mass[i]
 		if rest > 0 {
-			cl.cond[i] = min(1, cl.mass[i]/rest)
+			out.cond[i] = min(1, out.mass[i]/rest)
 		}
 	}
-	cl.cond[len(cl.cond)-1] = 1 // whatever is left takes the last delay
-	return cl
+	out.cond[len(out.cond)-1] = 1 // whatever is left takes the last wait
+}
+
+// grow returns a zeroed slice of length n, reusing b's storage.
+func grow(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
 }
 
 // Play runs one trial.
@@ -182,7 +254,9 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			clear(row)
 		case sc.Server == model.Collision:
 			for from := range c {
-				e.spread(src, tick, from, row[from])
+				gone := e.spread(src, tick, from, row[from])
+				t.GaveUp += gone
+				pending -= gone
 				row[from] = 0
 			}
 		default:
@@ -192,7 +266,9 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			t.servedMany(tick+1, k)
 			// A loser's wait is 1…R−1 ticks, so it never lands in this row.
 			for from := range c {
-				e.spread(src, tick, from, row[from]-e.win[from])
+				gone := e.spread(src, tick, from, row[from]-e.win[from])
+				t.GaveUp += gone
+				pending -= gone
 				row[from] = 0
 			}
 		}
@@ -250,33 +326,48 @@ func (e *CountEngine) winners(src *rand.PCG, row []int64, m, k int64) {
 	}
 }
 
-// spread books the n losers of class from at tick for their next send.
-func (e *CountEngine) spread(src *rand.PCG, tick, from int, n int64) {
+// spread books the n losers of class from at tick for their next send and
+// returns how many gave up instead.
+func (e *CountEngine) spread(src *rand.PCG, tick, from int, n int64) (gone int64) {
 	if n == 0 {
-		return
+		return 0
 	}
 	c := e.classes
 	to := min(from+1, c-1)
 	r := len(e.total)
 	l := &e.laws[from]
+	if l.limit {
+		return n
+	}
 	book := func(wait int, x int64) {
 		s := (tick + wait) % r
 		e.ring[s*c+to] += x
 		e.total[s] += x
 		e.busy[s/64] |= 1 << (s % 64)
 	}
-	if len(l.mass) == 1 {
-		book(l.first, n)
-		return
-	}
+	left := e.maxElapsed - float64(tick) // a delay above this gives up
 	if n < singleDraws*int64(len(l.mass)) {
 		// Few losers: draw each one's delay as ClientEngine does.
 		for range n {
-			book(e.sc.Rounding.Ticks(l.law.Draw(uniform(src))), 1)
+			d := l.law.Draw(uniform(src))
+			if float64(tick)+d > e.maxElapsed {
+				gone++
+				continue
+			}
+			book(e.sc.Rounding.Ticks(d), 1)
 		}
-		return
+		return gone
+	}
+	if left < l.sup {
+		l.cutAt(left, e.sc.Rounding, &e.cut)
+		l = &e.cut
+		gone = binomial(src, n, l.giveUp)
+		n -= gone
 	}
 	for i, p := range l.cond {
+		if n == 0 {
+			break
+		}
 		x := n
 		if p < 1 {
 			x = binomial(src, n, p)
@@ -285,8 +376,6 @@ func (e *CountEngine) spread(src *rand.PCG, tick, from int, n int64) {
 			book(l.first+i, x)
 			n -= x
 		}
-		if n == 0 {
-			return
-		}
 	}
+	return gone
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/herdlab/herd/model"
 	"gonum.org/v1/gonum/stat"
@@ -48,6 +49,51 @@ func agreementScenarios() []model.Scenario {
 			})
 		}
 	}
+	return append(out, limitScenarios()...)
+}
+
+// limitScenarios add retry limits, elapsed-time limits and the library
+// presets whose law depends on the retry number alone (lattice laws among
+// them), where clients give up.
+func limitScenarios() []model.Scenario {
+	var out []model.Scenario
+	for _, c := range []struct {
+		kind    model.Kind
+		n, k    int
+		retries int
+		elapsed time.Duration
+		tick    time.Duration
+		server  model.Server
+		horizon int
+	}{
+		{model.Full, 100, 10, 3, 0, 0, model.Capacity, 0},
+		{model.Expo, 60, 5, 4, 0, 0, model.Capacity, 0},
+		{model.Equal, 300, 30, 5, 0, 0, model.Capacity, 0},
+		{model.None, 50, 5, 6, 0, 0, model.Capacity, 0},
+		{model.Full, 40, 4, 0, 20 * time.Second, time.Second, model.Capacity, 0},
+		{model.Full, 400, 20, 0, 40 * time.Second, time.Second, model.Capacity, 0},
+		{model.Fixed, 30, 3, 0, 9500 * time.Millisecond, time.Second, model.Collision, 400},
+		{model.Equal, 200, 10, 8, 60 * time.Second, time.Second, model.Capacity, 0},
+		// Enough losers per class for multinomials cut at the limit.
+		{model.Full, 20000, 2000, 0, 12 * time.Second, time.Second, model.Capacity, 0},
+		{model.Equal, 20000, 1000, 6, 25 * time.Second, time.Second, model.Capacity, 0},
+	} {
+		sc := model.Default()
+		sc.Clients, sc.Capacity, sc.Server, sc.Horizon = c.n, c.k, c.server, c.horizon
+		sc.Policy.Kind, sc.Policy.Retries, sc.Policy.MaxElapsed, sc.Policy.Tick = c.kind, c.retries, c.elapsed, c.tick
+		out = append(out, sc)
+	}
+	for _, ps := range model.Presets() {
+		for _, size := range [][2]int{{200, 20}, {20000, 2000}} {
+			sc := model.Default()
+			sc.Clients, sc.Capacity = size[0], size[1]
+			sc.Policy = ps.Policy(100 * time.Millisecond)
+			if sc.Policy.Classes() == 0 || sc.Validate() != nil || (size[0] > 200 && ps.Name != "go-retry-expo-jitter") {
+				continue
+			}
+			out = append(out, sc)
+		}
+	}
 	return out
 }
 
@@ -56,6 +102,7 @@ func agreementScenarios() []model.Scenario {
 type sampleOf struct {
 	calls, completion []float64
 	latency           []float64 // mean latency of the trial's served clients
+	gaveUp            []float64
 	censored          int
 	arrivals          [][]float64 // arrivals[j][trial] at tick probeTicks[j]
 }
@@ -73,6 +120,7 @@ func collect(t *testing.T, sc model.Scenario, trials int, seed uint64, newEngine
 			sum += int64(l) * c
 		}
 		s.latency = append(s.latency, float64(sum)/float64(max(1, tr.Served)))
+		s.gaveUp = append(s.gaveUp, float64(tr.GaveUp))
 		if tr.Censored {
 			s.censored++
 		}
@@ -137,7 +185,7 @@ func welchP(x, y []float64) float64 {
 // through counts (built by newCounts) and returns the tests that reject
 // "same law" at family-wise level alpha (Bonferroni over all tests).
 func disagreements(t *testing.T, scenarios []model.Scenario, trials int, alpha float64, newCounts func(model.Scenario) (Engine, error)) []string {
-	tests := len(scenarios) * (4 + len(probeTicks))
+	tests := len(scenarios) * (5 + len(probeTicks))
 	level := alpha / float64(tests)
 	clients := func(sc model.Scenario) (Engine, error) { return NewClientEngine(sc) }
 	var bad []string
@@ -146,9 +194,13 @@ func disagreements(t *testing.T, scenarios []model.Scenario, trials int, alpha f
 	for i, sc := range scenarios {
 		// Different seeds: the engines use their streams differently, and
 		// independent samples are what a two-sample test assumes.
-		a := collect(t, sc, trials, uint64(2*i+1), clients)
-		b := collect(t, sc, trials, uint64(2*i+2), newCounts)
-		name := fmt.Sprintf("%s N=%d k=%d %s %s base=%g cap=%g", sc.Policy.Kind, sc.Clients, sc.Capacity, sc.Server, sc.Rounding, sc.Policy.Base, sc.Policy.Cap)
+		n := trials
+		if sc.Clients >= 10_000 {
+			n = trials / 5 // large cohorts: fewer trials keep the test fast
+		}
+		a := collect(t, sc, n, uint64(2*i+1), clients)
+		b := collect(t, sc, n, uint64(2*i+2), newCounts)
+		name := fmt.Sprintf("%s N=%d k=%d %s %s base=%g cap=%g retries=%d max-elapsed=%s", sc.Policy.Kind, sc.Clients, sc.Capacity, sc.Server, sc.Rounding, sc.Policy.Base, sc.Policy.Cap, sc.Policy.Retries, sc.Policy.MaxElapsed)
 		check := func(what string, p float64) {
 			if p < 0.05 {
 				smallP++
@@ -160,8 +212,9 @@ func disagreements(t *testing.T, scenarios []model.Scenario, trials int, alpha f
 		check("calls", ksP(a.calls, b.calls))
 		check("completion", ksP(a.completion, b.completion))
 		check("mean latency", ksP(a.latency, b.latency))
-		censA := make([]float64, trials)
-		censB := make([]float64, trials)
+		check("gave up", ksP(a.gaveUp, b.gaveUp))
+		censA := make([]float64, n)
+		censB := make([]float64, n)
 		for j := range a.censored {
 			censA[j] = 1
 		}
@@ -200,7 +253,7 @@ func TestCountEngineAgreesWithClientEngine(t *testing.T) {
 func TestAgreementCheckCanFail(t *testing.T) {
 	var scenarios []model.Scenario
 	for _, sc := range agreementScenarios() {
-		if (sc.Policy.Kind == model.Full || sc.Policy.Kind == model.Expo) && sc.Rounding == model.HalfEven {
+		if (sc.Policy.Kind == model.Full || sc.Policy.Kind == model.Expo) && sc.Rounding == model.HalfEven && sc.Clients < 1000 {
 			scenarios = append(scenarios, sc)
 		}
 	}
@@ -216,6 +269,12 @@ func TestAgreementCheckCanFail(t *testing.T) {
 		}},
 		{"floor rounding", func(sc model.Scenario) (Engine, error) {
 			sc.Rounding = model.Floor
+			return NewCountEngine(sc)
+		}},
+		{"elapsed-time limit a tick late", func(sc model.Scenario) (Engine, error) {
+			if sc.Policy.MaxElapsed > 0 {
+				sc.Policy.MaxElapsed += sc.Policy.TickLength()
+			}
 			return NewCountEngine(sc)
 		}},
 	} {
@@ -256,37 +315,56 @@ func TestCountEngineHugeCohort(t *testing.T) {
 	}
 }
 
-// TestTickLawSumsToOne checks the delay law in ticks of every class of a
-// few policies against the continuous law it rounds.
-func TestTickLawSumsToOne(t *testing.T) {
-	for _, p := range []model.Policy{
-		{Kind: model.Full, Base: 1, Cap: 32},
-		{Kind: model.Equal, Base: 0.3, Cap: 7.5},
-		{Kind: model.Expo, Base: 1.5, Cap: 40},
+// TestCountLaws checks the law of a wait in ticks that the count engine
+// spreads losers by: for clamped uniforms it is model.Rounding.Waits, and
+// for every law — lattices and elapsed-time cuts included — its mean
+// matches a fine quadrature of Ticks(Law.Draw(u)), the per-client engine's
+// own computation.
+func TestCountLaws(t *testing.T) {
+	steps := model.Law{Lo: 0.96 * 7, Hi: 1.06 * 7, Max: math.Inf(1), Steps: 10}
+	clamped := model.Law{Lo: 1, Hi: 9, Max: 4.5}
+	for _, c := range []struct {
+		name string
+		law  model.Law
+	}{
+		{"full n=3", model.Policy{Kind: model.Full, Base: 1, Cap: 32}.Law(3, 1)},
+		{"equal n=4", model.Policy{Kind: model.Equal, Base: 0.3, Cap: 7.5}.Law(4, 0.3)},
+		{"expo n=2", model.Policy{Kind: model.Expo, Base: 1.5, Cap: 40}.Law(2, 1.5)},
+		{"lattice", steps},
+		{"clamped at a tie", clamped},
 	} {
 		for _, r := range []model.Rounding{model.HalfEven, model.HalfUp, model.Ceil, model.Floor} {
-			for n := 1; n <= p.Classes(); n++ {
-				l := tickLaw(p.Law(n, p.Base), r)
-				sum := 0.0
-				for _, m := range l.mass {
-					sum += m
+			for _, cut := range []float64{math.Inf(1), 5.2, 6.9, 0.4} {
+				src := countLaw{law: c.law, sup: c.law.Sup()}
+				var l countLaw
+				src.cutAt(cut, r, &l)
+				if c.law.Steps == 0 && cut == math.Inf(1) {
+					w := r.Waits(c.law)
+					for i, m := range l.mass {
+						if math.Abs(m-w.Prob(l.first+i)) > 1e-12 {
+							t.Errorf("%s %s: P(wait %d) = %v, Rounding.Waits says %v", c.name, r, l.first+i, m, w.Prob(l.first+i))
+						}
+					}
 				}
-				if math.Abs(sum-1) > 1e-12 {
-					t.Errorf("%s %s n=%d: mass sums to %v", p.Kind, r, n, sum)
-				}
-				// The mean wait must match a fine quadrature of Ticks(δ).
-				want := 0.0
-				const steps = 200_000
-				for i := range steps {
-					want += float64(r.Ticks(p.Law(n, p.Base).Draw((float64(i) + 0.5) / steps)))
-				}
-				want /= steps
-				got := 0.0
+				var stay, mean float64
 				for i, m := range l.mass {
-					got += float64(l.first+i) * m
+					stay += m
+					mean += float64(l.first+i) * m
 				}
-				if math.Abs(got-want) > 1e-4 {
-					t.Errorf("%s %s n=%d: mean wait %v, quadrature %v", p.Kind, r, n, got, want)
+				if math.Abs(stay+l.giveUp-1) > 1e-12 {
+					t.Errorf("%s %s cut %v: masses sum to %v", c.name, r, cut, stay+l.giveUp)
+				}
+				const n = 200_000
+				var wantStay, wantMean float64
+				for i := range n {
+					d := c.law.Draw((float64(i) + 0.5) / n)
+					if d <= cut {
+						wantStay++
+						wantMean += float64(r.Ticks(d))
+					}
+				}
+				if math.Abs(stay-wantStay/n) > 1e-4 || math.Abs(mean-wantMean/n) > 1e-3 {
+					t.Errorf("%s %s cut %v: stay %v mean %v, quadrature %v %v", c.name, r, cut, stay, mean, wantStay/n, wantMean/n)
 				}
 			}
 		}

@@ -19,7 +19,7 @@ type Options struct {
 	// Progress, when set, is called from the folding goroutine with the
 	// number of trials folded so far.
 	Progress func(done int)
-	// Use names the engine (Auto when empty); see Choose.
+	// Use names the engine; the zero value is Default (see Choose).
 	Use EngineName
 	// Engine, when set, builds the engine for each worker instead of
 	// NewEngineUsing(sc, Use).

@@ -15,7 +15,11 @@ type Trial struct {
 	Completion int64 // last tick with a success + 1; meaningless when Censored
 	Censored   bool  // the horizon came before every client was served
 	Served     int64 // clients served
-	Peak       int64 // the largest number of arrivals in one tick
+	// GaveUp counts the clients that stopped retrying at their policy's
+	// retry or elapsed-time limit; they are neither served nor pending, so
+	// a trial ends when every client is served or gave up.
+	GaveUp int64
+	Peak   int64 // the largest number of arrivals in one tick
 	// Latency[l] counts the clients whose latency (success tick − first
 	// send tick + 1) is l ticks; Latency[0] is always 0.
 	Latency []int64
@@ -57,8 +61,13 @@ func (t *Trial) servedMany(latency int, n int64) {
 // EngineName names an engine, as --engine spells it.
 type EngineName string
 
-// The engines, and Auto, which picks one per scenario.
+// The engines, Auto, which picks the cheaper one per scenario, and
+// Default, the zero value, which keeps the per-client engine unless the
+// scenario is beyond it: library callers (figures with golden files,
+// paired comparisons that want the strongest common random numbers) keep
+// their bytes, and the CLI's --engine defaults to auto.
 const (
+	Default EngineName = ""
 	Auto    EngineName = "auto"
 	Clients EngineName = "clients" // ClientEngine
 	Counts  EngineName = "counts"  // CountEngine
@@ -100,15 +109,19 @@ func (e *LimitError) Error() string {
 	return s
 }
 
-// Choose picks the engine for a valid scenario: want itself, or for Auto
-// the count engine whenever it can play the scenario within its memory
-// bound, and the per-client engine otherwise. The choice depends on the
-// scenario alone, so a seed gives the same bytes on every machine.
+// Choose picks the engine for a valid scenario. Clients and Counts are
+// taken as asked (Counts refuses what it cannot play). Auto picks the count
+// engine whenever it can play the scenario within its bounds, and the
+// per-client engine otherwise; Default picks the per-client engine unless
+// the cohort exceeds MaxEngineClients. The choice depends on the scenario
+// alone, so a seed gives the same bytes on every machine.
 //
 // The count engine never does more work per tick than the per-client one —
 // it draws single delays where the per-client engine would, and one
-// binomial per delay where there are many losers — and BenchmarkEngineCost
-// finds it as fast or faster on every scenario measured, from N = 100 up.
+// binomial per wait where there are many losers — except that it scans its
+// retry classes at every tick with arrivals, hence the bound on classes.
+// BenchmarkEngineCost finds it as fast or faster on every scenario
+// measured, from N = 100 up.
 func Choose(sc model.Scenario, want EngineName) (Choice, error) {
 	switch want {
 	case Clients:
@@ -118,20 +131,38 @@ func Choose(sc model.Scenario, want EngineName) (Choice, error) {
 			return Choice{}, &LimitError{Engine: Counts, Reason: "cannot play this scenario: " + why, Alternative: "use --engine clients or auto"}
 		}
 		return Choice{Counts, "asked for (--engine counts)"}, nil
-	case Auto, "":
+	case Default:
+		if sc.Clients <= MaxEngineClients {
+			return Choice{Clients, "default: the per-client engine"}, nil
+		}
+		if why := countSupported(sc); why == "" {
+			return Choice{Counts, fmt.Sprintf("default: %d clients exceed the per-client engine's limit of %d", sc.Clients, MaxEngineClients)}, nil
+		}
+		return Choice{Clients, "default: the per-client engine"}, nil // which refuses the cohort, naming why
+	case Auto:
 	default:
 		return Choice{}, fmt.Errorf("engine must be one of %s, got %q", strings.Join(EngineNames(), ", "), want)
 	}
 	if why := countSupported(sc); why != "" {
 		return Choice{Clients, "auto: the count engine cannot play this scenario: " + why}, nil
 	}
-	if cells := countCells(sc); cells > MaxCountCells {
+	cells := countCells(sc)
+	classes := countClasses(sc.Policy)
+	switch {
+	case cells > MaxCountCells:
 		return Choice{Clients, fmt.Sprintf("auto: the count engine would need %d counters, over its limit of %d", cells, MaxCountCells)}, nil
-	} else if cells > countLight && int64(sc.Clients) < cells {
+	case sc.Clients > MaxEngineClients:
+	case cells > countLight && int64(sc.Clients) < cells:
 		return Choice{Clients, fmt.Sprintf("auto: %d clients take less memory one by one than %d counters (ticks of delay × retry classes)", sc.Clients, cells)}, nil
+	case classes > countMostClasses && int64(sc.Clients) < int64(classes)*countMostClasses:
+		return Choice{Clients, fmt.Sprintf("auto: the count engine would scan %d retry classes (the retry limit + 1) at every tick", classes)}, nil
 	}
 	return Choice{Counts, "auto: the policy's delay depends on the retry number alone, so clients are counted per retry class (cost independent of N)"}, nil
 }
+
+// countMostClasses is the number of retry classes above which Auto prefers
+// the per-client engine for cohorts of fewer than classes² clients.
+const countMostClasses = 256
 
 // countLight is the size of ring above which Auto prefers the per-client
 // engine when it has fewer clients than the ring has counters (64 MiB).
@@ -148,9 +179,9 @@ func EngineBytes(sc model.Scenario, e EngineName) int64 {
 	return 32*int64(sc.Clients) + 24*r
 }
 
-// NewEngine returns the engine Auto picks for a scenario, or an error
+// NewEngine returns the engine Default picks for a scenario, or an error
 // naming why the scenario cannot be simulated.
-func NewEngine(sc model.Scenario) (Engine, error) { return NewEngineUsing(sc, Auto) }
+func NewEngine(sc model.Scenario) (Engine, error) { return NewEngineUsing(sc, Default) }
 
 // NewEngineUsing returns the engine Choose picks for want.
 func NewEngineUsing(sc model.Scenario, want EngineName) (Engine, error) {

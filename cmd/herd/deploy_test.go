@@ -137,7 +137,7 @@ func TestSlurmScripts(t *testing.T) {
 	}
 	bash(merge)
 	whole := filepath.Join(dir, "whole.jsonl")
-	if code, _, stderr := herd(t, "sweep", "--spec", spec, "--out", whole); code != 0 {
+	if _, stderr, code := herd(t, "sweep", "--spec", spec, "--out", whole); code != 0 {
 		t.Fatal(stderr)
 	}
 	if !bytes.Equal(read(t, filepath.Join(dir, "results", "sweep.jsonl")), read(t, whole)) {

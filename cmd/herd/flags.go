@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // scenarioFlags are the scenario flags of DESIGN.md's CLI contract.
@@ -16,6 +18,9 @@ type scenarioFlags struct {
 	server, policy, round string
 	base, cap, fixedDelay float64
 	firstWindow, horizon  int
+	retries               int
+	tick, maxElapsed      time.Duration
+	fs                    *pflag.FlagSet
 }
 
 func (f *scenarioFlags) register(c *cobra.Command) {
@@ -24,15 +29,19 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.IntVarP(&f.clients, "clients", "n", d.Clients, "number of clients N that fail together (≥ 1)")
 	fs.IntVarP(&f.capacity, "capacity", "k", d.Capacity, "requests the server accepts per tick (≥ 1)")
 	fs.StringVar(&f.server, "server", d.Server.String(), "server model: "+strings.Join(model.ServerNames(), "|"))
-	fs.StringVar(&f.policy, "policy", string(d.Policy.Kind), "retry policy: "+kindList())
+	fs.StringVar(&f.policy, "policy", string(d.Policy.Kind), "retry policy: "+kindList()+", or a library preset (see herd presets)")
 	fs.Float64Var(&f.base, "base", d.Policy.Base, "base delay in ticks (> 0)")
 	fs.Float64Var(&f.cap, "cap", d.Policy.Cap, "largest delay in ticks (≥ base)")
 	fs.Float64Var(&f.fixedDelay, "fixed-delay", d.Policy.FixedDelay, "delay of the fixed policy in ticks (≥ 0)")
 	fs.StringVar(&f.round, "rounding", d.Rounding.String(), "delay to ticks: "+strings.Join(model.RoundingNames(), "|"))
 	fs.IntVar(&f.firstWindow, "first-window", d.FirstWindow, "first sends spread uniformly over ticks 0…W−1 (W ≥ 1)")
 	fs.IntVar(&f.horizon, "horizon", 0, "stop unfinished trials at this tick and count them censored (0: automatic)")
+	fs.DurationVar(&f.tick, "tick", 0, "real length of one tick, e.g. 100ms (default 1s for presets; textbook policies keep abstract ticks)")
+	fs.IntVar(&f.retries, "retries", 0, "retry limit after which a client gives up (0: none; default: the preset's own limit)")
+	fs.DurationVar(&f.maxElapsed, "max-elapsed", 0, "give up when time since the first send plus the next delay exceeds this (0: none; default: the preset's own)")
+	f.fs = fs
 	complete(c, "server", model.ServerNames())
-	complete(c, "policy", kindNames())
+	complete(c, "policy", append(kindNames(), presetNames()...))
 	complete(c, "rounding", model.RoundingNames())
 }
 
@@ -45,6 +54,14 @@ func kindNames() []string {
 }
 
 func kindList() string { return strings.Join(kindNames(), "|") }
+
+func presetNames() []string {
+	var s []string
+	for _, p := range model.Presets() {
+		s = append(s, string(p.Name))
+	}
+	return s
+}
 
 func complete(c *cobra.Command, flag string, values []string) {
 	_ = c.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
@@ -64,13 +81,25 @@ func (f *scenarioFlags) scenario() (model.Scenario, error) {
 	if err != nil {
 		return model.Scenario{}, usageError{fmt.Errorf("--rounding: %w", err)}
 	}
+	pol := model.Policy{Kind: kind, Base: f.base, Cap: f.cap, FixedDelay: f.fixedDelay}
+	if p, ok := model.LookupPreset(kind); ok {
+		pol = p.Policy(0) // the library's own limits unless the flags say otherwise
+	}
+	pol.Tick = f.tick
+	if f.changed("retries") {
+		pol.Retries = f.retries
+	}
+	if f.changed("max-elapsed") {
+		pol.MaxElapsed = f.maxElapsed
+	}
 	sc := model.Scenario{
-		Clients: f.clients, Server: server, Capacity: f.capacity,
-		Policy:   model.Policy{Kind: kind, Base: f.base, Cap: f.cap, FixedDelay: f.fixedDelay},
+		Clients: f.clients, Server: server, Capacity: f.capacity, Policy: pol,
 		Rounding: rounding, FirstWindow: f.firstWindow, Horizon: f.horizon,
 	}
 	return sc, sc.Validate()
 }
+
+func (f *scenarioFlags) changed(name string) bool { return f.fs != nil && f.fs.Changed(name) }
 
 // runFlags are the Monte Carlo run flags.
 type runFlags struct {
@@ -105,7 +134,7 @@ func (f *runFlags) options() (montecarlo.Options, error) {
 }
 
 // fmtNum prints a statistic compactly: integers as integers, others with
-// four significant digits, infinite ends as ∞.
+// four significant digits (one decimal from 1000 on), infinite ends as ∞.
 func fmtNum(x float64) string {
 	switch {
 	case math.IsInf(x, 1):
@@ -116,6 +145,8 @@ func fmtNum(x float64) string {
 		return "—"
 	case x == math.Trunc(x) && math.Abs(x) < 1e15:
 		return fmt.Sprintf("%.0f", x)
+	case math.Abs(x) >= 1000 && math.Abs(x) < 1e15:
+		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.4g", x)
 }

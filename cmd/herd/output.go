@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -21,26 +22,41 @@ var formats = []string{"table", "csv", "json"}
 // outputFlags choose the format and destination of a command's result.
 type outputFlags struct {
 	format, out string
+	// markdown, set before register, adds --format markdown for commands
+	// whose result is a table worth pasting into documents.
+	markdown bool
+}
+
+func (f *outputFlags) allowed() []string {
+	if f.markdown {
+		return append(append([]string(nil), formats...), "markdown")
+	}
+	return formats
 }
 
 func (f *outputFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.format, "format", "", "output format: table|csv|json (default: table on a terminal, json otherwise)")
+	list := strings.Join(f.allowed(), "|")
+	c.Flags().StringVar(&f.format, "format", "", "output format: "+list+" (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&f.out, "out", "", "write the result to this file (atomically) instead of standard output")
-	complete(c, "format", formats)
+	complete(c, "format", f.allowed())
 }
 
 // resolve picks the format: the flag, else the --out file's extension, else
 // table on a terminal and JSON otherwise.
 func (f *outputFlags) resolve(stdout io.Writer) (string, error) {
 	if f.format != "" {
-		for _, v := range formats {
+		for _, v := range f.allowed() {
 			if f.format == v {
 				return v, nil
 			}
 		}
-		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(formats, ", "), f.format)}
+		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(f.allowed(), ", "), f.format)}
 	}
 	switch strings.ToLower(filepath.Ext(f.out)) {
+	case ".md":
+		if f.markdown {
+			return "markdown", nil
+		}
 	case ".json":
 		return "json", nil
 	case ".csv":
@@ -75,6 +91,12 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	// CreateTemp makes the file private (0600); a result is an ordinary
+	// file that others may read.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
@@ -103,6 +125,9 @@ type Provenance struct {
 	Revision string `json:"revision"`
 	Modified bool   `json:"modified,omitempty"`
 	Go       string `json:"go"`
+	// Source says where Revision comes from when the binary was built
+	// without VCS stamping (go run with -buildvcs=false).
+	Source string `json:"revision_source,omitempty"`
 }
 
 func provenance() Provenance {
@@ -112,15 +137,37 @@ func provenance() Provenance {
 		return p
 	}
 	p.Version, p.Go = info.Main.Version, info.GoVersion
+	stamped := false
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			p.Revision = s.Value
+			p.Revision, stamped = s.Value, true
 		case "vcs.modified":
 			p.Modified = s.Value == "true"
 		}
 	}
+	if !stamped {
+		checkoutRevision(&p)
+	}
 	return p
+}
+
+// checkoutRevision fills in the revision from the git checkout in the
+// working directory when it is herd's own module: that is where `go run
+// ./cmd/herd` builds from, and go run does not stamp VCS information.
+func checkoutRevision(p *Provenance) {
+	mod, err := os.ReadFile("go.mod")
+	if err != nil || !strings.HasPrefix(string(mod), "module github.com/herdlab/herd\n") {
+		return
+	}
+	rev, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return
+	}
+	p.Revision, p.Source = strings.TrimSpace(string(rev)), "git checkout in the working directory (binary not VCS-stamped)"
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
+		p.Modified = len(bytes.TrimSpace(st)) > 0
+	}
 }
 
 // progress reports work done on stderr when it is a terminal and the run has

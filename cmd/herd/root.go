@@ -61,7 +61,11 @@ interval and its provenance.`,
 	root.AddCommand(
 		newSimulateCmd(),
 		newReproduceCmd(),
+		newPlotsCmd(),
 		newVersionCmd(),
+		newPresetsCmd(),
+		newAuditCmd(),
+		newGenDocsCmd(),
 		newSweepCmd(),
 		newMergeCmd(),
 	)

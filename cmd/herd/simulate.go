@@ -67,8 +67,10 @@ func simulateRun(c *cobra.Command, o *simulateOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, w := range s.Warnings {
-		fmt.Fprintln(c.ErrOrStderr(), "herd: warning:", w)
+	if format != "table" || o.output.out != "" {
+		for _, w := range s.Warnings {
+			fmt.Fprintln(c.ErrOrStderr(), "herd: warning:", w)
+		}
 	}
 	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
 		switch format {
@@ -91,6 +93,18 @@ func describe(sc model.Scenario) string {
 	case model.Expo, model.Full, model.Equal, model.Decorrelated:
 		pol += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
 	}
+	if p.Kind.IsPreset() {
+		pol += " (library preset)"
+	}
+	if p.Retries > 0 {
+		pol += fmt.Sprintf(", gives up after %d retries", p.Retries)
+	}
+	if p.MaxElapsed > 0 {
+		pol += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
+	}
+	if t := p.TickLength(); t > 0 {
+		pol += fmt.Sprintf(", tick %s", t)
+	}
 	s := fmt.Sprintf("%d clients, %s server with capacity %d/tick, policy %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, pol, sc.Rounding)
 	if sc.FirstWindow > 1 {
@@ -109,12 +123,17 @@ func metrics(s analysis.Summary) []metric {
 	if s.Calls == nil {
 		return nil
 	}
-	return []metric{
+	unit := s.Scenario.Policy.Unit()
+	m := []metric{
 		{"calls", s.Calls, nil},
-		{"completion (ticks)", &s.Completion.Estimate, s.Completion.Quantiles},
-		{"latency (ticks)", &s.Latency.Estimate, s.Latency.Quantiles},
+		{"completion (" + unit + ")", &s.Completion.Estimate, s.Completion.Quantiles},
+		{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles},
 		{"peak arrivals/tick", s.Peak, nil},
 	}
+	if s.GaveUp != nil && (s.Scenario.Policy.Retries > 0 || s.Scenario.Policy.MaxElapsed > 0) {
+		m = append(m, metric{"clients that gave up", s.GaveUp, nil})
+	}
+	return m
 }
 
 func ci(iv *analysis.Interval) string {
@@ -126,7 +145,7 @@ func ci(iv *analysis.Interval) string {
 
 func summaryTable(w io.Writer, s analysis.Summary) error {
 	fmt.Fprintln(w, describe(s.Scenario))
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks)\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon())
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks); times in %s\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon(), s.Scenario.Policy.Unit())
 	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
@@ -145,10 +164,13 @@ func summaryTable(w io.Writer, s analysis.Summary) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	for _, warn := range s.Warnings {
-		fmt.Fprintln(tw, "\nwarning: "+warn)
+	if err := tw.Flush(); err != nil {
+		return err
 	}
-	return tw.Flush()
+	for _, warn := range s.Warnings {
+		fmt.Fprintln(w, "\nwarning: "+warn)
+	}
+	return nil
 }
 
 func summaryCSV(w io.Writer, s analysis.Summary) error {

@@ -60,6 +60,8 @@ the rows in --out.`,
 		"clients": "clients N", "capacity": "capacity k", "server": "server models",
 		"policy": "retry policies", "base": "base delays", "cap": "caps", "fixed-delay": "fixed delays",
 		"rounding": "roundings", "first-window": "first-request windows W", "horizon": "horizons (0: automatic)",
+		"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
+		"max-elapsed": "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
 	}
 	for _, f := range analysis.GridFields {
 		o.grid[f] = new(string)

@@ -9,15 +9,6 @@ import (
 	"testing"
 )
 
-// herd runs the command line in-process and returns its exit status and
-// standard error.
-func herd(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 var sweepArgs = []string{"sweep", "-n", "40,80", "-k", "5", "--policy", "none,full,equal", "--cap", "8:32:*2", "--trials", "30", "--seed", "5"}
 
 func read(t *testing.T, path string) []byte {
@@ -35,7 +26,7 @@ func read(t *testing.T, path string) []byte {
 func TestSweepShardAutoAndMerge(t *testing.T) {
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.jsonl")
-	if code, _, stderr := herd(t, append(sweepArgs, "--out", whole)...); code != 0 {
+	if _, stderr, code := herd(t, append(sweepArgs, "--out", whole)...); code != 0 {
 		t.Fatalf("sweep: exit %d: %s", code, stderr)
 	}
 	if n := bytes.Count(read(t, whole), []byte("\n")); n != 2*3*3 {
@@ -59,13 +50,13 @@ func TestSweepShardAutoAndMerge(t *testing.T) {
 					t.Setenv(k, v)
 				}
 				out := filepath.Join(dir, sched.name+strconv.Itoa(i)+".jsonl")
-				if code, _, stderr := herd(t, append(sweepArgs, "--shard", "auto", "--workers", "1", "--out", out)...); code != 0 {
+				if _, stderr, code := herd(t, append(sweepArgs, "--shard", "auto", "--workers", "1", "--out", out)...); code != 0 {
 					t.Fatalf("shard %d: exit %d: %s", i, code, stderr)
 				}
 				shards = append(shards, out)
 			}
 			merged := filepath.Join(dir, sched.name+".jsonl")
-			if code, _, stderr := herd(t, append([]string{"merge", "--out", merged}, shards...)...); code != 0 {
+			if _, stderr, code := herd(t, append([]string{"merge", "--out", merged}, shards...)...); code != 0 {
 				t.Fatalf("merge: exit %d: %s", code, stderr)
 			}
 			if !bytes.Equal(read(t, merged), read(t, whole)) {
@@ -76,7 +67,7 @@ func TestSweepShardAutoAndMerge(t *testing.T) {
 			foreign := filepath.Join(dir, sched.name+"-foreign.jsonl")
 			args := append(append([]string{}, sweepArgs...), "--shard", "auto", "--out", foreign)
 			args[len(sweepArgs)-1] = "6" // another seed
-			if code, _, stderr := herd(t, args...); code != 0 {
+			if _, stderr, code := herd(t, args...); code != 0 {
 				t.Fatalf("foreign shard: exit %d: %s", code, stderr)
 			}
 			for _, c := range []struct {
@@ -87,7 +78,7 @@ func TestSweepShardAutoAndMerge(t *testing.T) {
 				{append(append([]string{}, shards...), shards[0]), "duplicated"},
 				{append(append([]string{}, shards[:3]...), foreign), "foreign"},
 			} {
-				code, _, stderr := herd(t, append([]string{"merge"}, c.files...)...)
+				_, stderr, code := herd(t, append([]string{"merge"}, c.files...)...)
 				if code != 1 || !strings.Contains(stderr, c.says) {
 					t.Errorf("merge %v: exit %d, %q; want exit 1 saying %q", c.files, code, stderr, c.says)
 				}
@@ -101,23 +92,23 @@ func TestSweepShardAutoAndMerge(t *testing.T) {
 func TestSweepResumeCLI(t *testing.T) {
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.jsonl")
-	if code, _, stderr := herd(t, append(sweepArgs, "--out", whole)...); code != 0 {
+	if _, stderr, code := herd(t, append(sweepArgs, "--out", whole)...); code != 0 {
 		t.Fatalf("sweep: exit %d: %s", code, stderr)
 	}
 	want := read(t, whole)
 	cut := filepath.Join(dir, "cut.jsonl")
 	os.WriteFile(cut, want[:len(want)/2], 0o644)
-	if code, _, stderr := herd(t, append(sweepArgs, "--out", cut)...); code != 2 || !strings.Contains(stderr, "--resume") {
+	if _, stderr, code := herd(t, append(sweepArgs, "--out", cut)...); code != 2 || !strings.Contains(stderr, "--resume") {
 		t.Errorf("sweep over an existing file: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := herd(t, append(sweepArgs, "--out", cut, "--resume", "--workers", "3")...); code != 0 {
+	if _, stderr, code := herd(t, append(sweepArgs, "--out", cut, "--resume", "--workers", "3")...); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr)
 	}
 	if !bytes.Equal(read(t, cut), want) {
 		t.Fatal("resumed sweep differs from the uninterrupted one")
 	}
 	// Resuming with another spec is refused.
-	if code, _, stderr := herd(t, append(sweepArgs, "--out", cut, "--resume", "--trials", "31")...); code != 1 || !strings.Contains(stderr, "another sweep") {
+	if _, stderr, code := herd(t, append(sweepArgs, "--out", cut, "--resume", "--trials", "31")...); code != 1 || !strings.Contains(stderr, "another sweep") {
 		t.Errorf("resume of another sweep: exit %d, %q", code, stderr)
 	}
 }
@@ -135,7 +126,7 @@ func TestSweepBadInput(t *testing.T) {
 		{[]string{"sweep", "--engine", "fast"}, "--engine"},
 		{[]string{"sweep", "--spec", "/nonexistent.yaml"}, "--spec"},
 	} {
-		code, _, stderr := herd(t, c.args...)
+		_, stderr, code := herd(t, c.args...)
 		if code != 2 || !strings.Contains(stderr, c.says) {
 			t.Errorf("%v: exit %d, %q; want exit 2 naming %s", c.args, code, stderr, c.says)
 		}
@@ -143,15 +134,15 @@ func TestSweepBadInput(t *testing.T) {
 }
 
 func TestSimulateSaysWhichEngine(t *testing.T) {
-	code, out, stderr := herd(t, "simulate", "-n", "1000000000", "-k", "10000000", "--trials", "3", "--format", "json")
+	out, stderr, code := herd(t, "simulate", "-n", "1000000000", "-k", "10000000", "--trials", "3", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"engine": "counts"`) {
 		t.Errorf("exit %d, %s %s", code, stderr, out)
 	}
-	code, out, _ = herd(t, "simulate", "--policy", "decorrelated", "--trials", "3", "--format", "table")
+	out, _, code = herd(t, "simulate", "--policy", "decorrelated", "--trials", "3", "--format", "table")
 	if code != 0 || !strings.Contains(out, "engine: clients (auto: the count engine cannot play") {
 		t.Errorf("exit %d, %s", code, out)
 	}
-	code, _, stderr = herd(t, "simulate", "-n", "1000000000", "--engine", "clients")
+	_, stderr, code = herd(t, "simulate", "-n", "1000000000", "--engine", "clients")
 	if code != 2 || !strings.Contains(stderr, "at most 50000000 clients") || !strings.Contains(stderr, "--engine counts") {
 		t.Errorf("exit %d, %q", code, stderr)
 	}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/spf13/cobra"
+)
+
+type auditOptions struct {
+	scenario scenarioFlags
+	run      runFlags
+	output   outputFlags
+}
+
+func newAuditCmd() *cobra.Command {
+	var o auditOptions
+	o.output.markdown = true
+	c := &cobra.Command{
+		Use:   "audit",
+		Short: "Rank every library preset and textbook policy on one thundering herd",
+		Long: `audit plays the scenario given by the flags under every textbook policy (with
+--base, --cap, --fixed-delay) and every library preset (with its defaults),
+all on the same tick (--tick, default 1s) and on common random numbers, and
+ranks them: fewest clients that gave up first, then shortest completion, then
+fewest calls. Each row has 95% intervals for calls, completion, clients that
+gave up, the peak arrivals of one tick after the first wave (over capacity k,
+and over the cohort N) and client latency p99, and the paired difference of
+completion and calls from the best policy.
+
+A policy is flagged synchronized when, on average, at least 90% of the
+retrying cohort (N − k·W clients) still arrives within one tick after the
+first wave: a retry storm the server meets at full strength. The flag depends
+on the tick: delays shorter than one tick cannot spread a cohort, so audit
+again with a finer --tick to see which sub-tick jitters help. --policy is
+ignored.`,
+		Example: `  herd audit --clients 10000 --capacity 100
+  herd audit -n 10000 -k 100 --tick 100ms --format markdown`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return auditRun(c, &o) },
+	}
+	o.scenario.register(c)
+	o.run.register(c, 100)
+	o.output.register(c)
+	return c
+}
+
+type auditResult struct {
+	analysis.Audit
+	Synchronized []string   `json:"synchronized_presets"`
+	Provenance   Provenance `json:"provenance"`
+}
+
+func auditRun(c *cobra.Command, o *auditOptions) error {
+	sc, err := o.scenario.scenario()
+	if err != nil {
+		return err
+	}
+	opt, err := o.run.options()
+	if err != nil {
+		return err
+	}
+	format, err := o.output.resolve(c.OutOrStdout())
+	if err != nil {
+		return err
+	}
+	bar := newProgress(c.ErrOrStderr(), "policies", len(analysis.AuditPolicies(sc)))
+	a, err := analysis.RunAudit(c.Context(), sc, opt, func(done, _ int) { bar.set(done) })
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	res := auditResult{a, a.Synchronized(), provenance()}
+	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
+		switch format {
+		case "json":
+			return writeJSON(w, res)
+		case "csv":
+			return auditCSV(w, a)
+		case "markdown":
+			return auditMarkdown(w, res)
+		}
+		return auditTable(w, res)
+	})
+}
+
+func est(e *analysis.Estimate) string {
+	if e == nil {
+		return "—"
+	}
+	return fmtNum(e.Mean) + " " + ci(e.CI95)
+}
+
+func quant(q *analysis.Quantile) string {
+	if q == nil {
+		return "—"
+	}
+	return fmtNum(q.Value) + " " + ci(&q.CI95)
+}
+
+func diff(d analysis.Difference) string {
+	if d.N == 0 {
+		return "—"
+	}
+	if d.CI95 != nil && d.CI95[0] == 0 && d.CI95[1] == 0 {
+		return "0"
+	}
+	s := fmt.Sprintf("%+.4g %s", d.Mean, ci(d.CI95))
+	if !d.Significant {
+		s += " ~"
+	}
+	return s
+}
+
+func syncMark(r analysis.AuditRow) string {
+	if r.Synchronized {
+		return "SYNCHRONIZED"
+	}
+	return ""
+}
+
+func auditHeader(r auditResult) string {
+	return fmt.Sprintf("Audit: %s.\n%d trials per policy, seed %d, common random numbers; times in %s; 95%% CIs (~: paired difference not significant).\nRanked by %s. Synchronized: at least %.0f%% of the retrying cohort arrives within one tick after the first wave.",
+		describeHerd(r.Audit), r.Trials, r.Seed, r.Unit, r.RankedBy, 100*r.SyncThreshold)
+}
+
+func describeHerd(a analysis.Audit) string {
+	sc := a.Scenario
+	return fmt.Sprintf("%d clients fail together, %s server accepting %d per tick, tick %s, rounding %s",
+		sc.Clients, sc.Server, sc.Capacity, sc.Policy.TickLength(), sc.Rounding)
+}
+
+func auditTable(w io.Writer, r auditResult) error {
+	fmt.Fprintln(w, auditHeader(r))
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tpolicy\tgave up\tcompletion\tΔ completion vs #1\tcalls\tpeak/k after wave 1\tpeak/cohort\tlatency p99\t")
+	for _, row := range r.Rows {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Rank, row.Policy, est(row.GaveUp), est(row.Completion),
+			diff(row.VsBest.Completion), est(row.Calls), est(row.PeakOverCapacity), est(row.Sync), quant(row.LatencyP99), syncMark(row))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return auditFindings(w, r, "")
+}
+
+func auditFindings(w io.Writer, r auditResult, bullet string) error {
+	fmt.Fprintln(w)
+	if len(r.Synchronized) == 0 {
+		_, err := fmt.Fprintln(w, "No preset keeps clients synchronized on this scenario.")
+		return err
+	}
+	fmt.Fprintf(w, "Presets that keep clients synchronized (%d): %s\n", len(r.Synchronized), strings.Join(r.Synchronized, ", "))
+	for _, row := range r.Rows {
+		if row.Preset && row.Synchronized && row.Why != "" {
+			fmt.Fprintf(w, "%s%s: %s\n", bullet, row.Policy, row.Why)
+		}
+	}
+	return nil
+}
+
+func auditMarkdown(w io.Writer, r auditResult) error {
+	fmt.Fprintln(w, strings.ReplaceAll(auditHeader(r), "\n", "\n\n"))
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| # | policy | gave up | completion | Δ completion vs #1 | calls | peak/k after wave 1 | peak/cohort | latency p99 | synchronized |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	for _, row := range r.Rows {
+		name := "`" + row.Policy + "`"
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Rank, name, est(row.GaveUp), est(row.Completion),
+			diff(row.VsBest.Completion), est(row.Calls), est(row.PeakOverCapacity), est(row.Sync), quant(row.LatencyP99), map[bool]string{true: "**yes**", false: "no"}[row.Synchronized])
+	}
+	return auditFindings(w, r, "- ")
+}
+
+func auditCSV(w io.Writer, a analysis.Audit) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"rank", "policy", "preset", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "synchronized"})
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for _, r := range a.Rows {
+		for _, m := range []struct {
+			name string
+			e    *analysis.Estimate
+		}{{"gave_up", r.GaveUp}, {"completion", r.Completion}, {"calls", r.Calls}, {"retry_peak", r.RetryPeak},
+			{"peak_over_capacity", r.PeakOverCapacity}, {"sync", r.Sync},
+			{"completion_vs_best", &r.VsBest.Completion.Estimate}, {"calls_vs_best", &r.VsBest.Calls.Estimate}} {
+			if m.e == nil {
+				continue
+			}
+			lo, hi := "", ""
+			if m.e.CI95 != nil {
+				lo, hi = num(m.e.CI95[0]), num(m.e.CI95[1])
+			}
+			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), m.name, num(m.e.Mean), num(m.e.SD),
+				strconv.Itoa(m.e.N), lo, hi, strconv.FormatBool(r.Synchronized)})
+		}
+		if q := r.LatencyP99; q != nil {
+			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), "latency_p99", num(q.Value), "", "",
+				num(q.CI95[0]), num(q.CI95[1]), strconv.FormatBool(r.Synchronized)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/herdlab/herd/model"
+	"github.com/spf13/cobra"
+)
+
+type presetsOptions struct {
+	output outputFlags
+}
+
+func newPresetsCmd() *cobra.Command {
+	var o presetsOptions
+	o.output.markdown = true
+	c := &cobra.Command{
+		Use:   "presets",
+		Short: "List the library presets: formula, defaults, retry limit and source",
+		Long: `presets lists the models of real client libraries' default backoff that
+--policy accepts by name. Each gives the delay before retry n ≥ 1 in seconds,
+the library's default parameters and retry limit, and the version and source
+file the formula was written from. Presets whose library is a Go module are
+checked against the real library by the conformance module (make conformance).`,
+		Example: `  herd presets
+  herd presets --format markdown
+  herd simulate --policy retryablehttp-default -n 10000 -k 100 --tick 100ms`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return presetsRun(c, &o) },
+	}
+	o.output.register(c)
+	return c
+}
+
+// presetJSON is one preset in herd presets' JSON.
+type presetJSON struct {
+	Name          string `json:"name"`
+	Library       string `json:"library"`
+	Version       string `json:"version"`
+	Source        string `json:"source"`
+	Formula       string `json:"formula"`
+	Defaults      string `json:"defaults"`
+	Retries       int    `json:"retries"`
+	MaxElapsed    string `json:"max_elapsed,omitempty"`
+	Unit          string `json:"unit"`
+	Conformance   string `json:"conformance"`
+	Synchronizing string `json:"synchronizing,omitempty"`
+}
+
+func presetRows() []presetJSON {
+	var rows []presetJSON
+	for _, p := range model.Presets() {
+		r := presetJSON{Name: string(p.Name), Library: p.Library, Version: p.Version, Source: p.Source,
+			Formula: p.Formula, Defaults: p.Defaults, Retries: p.Retries, Unit: "s",
+			Synchronizing: p.Synchronizing, Conformance: "tested against " + p.Module}
+		if p.MaxElapsed > 0 {
+			r.MaxElapsed = p.MaxElapsed.String()
+		}
+		if p.Module == "" {
+			r.Conformance = "not tested: " + p.Note
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func presetsRun(c *cobra.Command, o *presetsOptions) error {
+	format, err := o.output.resolve(c.OutOrStdout())
+	if err != nil {
+		return err
+	}
+	rows := presetRows()
+	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
+		switch format {
+		case "json":
+			return writeJSON(w, struct {
+				Presets    []presetJSON `json:"presets"`
+				Provenance Provenance   `json:"provenance"`
+			}{rows, provenance()})
+		case "csv":
+			cw := csv.NewWriter(w)
+			cw.Write([]string{"name", "library", "version", "source", "formula", "defaults", "retries", "max_elapsed", "conformance", "synchronizing"})
+			for _, r := range rows {
+				cw.Write([]string{r.Name, r.Library, r.Version, r.Source, r.Formula, r.Defaults, strconv.Itoa(r.Retries), r.MaxElapsed, r.Conformance, r.Synchronizing})
+			}
+			cw.Flush()
+			return cw.Error()
+		case "markdown":
+			fmt.Fprintln(w, "| preset | library (version) | delay before retry n | retry limit | source |")
+			fmt.Fprintln(w, "|---|---|---|---|---|")
+			for _, r := range rows {
+				fmt.Fprintf(w, "| `%s` | %s (%s) | %s | %s | %s |\n", r.Name, md(r.Library), md(r.Version), md(r.Formula), limit(r), md(r.Source))
+			}
+			return nil
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "%d library presets; delays in seconds, converted to ticks with --tick (default 1s) and --rounding.\n\n", len(rows))
+		fmt.Fprintln(tw, "preset\tdelay before retry n (s)\tretry limit\tlibrary, version, source")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s: %s\n", r.Name, r.Formula, limit(r), r.Library, r.Version, r.Source)
+		}
+		return tw.Flush()
+	})
+}
+
+func limit(r presetJSON) string {
+	var parts []string
+	if r.Retries > 0 {
+		parts = append(parts, strconv.Itoa(r.Retries)+" retries")
+	}
+	if r.MaxElapsed != "" {
+		parts = append(parts, r.MaxElapsed+" elapsed")
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// md escapes the characters that would break a markdown table cell.
+func md(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

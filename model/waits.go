@@ -1,0 +1,133 @@
+package model
+
+import "math"
+
+// Waits is the law of a client's wait in whole ticks, max(1, round(δ)), for
+// a delay δ drawn from a Law: P[i] is the probability that the wait is
+// Min+i ticks. It is what every analytical model consumes, so the rule that
+// turns a continuous delay into ticks lives here and in Rounding alone.
+type Waits struct {
+	Min int
+	P   []float64
+}
+
+// Max is the longest wait with positive probability.
+func (w Waits) Max() int { return w.Min + len(w.P) - 1 }
+
+// Prob is the probability that the wait is t ticks.
+func (w Waits) Prob(t int) float64 {
+	if t < w.Min || t > w.Max() {
+		return 0
+	}
+	return w.P[t-w.Min]
+}
+
+// Point reports whether the wait is certain, and its value.
+func (w Waits) Point() (int, bool) {
+	if len(w.P) == 1 {
+		return w.Min, true
+	}
+	return 0, false
+}
+
+// Equal reports whether two wait laws are the same.
+func (w Waits) Equal(v Waits) bool {
+	if w.Min != v.Min || len(w.P) != len(v.P) {
+		return false
+	}
+	for i := range w.P {
+		if w.P[i] != v.P[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Waits is the exact law of Ticks(δ) for δ ~ l: a uniform on [Lo, Hi)
+// puts on each tick t the length of its part of Interval(t) over Hi − Lo,
+// the clamp min(Max, ·) adds an atom at Ticks(Max), and a point mass goes
+// to Ticks of that point. Ends of intervals carry no mass under a
+// continuous law, so ties (half-even against half-up) matter only for
+// point masses, where Ticks decides them.
+func (r Rounding) Waits(l Law) Waits {
+	if l.Deterministic() {
+		return Waits{Min: r.Ticks(math.Min(l.Lo, l.Max)), P: []float64{1}}
+	}
+	width := l.Hi - l.Lo
+	top := math.Min(l.Hi, l.Max) // the uniform's part below the clamp is [Lo, top)
+	atom := 0.0
+	if l.Hi > l.Max {
+		atom = (l.Hi - l.Max) / width
+	}
+	lo, hi := r.Ticks(l.Lo), r.Ticks(top)
+	if atom > 0 {
+		hi = max(hi, r.Ticks(l.Max))
+	}
+	w := Waits{Min: lo, P: make([]float64, hi-lo+1)}
+	for t := lo; t <= hi; t++ {
+		a, b := r.Interval(t)
+		a, b = math.Max(a, l.Lo), math.Min(b, top)
+		if b > a {
+			w.P[t-lo] = (b - a) / width
+		}
+	}
+	if atom > 0 {
+		w.P[r.Ticks(l.Max)-lo] += atom
+	}
+	return w.trim()
+}
+
+// trim drops zero-probability ends (a uniform that stops exactly at a
+// rounding boundary).
+func (w Waits) trim() Waits {
+	for len(w.P) > 1 && w.P[len(w.P)-1] == 0 {
+		w.P = w.P[:len(w.P)-1]
+	}
+	for len(w.P) > 1 && w.P[0] == 0 {
+		w.P, w.Min = w.P[1:], w.Min+1
+	}
+	return w
+}
+
+// RetryWaits is the law of the wait before retry n ≥ 1 for policies whose
+// law depends on n alone (every policy but Decorrelated, for which it
+// assumes prev = Base).
+func (s Scenario) RetryWaits(n int) Waits {
+	return s.Rounding.Waits(s.Policy.Law(n, s.Policy.Base))
+}
+
+// retryClasses returns the wait laws of retries 1…L, where L is the
+// smallest retry number from which every later retry has the same wait
+// law: retries n ≥ L all wait by laws[L−1]. It is Policy.Classes refined
+// by rounding (two ceilings that round alike are one class). It panics on
+// Decorrelated, whose law is not a function of n.
+func (s Scenario) retryClasses() []Waits {
+	c := s.Policy.Classes()
+	if c == 0 {
+		panic("model: retryClasses on a policy whose law depends on the previous delay")
+	}
+	laws := make([]Waits, c)
+	for n := 1; n <= c; n++ {
+		laws[n-1] = s.RetryWaits(n)
+	}
+	l := c
+	for l > 1 && laws[l-2].Equal(laws[c-1]) {
+		l--
+	}
+	return laws[:l]
+}
+
+// decorrelatedWaits reports whether a Decorrelated policy's wait is certain
+// — every delay it can draw lies in [Base, Cap], so the wait is certain
+// when that whole range rounds to one tick count — and that wait.
+func (s Scenario) decorrelatedWaits() (int, bool) {
+	p := s.Policy
+	if p.Cap == p.Base {
+		return s.Rounding.Ticks(p.Base), true
+	}
+	lo, hi := s.Rounding.Ticks(p.Base), s.Rounding.Ticks(p.Cap)
+	if lo != hi {
+		return 0, false
+	}
+	return lo, true
+}

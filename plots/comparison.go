@@ -1,0 +1,163 @@
+package plots
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+const comparisonTrials = 1000
+
+// comparisonClients are the cohorts of the seed article's table.
+var comparisonClients = []int{50, 100, 200}
+
+// PolicyComparison draws calls and completion by policy for N = 50, 100,
+// 200 and k = 10 with 95% error bars, beside the seed article's published
+// means (30 trials each; the article has no row for none).
+func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
+	opt := cfg.options(comparisonTrials)
+	kinds := model.Kinds()
+	total := len(comparisonClients) * len(kinds)
+	rows, err := analysis.ReproduceSeed(ctx, opt, func(done, _ int) { cfg.progress(done, total) })
+	if err != nil {
+		return nil, err
+	}
+	type cell struct {
+		sum       analysis.Summary
+		published *[2]float64 // calls, completion
+	}
+	cells := map[int]map[model.Kind]cell{}
+	for _, n := range comparisonClients {
+		cells[n] = map[model.Kind]cell{}
+	}
+	for _, r := range rows {
+		cells[r.Clients][model.Kind(r.Policy)] = cell{r.Summary, &[2]float64{r.Calls.Published.Mean, r.Completion.Published.Mean}}
+	}
+	var missing []model.Scenario
+	for _, n := range comparisonClients {
+		for _, kind := range kinds {
+			if _, ok := cells[n][kind]; !ok {
+				missing = append(missing, analysis.SeedScenario(n, kind))
+			}
+		}
+	}
+	sums, err := analysis.SimulateEach(ctx, missing, opt, func(done, _ int) { cfg.progress(len(rows)+done, total) })
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sums {
+		cells[s.Scenario.Clients][s.Scenario.Policy.Kind] = cell{sum: s}
+	}
+
+	metrics := []struct {
+		label string
+		log   bool
+		of    func(analysis.Summary) analysis.Estimate
+		pub   int
+	}{
+		{"calls (all attempts, all clients)", false, func(s analysis.Summary) analysis.Estimate { return *s.Calls }, 0},
+		{"completion (ticks)", true, func(s analysis.Summary) analysis.Estimate { return s.Completion.Estimate }, 1},
+	}
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = string(k)
+	}
+	var out []Row
+	for mi, m := range metrics {
+		row := Row{YLabel: m.label}
+		for _, n := range comparisonClients {
+			title := ""
+			if mi == 0 {
+				title = fmt.Sprintf("N = %d clients", n)
+			}
+			p := newPanel(title, "", "")
+			pts := map[model.Kind]point{}
+			ys := newSpan()
+			var published []point
+			for i, kind := range kinds {
+				c := cells[n][kind]
+				if c.sum.Calls == nil {
+					return nil, fmt.Errorf("%s, N = %d: every trial was censored", kind, n)
+				}
+				pts[kind] = meanAt(float64(i)-0.12, m.of(c.sum))
+				ys.addPoints([]point{pts[kind]})
+				if c.published != nil {
+					v := c.published[m.pub]
+					published = append(published, point{float64(i) + 0.12, v, v, v})
+					ys.add(v)
+				}
+			}
+			if !m.log {
+				ys.add(0)
+			}
+			if err := frame(&p.Y, ys, m.log); err != nil {
+				return nil, err
+			}
+			p.X.Min, p.X.Max = -0.6, float64(len(kinds))-0.4
+			p.X.Tick.Marker = nominalTicks(names)
+			p.X.Tick.Label.Font.Size = tickSize
+			for _, kind := range kinds {
+				bars, err := errorBars(p, []point{pts[kind]}, policyColor(kind))
+				if err != nil {
+					return nil, err
+				}
+				g, err := scatter([]point{pts[kind]}, bigger(policyGlyph(kind)))
+				if err != nil {
+					return nil, err
+				}
+				p.Add(bars, g)
+			}
+			pub, err := scatter(published, articleGlyph)
+			if err != nil {
+				return nil, err
+			}
+			p.Add(pub)
+			row.Panels = append(row.Panels, p)
+		}
+		out = append(out, row)
+	}
+	keys := policyMarkerKeys(kinds)
+	keys = append(keys, Key{"seed article (mean of 30 trials)", []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: articleGlyph}}})
+	return &Drawing{
+		Title:  "Calls and completion by policy, capacity k = 10 requests/tick",
+		Legend: keys,
+		Rows:   out,
+		Note: fmt.Sprintf("Monte Carlo (left of each tick): %d trials per point, seed %d; bars are 95%% Student-t intervals of the mean (often narrower than the marker). "+
+			"Base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed),
+		Width: vg.Inch * 13, Height: vg.Inch * 7.5,
+	}, nil
+}
+
+// articleGlyph marks a value printed in the seed article.
+var articleGlyph = draw.GlyphStyle{Color: black, Radius: vg.Points(4.5), Shape: draw.PlusGlyph{}}
+
+// policyMarkerKeys are legend entries for estimates drawn as glyphs with
+// error bars.
+func policyMarkerKeys(kinds []model.Kind) []Key {
+	var keys []Key
+	for _, kind := range kinds {
+		keys = append(keys, Key{string(kind), []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: bigger(policyGlyph(kind))}}})
+	}
+	return keys
+}
+
+// bigger is a glyph for a panel with few, spread-out points.
+func bigger(g draw.GlyphStyle) draw.GlyphStyle {
+	g.Radius = vg.Points(4)
+	return g
+}
+
+// nominalTicks label the integer positions 0, 1, … with names.
+func nominalTicks(names []string) plot.ConstantTicks {
+	t := make(plot.ConstantTicks, len(names))
+	for i, n := range names {
+		t[i] = plot.Tick{Value: float64(i), Label: n}
+	}
+	return t
+}

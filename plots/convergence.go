@@ -1,0 +1,192 @@
+package plots
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"math"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// convergenceTrials is the longest study of tail-convergence; its
+// checkpoints run from 10 trials up, ten per decade.
+const convergenceTrials = 100_000
+
+// convergenceLevels are the quantiles of completion followed.
+var convergenceLevels = []struct {
+	name  string
+	p     float64
+	shape draw.GlyphDrawer
+	line  func(color.Color) draw.LineStyle
+}{
+	{"p50", 0.50, draw.CircleGlyph{}, thin},
+	{"p95", 0.95, draw.TriangleGlyph{}, thin},
+	{"p99", 0.99, draw.SquareGlyph{}, thin},
+}
+
+// convergenceCohorts are a cohort small enough for the exact Markov chain
+// and the seed article's N = 100, both with full jitter.
+func convergenceCohorts() []model.Scenario {
+	small := model.Default()
+	small.Clients, small.Capacity = 10, 2
+	return []model.Scenario{small, model.Default()}
+}
+
+// TailConvergence draws, for each cohort, the running estimates of p50,
+// p95 and p99 of completion with their order-statistic 95% bands as trials
+// accumulate, and the bands' half-widths against a 1/sqrt(n) guide.
+func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
+	opt := cfg.options(convergenceTrials)
+	at := analysis.LogSpaced(10, max(opt.Trials, 10), 10)
+	ps := make([]float64, len(convergenceLevels))
+	for i, l := range convergenceLevels {
+		ps[i] = l.p
+	}
+	cohorts := convergenceCohorts()
+	top, bottom := Row{YLabel: "completion (ticks)"}, Row{YLabel: "half-width (ticks)"}
+	for ci, sc := range cohorts {
+		conv, err := analysis.RunningQuantiles(ctx, sc, opt, ps, at)
+		if err != nil {
+			return nil, err
+		}
+		cfg.progress(ci+1, len(cohorts))
+		kind := sc.Policy.Kind
+		name := fmt.Sprintf("N = %d, k = %d, %s", sc.Clients, sc.Capacity, kind)
+		est := newPanel(name+": running quantiles", "trials n", "")
+		hw := newPanel(name+": 95% interval half-width", "trials n", "")
+		xs, ys, hs := newSpan(), newSpan(), newSpan()
+		xs.add(float64(at[0]), float64(at[len(at)-1]))
+		paths := make([][]point, len(conv.Paths))
+		widths := make([][]point, len(conv.Paths))
+		for i, path := range conv.Paths {
+			for j, q := range path.At {
+				n := float64(path.Trials[j])
+				paths[i] = append(paths[i], quantileAt(n, q))
+				// A half-width of 0 (both ends the same tick) or +Inf
+				// (too few trials for one end) has no place on a log
+				// axis; those checkpoints are left out.
+				if h := path.HalfWidth(j); h > 0 && !math.IsInf(h, 0) {
+					widths[i] = append(widths[i], point{n, h, h, h})
+				}
+			}
+			ys.addPoints(paths[i])
+			hs.addPoints(widths[i])
+		}
+		// TODO(models): draw the exact Markov quantiles of the small cohort
+		// as dotted reference lines once the models branch lands.
+		for _, err := range []error{frame(&est.X, xs, true), frame(&est.Y, ys, false), frame(&hw.X, xs, true)} {
+			if err != nil {
+				return nil, err
+			}
+		}
+		guide, err := sqrtGuide(widths)
+		if err != nil {
+			return nil, err
+		}
+		if guide != nil {
+			hs.add(guide.ys...)
+		}
+		if err := frame(&hw.Y, hs, true); err != nil {
+			return nil, err
+		}
+		c := policyColor(kind)
+		for i, l := range convergenceLevels {
+			g := draw.GlyphStyle{Color: c, Radius: vg.Points(2.5), Shape: l.shape}
+			b, err := band(est, paths[i], translucent(c))
+			if err != nil {
+				return nil, err
+			}
+			line, err := curve(paths[i], l.line(c))
+			if err != nil {
+				return nil, err
+			}
+			marks, err := scatter(paths[i], g)
+			if err != nil {
+				return nil, err
+			}
+			est.Add(b, line, marks)
+			if len(widths[i]) > 0 {
+				wl, err := curve(widths[i], l.line(c))
+				if err != nil {
+					return nil, err
+				}
+				wm, err := scatter(widths[i], g)
+				if err != nil {
+					return nil, err
+				}
+				hw.Add(wl, wm)
+			}
+		}
+		if guide != nil {
+			gl, err := curve(guide.points(), dotted(black))
+			if err != nil {
+				return nil, err
+			}
+			hw.Add(gl)
+		}
+		for _, p := range []*plot.Plot{est, hw} {
+			p.X.Tick.Marker = logTicks{}
+		}
+		top.Panels = append(top.Panels, est)
+		bottom.Panels = append(bottom.Panels, hw)
+	}
+	var keys []Key
+	for _, l := range convergenceLevels {
+		g := draw.GlyphStyle{Color: policyColor(model.Full), Radius: vg.Points(2.5), Shape: l.shape}
+		keys = append(keys, Key{l.name + " with 95% band", []plot.Thumbnailer{
+			&plotter.Polygon{Color: translucent(policyColor(model.Full))},
+			&plotter.Line{LineStyle: l.line(policyColor(model.Full))}, &plotter.Scatter{GlyphStyle: g}}})
+	}
+	keys = append(keys, Key{"guide: c / sqrt(n)", []plot.Thumbnailer{&plotter.Line{LineStyle: dotted(black)}}})
+	return &Drawing{
+		Title:  "How many trials does a tail quantile of completion need?",
+		Legend: keys,
+		Rows:   []Row{top, bottom},
+		Note: fmt.Sprintf("One study of %d trials per cohort, seed %d, estimated after its first n trials; bands are exact distribution-free order-statistic 95%% intervals "+
+			"(an unbounded end is drawn to the panel edge). Completion is a whole number of ticks, so an interval stops narrowing once it spans "+
+			"neighbouring ticks (half-width 0.5), and a half-width of 0 (both ends on one tick) or unbounded is not drawn; the guide is the 1/sqrt(n) rate "+
+			"of a continuous quantity. Base 1, cap 32.", opt.Trials, opt.Seed),
+		Width: vg.Inch * 13, Height: vg.Inch * 9,
+	}, nil
+}
+
+// guideLine is c/sqrt(n) through the first point of the widest path.
+type guideLine struct{ xs, ys []float64 }
+
+func (g *guideLine) points() []point {
+	pts := make([]point, len(g.xs))
+	for i := range g.xs {
+		pts[i] = point{g.xs[i], g.ys[i], g.ys[i], g.ys[i]}
+	}
+	return pts
+}
+
+// sqrtGuide anchors the 1/sqrt(n) guide at the earliest finite half-width
+// of the first path that has one (p50's, normally), from that n on.
+func sqrtGuide(widths [][]point) (*guideLine, error) {
+	for _, w := range widths {
+		if len(w) == 0 {
+			continue
+		}
+		n0, h0 := w[0].x, w[0].y
+		last := n0
+		for _, v := range widths {
+			for _, q := range v {
+				last = math.Max(last, q.x)
+			}
+		}
+		g := &guideLine{}
+		for _, n := range []float64{n0, last} {
+			g.xs = append(g.xs, n)
+			g.ys = append(g.ys, h0*math.Sqrt(n0/n))
+		}
+		return g, nil
+	}
+	return nil, nil
+}

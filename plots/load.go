@@ -1,0 +1,209 @@
+package plots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// The load sweep shared by calls-vs-load and completion-vs-load: the seed
+// article's scenario (base 1, cap 32, fixed delay 2) at N = load·k.
+var (
+	sweepCapacities = []int{1, 10, 100}
+	sweepLoads      = []int{1, 2, 5, 10, 20, 50, 100}
+)
+
+const sweepTrials = 300
+
+// loadSweep is the Monte Carlo summary of every (k, policy, load).
+type loadSweep struct {
+	trials int
+	// at[i][policy][j] summarizes k = sweepCapacities[i], load sweepLoads[j].
+	at []map[model.Kind][]analysis.Summary
+}
+
+func sweepScenario(k, load int, kind model.Kind) model.Scenario {
+	sc := model.Default()
+	sc.Capacity, sc.Clients, sc.Policy.Kind = k, load*k, kind
+	return sc
+}
+
+// runLoadSweep simulates the sweep, or takes it from the cache.
+func runLoadSweep(ctx context.Context, cfg Config) (loadSweep, error) {
+	opt := cfg.options(sweepTrials)
+	key := fmt.Sprintf("load-sweep/%d/%d", opt.Trials, opt.Seed)
+	return remember(cfg.Cache, key, func() (loadSweep, error) {
+		s := loadSweep{trials: opt.Trials}
+		kinds := model.Kinds()
+		total := len(sweepCapacities) * len(kinds) * len(sweepLoads)
+		done := 0
+		for _, k := range sweepCapacities {
+			byKind := map[model.Kind][]analysis.Summary{}
+			for _, kind := range kinds {
+				var scs []model.Scenario
+				for _, load := range sweepLoads {
+					scs = append(scs, sweepScenario(k, load, kind))
+				}
+				sums, err := analysis.SimulateEach(ctx, scs, opt, func(d, _ int) { cfg.progress(done+d, total) })
+				if err != nil {
+					return s, err
+				}
+				done += len(scs)
+				byKind[kind] = sums
+			}
+			s.at = append(s.at, byKind)
+		}
+		return s, nil
+	})
+}
+
+// CallsVersusLoad draws calls per client against N/k, one panel per k.
+func CallsVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
+	s, err := runLoadSweep(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.draw("Calls per client against load N/k",
+		"calls per client",
+		func(sum analysis.Summary) analysis.Estimate {
+			return sum.Calls.Scale(1 / float64(sum.Scenario.Clients))
+		},
+		func(c model.Closed) float64 { return float64(c.Calls) / float64(c.Scenario.Clients) })
+}
+
+// CompletionVersusLoad draws completion against N/k, one panel per k.
+func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
+	s, err := runLoadSweep(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.draw("Completion time against load N/k",
+		"completion (ticks)",
+		func(sum analysis.Summary) analysis.Estimate { return sum.Completion.Estimate },
+		func(c model.Closed) float64 { return float64(c.Completion) })
+}
+
+// draw makes one panel per capacity with every policy's Monte Carlo means
+// and 95% bands, and the closed form of the policies without jitter, on
+// shared log axes.
+func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) analysis.Estimate, exact func(model.Closed) float64) (*Drawing, error) {
+	kinds := model.Kinds()
+	ys := newSpan()
+	pts := make([]map[model.Kind][]point, len(s.at))
+	for i, byKind := range s.at {
+		pts[i] = map[model.Kind][]point{}
+		for _, kind := range kinds {
+			for j, sum := range byKind[kind] {
+				if sum.Calls == nil {
+					return nil, fmt.Errorf("%s, k = %d, N = %d: every trial was censored", kind, sweepCapacities[i], sweepLoads[j]*sweepCapacities[i])
+				}
+				pts[i][kind] = append(pts[i][kind], meanAt(float64(sweepLoads[j]), metric(sum)))
+			}
+			ys.addPoints(pts[i][kind])
+		}
+	}
+	// The closed form of each policy whose waits are certain (none, fixed,
+	// expo: ClosedForm refuses the others, which is how they are told apart).
+	closed := make([]map[model.Kind][]point, len(s.at))
+	for i, k := range sweepCapacities {
+		closed[i] = map[model.Kind][]point{}
+		for _, kind := range kinds {
+			for _, load := range sweepLoads {
+				c, err := model.ClosedForm(sweepScenario(k, load, kind))
+				var no *model.Unsupported
+				if errors.As(err, &no) {
+					break
+				}
+				if err != nil {
+					return nil, err
+				}
+				v := exact(c)
+				closed[i][kind] = append(closed[i][kind], point{float64(load), v, v, v})
+			}
+			ys.addPoints(closed[i][kind])
+		}
+	}
+	xs := newSpan()
+	xs.add(float64(sweepLoads[0]), float64(sweepLoads[len(sweepLoads)-1]))
+	row := Row{YLabel: yLabel}
+	for i, k := range sweepCapacities {
+		p := newPanel(fmt.Sprintf("k = %d requests/tick (N = %d to %d)", k, k*sweepLoads[0], k*sweepLoads[len(sweepLoads)-1]),
+			"load N/k (clients per unit of capacity)", "")
+		if err := frame(&p.X, xs, true); err != nil {
+			return nil, err
+		}
+		if err := frame(&p.Y, ys, true); err != nil {
+			return nil, err
+		}
+		// Model lines first, so that the Monte Carlo glyphs of the policies
+		// whose lines coincide stay visible on top of them.
+		for _, kind := range kinds {
+			if exactPts := closed[i][kind]; exactPts != nil {
+				l, err := curve(exactPts, solid(policyColor(kind)))
+				if err != nil {
+					return nil, err
+				}
+				p.Add(l)
+			}
+		}
+		for _, kind := range kinds {
+			if err := addEstimates(p, pts[i][kind], kind, closed[i][kind] == nil); err != nil {
+				return nil, err
+			}
+		}
+		// TODO(models): the mean field (dashed) for the jittered policies,
+		// once the models branch has it.
+		row.Panels = append(row.Panels, p)
+	}
+	return &Drawing{
+		Title: title,
+		Legend: append(policyKeys(kinds), Key{"closed form (none, fixed, expo; colour = policy)",
+			[]plot.Thumbnailer{&plotter.Line{LineStyle: solid(black)}}}),
+		Rows: []Row{row},
+		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean. "+
+			"Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
+		Width: vg.Inch * 13, Height: vg.Inch * 6,
+	}, nil
+}
+
+// addEstimates draws one policy's Monte Carlo estimates: the 95% band, a
+// glyph at each mean and, when join is set, a thin line joining the means
+// (left out where a model's line runs through them).
+func addEstimates(p *plot.Plot, pts []point, kind model.Kind, join bool) error {
+	b, err := band(p, pts, translucent(policyColor(kind)))
+	if err != nil {
+		return err
+	}
+	p.Add(b)
+	if join {
+		l, err := curve(pts, thin(policyColor(kind)))
+		if err != nil {
+			return err
+		}
+		p.Add(l)
+	}
+	g, err := scatter(pts, policyGlyph(kind))
+	if err != nil {
+		return err
+	}
+	p.Add(g)
+	return nil
+}
+
+// policyKeys are the legend entries of Monte Carlo estimates by policy.
+func policyKeys(kinds []model.Kind) []Key {
+	var keys []Key
+	for _, kind := range kinds {
+		sw := &plotter.Polygon{Color: translucent(policyColor(kind))}
+		g := &plotter.Scatter{GlyphStyle: policyGlyph(kind)}
+		l := &plotter.Line{LineStyle: thin(policyColor(kind))}
+		keys = append(keys, Key{Label: string(kind), Thumbs: []plot.Thumbnailer{sw, l, g}})
+	}
+	return keys
+}

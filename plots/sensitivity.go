@@ -1,0 +1,244 @@
+package plots
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"math"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The grid of the sensitivity study: caps 4, 8, …, 1024 ticks and five
+// bases, for N = 100 and k = 10.
+var (
+	sensitivityKinds = []model.Kind{model.Full, model.Equal, model.Decorrelated}
+	sensitivityBases = []float64{0.25, 0.5, 1, 2, 4}
+	sensitivityCaps  = []float64{4, 8, 16, 32, 64, 128, 256, 512, 1024}
+)
+
+const sensitivityTrials = 1000
+
+func sensitivityScenario(kind model.Kind, base, cap float64) model.Scenario {
+	sc := model.Default()
+	sc.Policy.Kind, sc.Policy.Base, sc.Policy.Cap = kind, base, cap
+	return sc
+}
+
+// SensitivityBaseCap draws calls and completion against cap for each base
+// and jittered policy, then the paired difference full − decorrelated over
+// the (base, cap) grid, estimated with common random numbers.
+func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
+	opt := cfg.options(sensitivityTrials)
+	nb, nc := len(sensitivityBases), len(sensitivityCaps)
+	total := len(sensitivityKinds)*nb + nb*nc
+	done := 0
+	// sums[kind][b][c]
+	sums := map[model.Kind][][]analysis.Summary{}
+	for _, kind := range sensitivityKinds {
+		for _, base := range sensitivityBases {
+			var scs []model.Scenario
+			for _, cap := range sensitivityCaps {
+				scs = append(scs, sensitivityScenario(kind, base, cap))
+			}
+			s, err := analysis.SimulateEach(ctx, scs, opt, nil)
+			if err != nil {
+				return nil, err
+			}
+			sums[kind] = append(sums[kind], s)
+			done++
+			cfg.progress(done, total)
+		}
+	}
+	diff := make([][]analysis.Comparison, nb)
+	for b, base := range sensitivityBases {
+		for _, cap := range sensitivityCaps {
+			c, err := analysis.Compare(ctx, sensitivityScenario(model.Full, base, cap),
+				sensitivityScenario(model.Decorrelated, base, cap), opt)
+			if err != nil {
+				return nil, err
+			}
+			diff[b] = append(diff[b], c)
+			done++
+			cfg.progress(done, total)
+		}
+	}
+
+	metrics := []struct {
+		label string
+		log   bool
+		of    func(analysis.Summary) analysis.Estimate
+	}{
+		{"calls (all attempts)", false, func(s analysis.Summary) analysis.Estimate { return *s.Calls }},
+		{"completion (ticks)", false, func(s analysis.Summary) analysis.Estimate { return s.Completion.Estimate }},
+	}
+	xs := newSpan()
+	xs.add(sensitivityCaps[0], sensitivityCaps[nc-1])
+	var rows []Row
+	for mi, m := range metrics {
+		pts := map[model.Kind][][]point{}
+		ys := newSpan()
+		for _, kind := range sensitivityKinds {
+			for b := range sensitivityBases {
+				var line []point
+				for c, s := range sums[kind][b] {
+					if s.Calls == nil {
+						return nil, fmt.Errorf("%s, base %g, cap %g: every trial was censored", kind, sensitivityBases[b], sensitivityCaps[c])
+					}
+					line = append(line, meanAt(sensitivityCaps[c], m.of(s)))
+				}
+				ys.addPoints(line)
+				pts[kind] = append(pts[kind], line)
+			}
+		}
+		row := Row{YLabel: m.label}
+		for b, base := range sensitivityBases {
+			title := ""
+			if mi == 0 {
+				title = fmt.Sprintf("base %s ticks", formatTick(base))
+			}
+			p := newPanel(title, "cap (ticks, log2 axis)", "")
+			if err := frame(&p.X, xs, true); err != nil {
+				return nil, err
+			}
+			p.X.Tick.Marker = powerTicks{4, 16, 64, 256, 1024}
+			if err := frame(&p.Y, ys, m.log); err != nil {
+				return nil, err
+			}
+			for _, kind := range sensitivityKinds {
+				line := pts[kind][b]
+				bars, err := errorBars(p, line, policyColor(kind))
+				if err != nil {
+					return nil, err
+				}
+				l, err := curve(line, thin(policyColor(kind)))
+				if err != nil {
+					return nil, err
+				}
+				g, err := scatter(line, policyGlyph(kind))
+				if err != nil {
+					return nil, err
+				}
+				p.Add(l, bars, g)
+			}
+			row.Panels = append(row.Panels, p)
+		}
+		rows = append(rows, row)
+	}
+	heat := Row{Widths: []float64{1, 0.13, 0.2, 1, 0.13}, Height: 1.3}
+	for i, m := range []struct {
+		label string
+		of    func(analysis.Comparison) analysis.Difference
+	}{
+		{"calls", func(c analysis.Comparison) analysis.Difference { return c.Calls }},
+		{"completion (ticks)", func(c analysis.Comparison) analysis.Difference { return c.Completion }},
+	} {
+		hm, bar, err := differenceMap("full - decorrelated: "+m.label, diff, m.of)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			heat.Panels = append(heat.Panels, nil)
+		}
+		heat.Panels = append(heat.Panels, hm, bar)
+	}
+	rows = append(rows, heat)
+	keys := policyMarkerKeys(sensitivityKinds)
+	keys = append(keys, Key{"heat maps: n.s. = 95% interval of the paired difference contains 0", nil})
+	return &Drawing{
+		Title:  "Sensitivity to base and cap, N = 100 clients, capacity k = 10 requests/tick",
+		Legend: keys,
+		Rows:   rows,
+		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed %d; error bars and the paired differences are 95%% Student-t intervals; "+
+			"the differences use common random numbers (trial i of both policies draws from one stream).", opt.Trials, opt.Seed),
+		Width: vg.Inch * 15, Height: vg.Inch * 11,
+	}, nil
+}
+
+// grid is the (cap, base) grid of a heat map: column c is cap c, row r is
+// base r, both at integer positions so that the cells are square on the
+// log₂ grid.
+type grid struct{ z [][]float64 } // z[base][cap]
+
+func (g grid) Dims() (c, r int)   { return len(g.z[0]), len(g.z) }
+func (g grid) Z(c, r int) float64 { return g.z[r][c] }
+func (g grid) X(c int) float64    { return float64(c) }
+func (g grid) Y(r int) float64    { return float64(r) }
+
+// differenceMap draws the paired differences as a heat map on a diverging
+// blue–red scale centred on 0, each cell labelled with its estimate or
+// marked n.s., and returns it with its colour bar.
+func differenceMap(title string, diff [][]analysis.Comparison, of func(analysis.Comparison) analysis.Difference) (*plot.Plot, *plot.Plot, error) {
+	g := grid{}
+	lim := 0.0
+	labels := plotter.XYLabels{}
+	var styles []text.Style
+	for b, row := range diff {
+		var z []float64
+		for c, cmp := range row {
+			d := of(cmp)
+			z = append(z, d.Mean)
+			lim = math.Max(lim, math.Abs(d.Mean))
+			s := fmt.Sprintf("%+.3g", d.Mean)
+			if !d.Significant {
+				s += "\nn.s."
+			}
+			labels.XYs = append(labels.XYs, plotter.XY{X: float64(c), Y: float64(b)})
+			labels.Labels = append(labels.Labels, s)
+			_ = c
+		}
+		g.z = append(g.z, z)
+	}
+	if lim == 0 {
+		lim = 1
+	}
+	cmap := moreland.SmoothBlueRed()
+	cmap.SetMin(-lim)
+	cmap.SetMax(lim)
+	hm := plotter.NewHeatMap(g, cmap.Palette(255))
+	hm.Min, hm.Max = -lim, lim
+	p := newPanel(title, "cap (ticks)", "base (ticks)")
+	p.Add(hm)
+	for b := range diff {
+		for c := range diff[b] {
+			d := g.z[b][c] / lim
+			sty := textStyle(p.X.Tick.Label.Font, draw.XCenter)
+			sty.YAlign = draw.YCenter
+			if math.Abs(d) > 0.6 {
+				sty.Color = color.White
+			}
+			styles = append(styles, sty)
+		}
+	}
+	l, err := plotter.NewLabels(labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	l.TextStyle = styles
+	p.Add(l)
+	capNames := make([]string, len(sensitivityCaps))
+	for i, c := range sensitivityCaps {
+		capNames[i] = formatTick(c)
+	}
+	baseNames := make([]string, len(sensitivityBases))
+	for i, b := range sensitivityBases {
+		baseNames[i] = formatTick(b)
+	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = nominalTicks(capNames), nominalTicks(baseNames)
+	p.X.Min, p.X.Max = -0.5, float64(len(capNames))-0.5
+	p.Y.Min, p.Y.Max = -0.5, float64(len(baseNames))-0.5
+
+	bar := newPanel("", "", "")
+	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
+	bar.HideX()
+	bar.X.Min, bar.X.Max = 0, 1
+	bar.Y.Min, bar.Y.Max = -lim, lim
+	return p, bar, nil
+}

@@ -1,0 +1,92 @@
+package plots
+
+import (
+	"image/color"
+
+	"github.com/herdlab/herd/model"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008):
+// eight colours that people with the common forms of colour blindness still
+// tell apart. Yellow is left out (it vanishes on white paper), and so is
+// sky blue (too faint for thin lines beside the others).
+var (
+	black         = color.NRGBA{0x00, 0x00, 0x00, 0xff}
+	orange        = color.NRGBA{0xe6, 0x9f, 0x00, 0xff}
+	bluishGreen   = color.NRGBA{0x00, 0x9e, 0x73, 0xff}
+	blue          = color.NRGBA{0x00, 0x72, 0xb2, 0xff}
+	vermillion    = color.NRGBA{0xd5, 0x5e, 0x00, 0xff}
+	reddishPurple = color.NRGBA{0xcc, 0x79, 0xa7, 0xff}
+	grey          = color.NRGBA{0x77, 0x77, 0x77, 0xff}
+)
+
+// policyStyle is how one policy looks in every figure: its colour, and a
+// glyph shape so that the policies stay apart in greyscale print too.
+type policyStyle struct {
+	color color.NRGBA
+	shape draw.GlyphDrawer
+}
+
+// policyStyles fixes the look of each policy once, for all figures.
+var policyStyles = map[model.Kind]policyStyle{
+	model.None:         {black, draw.CircleGlyph{}},
+	model.Fixed:        {orange, draw.TriangleGlyph{}},
+	model.Expo:         {reddishPurple, draw.BoxGlyph{}},
+	model.Full:         {bluishGreen, draw.SquareGlyph{}},
+	model.Equal:        {blue, draw.PyramidGlyph{}},
+	model.Decorrelated: {vermillion, draw.RingGlyph{}},
+}
+
+func policyColor(k model.Kind) color.NRGBA { return policyStyles[k].color }
+
+// policyGlyph is the glyph that marks a Monte Carlo estimate of policy k.
+func policyGlyph(k model.Kind) draw.GlyphStyle {
+	s := policyStyles[k]
+	return draw.GlyphStyle{Color: s.color, Radius: vg.Points(3), Shape: s.shape}
+}
+
+// translucent is c at the opacity used for 95% bands: light enough that
+// overlapping bands and the glyphs on them stay visible.
+func translucent(c color.NRGBA) color.NRGBA {
+	c.A = 0x40
+	return c
+}
+
+// Line styles: Monte Carlo estimates are glyphs with thin joins, exact
+// models are solid lines, approximations (mean field) are dashed, guides
+// and references are dotted.
+func solid(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(1.5)}
+}
+
+func thin(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(0.75)}
+}
+
+func dashed(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+}
+
+func dotted(c color.Color) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1.5), vg.Points(2.5)}}
+}
+
+// Fonts: sans serif reads better than gonum's default serif at figure
+// sizes. Titles are set larger, not bold: the PDF backend cannot select a
+// bold face it embedded. Every string drawn must be in Windows-1252, the only code page the
+// PDF backend encodes (so "-", not "−", and "sqrt", not "√").
+var (
+	titleFont  = font.Font{Typeface: "Liberation", Variant: "Sans"}
+	bodyFont   = font.Font{Typeface: "Liberation", Variant: "Sans"}
+	titleSize  = vg.Points(15)
+	panelSize  = vg.Points(12)
+	labelSize  = vg.Points(11)
+	tickSize   = vg.Points(9.5)
+	legendSize = vg.Points(10.5)
+	noteSize   = vg.Points(9)
+)
+
+var gridColor = color.NRGBA{0xe4, 0xe4, 0xe4, 0xff}
