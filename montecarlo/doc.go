@@ -18,5 +18,8 @@
 // winners, multinomial delays — so its cost does not grow with N at all;
 // it draws from the same law as ClientEngine (count_test.go proves it with
 // two-sample tests). Choose, called by NewEngine and NewEngineUsing, is the
-// one place that decides which engine plays a scenario.
+// one place that decides which engine plays a scenario: Auto (the CLI's
+// default) takes the count engine wherever it can, Default (the zero value
+// of Options.Use) keeps the per-client engine unless the cohort is beyond
+// it, and Run uses fewer workers rather than more than MemoryBudget.
 package montecarlo

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
 )
@@ -63,11 +65,20 @@ the rows in --out.`,
 		"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
 		"max-elapsed": "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
 	}
+	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
+		"rounding": strings.Join(model.RoundingNames(), ",")}
 	for _, f := range analysis.GridFields {
 		o.grid[f] = new(string)
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]
-		fs.StringVarP(o.grid[f], f, short, "", help[f]+": a comma list of values and ranges lo:hi[:step|:*factor]")
+		usage := help[f] + ": a comma list of values and ranges lo:hi[:step|:*factor]"
+		if names, ok := enums[f]; ok {
+			usage = help[f] + ": a comma list of " + names
+		}
+		fs.StringVarP(o.grid[f], f, short, "", usage)
 	}
+	complete(c, "server", model.ServerNames())
+	complete(c, "policy", append(kindNames(), presetNames()...))
+	complete(c, "rounding", model.RoundingNames())
 	fs.StringVar(&o.spec, "spec", "", "read the grid, trials, seed and engine from this YAML or JSON file")
 	fs.BoolVar(&o.skipInvalid, "skip-invalid", false, "leave out grid points that are not valid scenarios (cap below base, …) instead of refusing")
 	o.run.register(c, 1000)
