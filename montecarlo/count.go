@@ -33,17 +33,18 @@ const MaxCountCells = 32 << 20
 // way draws from ClientEngine's law; the cost per tick depends on the
 // classes and the waits, never on N.
 //
-// The engine needs every client to start at tick 0 (a first-request window
-// would make the first tick part of each client's state, which latency
-// needs); Choose falls back to the per-client engine otherwise.
+// With a first-request window of W ticks a client's first tick f matters
+// to its latency and to an elapsed-time limit, so counts are kept per group
+// (f, c): W·classes groups per tick, the first ticks drawn by a multinomial.
 type CountEngine struct {
 	sc      model.Scenario
 	horizon int
 	classes int        // number of retry classes
-	ring    []int64    // ring[slot*classes + c]
+	groups  int        // classes × first-request window
+	ring    []int64    // ring[slot*groups + f*classes + c]
 	total   []int64    // total[slot]: arrivals booked for the tick
 	laws    []countLaw // laws[c]: the delay law for a client leaving class c
-	win     []int64    // scratch: winners per class
+	win     []int64    // scratch: winners per group
 	cut     countLaw   // scratch: a law cut at an elapsed-time limit
 	dirty   bool       // a censored trial left counts in the ring
 	// busy has bit s set when slot s has arrivals booked, so that the
@@ -71,11 +72,8 @@ type countLaw struct {
 // countSupported says why a scenario cannot run on counts, or "" when it
 // can.
 func countSupported(sc model.Scenario) string {
-	switch {
-	case sc.Policy.Classes() == 0:
+	if sc.Policy.Classes() == 0 {
 		return fmt.Sprintf("the %s policy's delay depends on each client's previous delay, not on its retry number alone", sc.Policy.Kind)
-	case sc.FirstWindow > 1:
-		return "a first-request window makes each client's first tick part of its state (latency needs it)"
 	}
 	return ""
 }
@@ -88,9 +86,20 @@ func countClasses(p model.Policy) int {
 	return p.Classes() + 1
 }
 
+// countRing is the count engine's ring length, as the per-client engine's:
+// one slot per tick of the longest wait or of the first-request window.
+func countRing(sc model.Scenario) int {
+	return max(sc.MaxDelayTicks(), sc.FirstWindow) + 1
+}
+
+// countGroups is the number of (first tick, retry class) groups per tick.
+func countGroups(sc model.Scenario) int64 {
+	return int64(countClasses(sc.Policy)) * int64(sc.FirstWindow)
+}
+
 // countCells is the size of the count engine's ring.
 func countCells(sc model.Scenario) int64 {
-	return int64(sc.MaxDelayTicks()+1) * int64(countClasses(sc.Policy))
+	return int64(countRing(sc)) * countGroups(sc)
 }
 
 // NewCountEngine prepares the count engine for a valid scenario.
@@ -105,14 +114,16 @@ func newCountEngine(sc model.Scenario, law func(n int) model.Law) (*CountEngine,
 		return nil, &LimitError{Engine: Counts, Reason: "cannot play this scenario: " + why, Alternative: "use --engine clients (or auto)"}
 	}
 	c := countClasses(sc.Policy)
+	r := countRing(sc)
 	if cells := countCells(sc); cells > MaxCountCells {
 		return nil, &LimitError{Engine: Counts,
-			Reason:      fmt.Sprintf("would keep %d counters (%d ticks of delay × %d retry classes), over its limit of %d (256 MiB per worker)", cells, sc.MaxDelayTicks()+1, c, MaxCountCells),
-			Alternative: fmt.Sprintf("use --engine clients, which holds up to %d clients, or a smaller --cap or --retries", MaxEngineClients)}
+			Reason: fmt.Sprintf("would keep %d counters (%d ticks × %d retry classes × %d first ticks), over its limit of %d (256 MiB per worker)",
+				cells, r, c, sc.FirstWindow, MaxCountCells),
+			Alternative: fmt.Sprintf("use --engine clients, which holds up to %d clients, or a smaller --cap, --retries or --first-window", MaxEngineClients)}
 	}
-	r := sc.MaxDelayTicks() + 1
-	e := &CountEngine{sc: sc, horizon: sc.EffectiveHorizon(), classes: c,
-		ring: make([]int64, r*c), total: make([]int64, r), laws: make([]countLaw, c), win: make([]int64, c),
+	g := c * sc.FirstWindow
+	e := &CountEngine{sc: sc, horizon: sc.EffectiveHorizon(), classes: c, groups: g,
+		ring: make([]int64, r*g), total: make([]int64, r), laws: make([]countLaw, c), win: make([]int64, g),
 		busy: make([]uint64, (r+63)/64), maxElapsed: math.Inf(1)}
 	if me := sc.Policy.MaxElapsed; me > 0 {
 		e.maxElapsed = float64(me) / float64(sc.Policy.TickLength())
@@ -211,7 +222,7 @@ func grow(b []float64, n int) []float64 {
 // Play runs one trial.
 func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	sc := &e.sc
-	c := e.classes
+	g, c := e.groups, e.classes
 	r := len(e.total)
 	// A trial that ends with everyone served leaves the ring empty, so only
 	// a censored one makes the next trial pay for clearing it.
@@ -220,8 +231,21 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		clear(e.total)
 		clear(e.busy)
 	}
-	e.ring[0], e.total[0] = int64(sc.Clients), int64(sc.Clients)
-	e.busy[0] = 1
+	// First sends: uniform over ticks 0…W−1, a multinomial.
+	w := sc.FirstWindow
+	left := int64(sc.Clients)
+	for f := range w {
+		x := left
+		if f < w-1 {
+			x = binomial(src, left, 1/float64(w-f))
+		}
+		if x > 0 {
+			e.ring[f*g+f*c] = x
+			e.total[f] = x
+			e.busy[f/64] |= 1 << (f % 64)
+			left -= x
+		}
+	}
 	k := int64(sc.Capacity)
 	pending := int64(sc.Clients)
 	last := -1
@@ -245,16 +269,20 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		}
 		t.Calls += m
 		t.Peak = max(t.Peak, m)
-		row := e.ring[slot*c : slot*c+c]
+		row := e.ring[slot*g : slot*g+g]
 		switch {
 		case m <= k:
 			last = tick
 			pending -= m
-			t.servedMany(tick+1, m)
+			for i, n := range row {
+				if n > 0 {
+					t.servedMany(tick-i/c+1, n) // latency from the group's first tick
+				}
+			}
 			clear(row)
 		case sc.Server == model.Collision:
-			for from := range c {
-				gone := e.spread(src, tick, from, row[from])
+			for from, n := range row {
+				gone := e.spread(src, tick, from, n)
 				t.GaveUp += gone
 				pending -= gone
 				row[from] = 0
@@ -263,10 +291,12 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			e.winners(src, row, m, k)
 			last = tick
 			pending -= k
-			t.servedMany(tick+1, k)
 			// A loser's wait is 1…R−1 ticks, so it never lands in this row.
-			for from := range c {
-				gone := e.spread(src, tick, from, row[from]-e.win[from])
+			for from, n := range row {
+				if won := e.win[from]; won > 0 {
+					t.servedMany(tick-from/c+1, won)
+				}
+				gone := e.spread(src, tick, from, n-e.win[from])
 				t.GaveUp += gone
 				pending -= gone
 				row[from] = 0
@@ -307,9 +337,9 @@ func (e *CountEngine) nextBusy(slot int) int {
 // a few nanoseconds, a binomial about a hundred.
 const singleDraws = 16
 
-// winners draws how many of the k winners of a tick come from each class:
-// a multivariate hypergeometric, as one hypergeometric per class given the
-// classes before it.
+// winners draws how many of the k winners of a tick come from each group:
+// a multivariate hypergeometric, as one hypergeometric per group given the
+// groups before it.
 func (e *CountEngine) winners(src *rand.PCG, row []int64, m, k int64) {
 	left := m
 	for i, n := range row {
@@ -326,31 +356,33 @@ func (e *CountEngine) winners(src *rand.PCG, row []int64, m, k int64) {
 	}
 }
 
-// spread books the n losers of class from at tick for their next send and
+// spread books the n losers of group from at tick for their next send and
 // returns how many gave up instead.
 func (e *CountEngine) spread(src *rand.PCG, tick, from int, n int64) (gone int64) {
 	if n == 0 {
 		return 0
 	}
-	c := e.classes
-	to := min(from+1, c-1)
+	g, c := e.groups, e.classes
+	first, class := from/c, from%c
+	to := first*c + min(class+1, c-1)
 	r := len(e.total)
-	l := &e.laws[from]
+	l := &e.laws[class]
 	if l.limit {
 		return n
 	}
+	since := float64(tick - first) // time since the group's first send
 	book := func(wait int, x int64) {
 		s := (tick + wait) % r
-		e.ring[s*c+to] += x
+		e.ring[s*g+to] += x
 		e.total[s] += x
 		e.busy[s/64] |= 1 << (s % 64)
 	}
-	left := e.maxElapsed - float64(tick) // a delay above this gives up
+	left := e.maxElapsed - since // a delay above this gives up
 	if n < singleDraws*int64(len(l.mass)) {
 		// Few losers: draw each one's delay as ClientEngine does.
 		for range n {
 			d := l.law.Draw(uniform(src))
-			if float64(tick)+d > e.maxElapsed {
+			if since+d > e.maxElapsed {
 				gone++
 				continue
 			}

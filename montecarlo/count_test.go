@@ -65,21 +65,26 @@ func limitScenarios() []model.Scenario {
 		tick    time.Duration
 		server  model.Server
 		horizon int
+		window  int
 	}{
-		{model.Full, 100, 10, 3, 0, 0, model.Capacity, 0},
-		{model.Expo, 60, 5, 4, 0, 0, model.Capacity, 0},
-		{model.Equal, 300, 30, 5, 0, 0, model.Capacity, 0},
-		{model.None, 50, 5, 6, 0, 0, model.Capacity, 0},
-		{model.Full, 40, 4, 0, 20 * time.Second, time.Second, model.Capacity, 0},
-		{model.Full, 400, 20, 0, 40 * time.Second, time.Second, model.Capacity, 0},
-		{model.Fixed, 30, 3, 0, 9500 * time.Millisecond, time.Second, model.Collision, 400},
-		{model.Equal, 200, 10, 8, 60 * time.Second, time.Second, model.Capacity, 0},
+		{model.Full, 100, 10, 3, 0, 0, model.Capacity, 0, 1},
+		{model.Expo, 60, 5, 4, 0, 0, model.Capacity, 0, 1},
+		{model.Equal, 300, 30, 5, 0, 0, model.Capacity, 0, 1},
+		{model.None, 50, 5, 6, 0, 0, model.Capacity, 0, 1},
+		{model.Full, 40, 4, 0, 20 * time.Second, time.Second, model.Capacity, 0, 1},
+		{model.Full, 400, 20, 0, 40 * time.Second, time.Second, model.Capacity, 0, 1},
+		{model.Fixed, 30, 3, 0, 9500 * time.Millisecond, time.Second, model.Collision, 400, 1},
+		{model.Equal, 200, 10, 8, 60 * time.Second, time.Second, model.Capacity, 0, 1},
+		// First-request windows, alone and with an elapsed-time limit.
+		{model.Full, 100, 10, 0, 0, 0, model.Capacity, 0, 10},
+		{model.Expo, 300, 20, 5, 0, 0, model.Capacity, 0, 4},
+		{model.Equal, 4000, 400, 0, 30 * time.Second, time.Second, model.Capacity, 0, 25},
 		// Enough losers per class for multinomials cut at the limit.
-		{model.Full, 20000, 2000, 0, 12 * time.Second, time.Second, model.Capacity, 0},
-		{model.Equal, 20000, 1000, 6, 25 * time.Second, time.Second, model.Capacity, 0},
+		{model.Full, 20000, 2000, 0, 12 * time.Second, time.Second, model.Capacity, 0, 1},
+		{model.Equal, 20000, 1000, 6, 25 * time.Second, time.Second, model.Capacity, 0, 1},
 	} {
 		sc := model.Default()
-		sc.Clients, sc.Capacity, sc.Server, sc.Horizon = c.n, c.k, c.server, c.horizon
+		sc.Clients, sc.Capacity, sc.Server, sc.Horizon, sc.FirstWindow = c.n, c.k, c.server, c.horizon, c.window
 		sc.Policy.Kind, sc.Policy.Retries, sc.Policy.MaxElapsed, sc.Policy.Tick = c.kind, c.retries, c.elapsed, c.tick
 		out = append(out, sc)
 	}
@@ -200,7 +205,7 @@ func disagreements(t *testing.T, scenarios []model.Scenario, trials int, alpha f
 		}
 		a := collect(t, sc, n, uint64(2*i+1), clients)
 		b := collect(t, sc, n, uint64(2*i+2), newCounts)
-		name := fmt.Sprintf("%s N=%d k=%d %s %s base=%g cap=%g retries=%d max-elapsed=%s", sc.Policy.Kind, sc.Clients, sc.Capacity, sc.Server, sc.Rounding, sc.Policy.Base, sc.Policy.Cap, sc.Policy.Retries, sc.Policy.MaxElapsed)
+		name := fmt.Sprintf("%s N=%d k=%d %s %s base=%g cap=%g retries=%d max-elapsed=%s W=%d", sc.Policy.Kind, sc.Clients, sc.Capacity, sc.Server, sc.Rounding, sc.Policy.Base, sc.Policy.Cap, sc.Policy.Retries, sc.Policy.MaxElapsed, sc.FirstWindow)
 		check := func(what string, p float64) {
 			if p < 0.05 {
 				smallP++
@@ -392,8 +397,12 @@ func TestChoose(t *testing.T) {
 	}
 	sc = model.Default()
 	sc.FirstWindow = 5
-	if _, err := NewEngineUsing(sc, Counts); err == nil {
-		t.Error("the count engine accepted a first-request window")
+	if c, _ := Choose(sc, Auto); c.Engine != Counts {
+		t.Errorf("first-request window of 5: auto chose %s (%s)", c.Engine, c.Reason)
+	}
+	sc.FirstWindow = 1000
+	if c, _ := Choose(sc, Auto); c.Engine != Clients {
+		t.Errorf("100 clients, first-request window of 1000: auto chose %s", c.Engine)
 	}
 	sc = model.Default()
 	sc.Clients, sc.Policy.Cap = 10, 1e6

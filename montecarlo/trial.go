@@ -119,7 +119,8 @@ func (e *LimitError) Error() string {
 // The count engine never does more work per tick than the per-client one —
 // it draws single delays where the per-client engine would, and one
 // binomial per wait where there are many losers — except that it scans its
-// retry classes at every tick with arrivals, hence the bound on classes.
+// groups (retry classes × first ticks) at every tick with arrivals, hence
+// the bound on groups.
 // BenchmarkEngineCost finds it as fast or faster on every scenario
 // measured, from N = 100 up.
 func Choose(sc model.Scenario, want EngineName) (Choice, error) {
@@ -147,22 +148,23 @@ func Choose(sc model.Scenario, want EngineName) (Choice, error) {
 		return Choice{Clients, "auto: the count engine cannot play this scenario: " + why}, nil
 	}
 	cells := countCells(sc)
-	classes := countClasses(sc.Policy)
+	groups := countGroups(sc)
 	switch {
 	case cells > MaxCountCells:
 		return Choice{Clients, fmt.Sprintf("auto: the count engine would need %d counters, over its limit of %d", cells, MaxCountCells)}, nil
 	case sc.Clients > MaxEngineClients:
 	case cells > countLight && int64(sc.Clients) < cells:
 		return Choice{Clients, fmt.Sprintf("auto: %d clients take less memory one by one than %d counters (ticks of delay × retry classes)", sc.Clients, cells)}, nil
-	case classes > countMostClasses && int64(sc.Clients) < int64(classes)*countMostClasses:
-		return Choice{Clients, fmt.Sprintf("auto: the count engine would scan %d retry classes (the retry limit + 1) at every tick", classes)}, nil
+	case groups > countMostGroups && int64(sc.Clients) < groups*countMostGroups:
+		return Choice{Clients, fmt.Sprintf("auto: the count engine would scan %d groups (retry classes × first ticks) at every tick", groups)}, nil
 	}
 	return Choice{Counts, "auto: the policy's delay depends on the retry number alone, so clients are counted per retry class (cost independent of N)"}, nil
 }
 
-// countMostClasses is the number of retry classes above which Auto prefers
-// the per-client engine for cohorts of fewer than classes² clients.
-const countMostClasses = 256
+// countMostGroups is the number of groups per tick (retry classes × first
+// ticks) above which Auto prefers the per-client engine for cohorts of
+// fewer than groups × countMostGroups clients.
+const countMostGroups = 256
 
 // countLight is the size of ring above which Auto prefers the per-client
 // engine when it has fewer clients than the ring has counters (64 MiB).
