@@ -9,8 +9,8 @@ import (
 	"github.com/herdlab/herd/model"
 )
 
-// MaxCountCells bounds the count engine's ring: R·(C+1) counters of 8 bytes
-// for R = MaxDelayTicks+1 ticks and C+1 retry classes, 256 MiB per worker.
+// MaxCountCells bounds the count engine's ring: R ticks × W first ticks ×
+// retry classes counters of 8 bytes, 256 MiB per worker.
 const MaxCountCells = 32 << 20
 
 // CountEngine plays a trial on counts instead of clients. When a policy's
