@@ -15,4 +15,19 @@
 // every n-th point (ParseShard reads Kubernetes and Slurm array variables),
 // ResumeFrom continues an interrupted shard, and Merge joins shards into
 // the unsharded bytes, refusing missing, duplicated and foreign ones.
+//
+// Validate is the cross-validation of the two routes: it runs a grid of
+// scenarios (DefaultValidationGrid) through the analytical models of
+// package model and through Monte Carlo and judges each Check — the closed
+// form against every trial, the exact chain by Bonferroni-corrected z
+// scores and a chi-square test of the law of completion, the mean field by
+// its relative error in calls and by that error shrinking with N.
+//
+// SimulateTraffic folds open-loop trials into a TrafficSummary (recovered
+// share with its exact Clopper–Pearson interval, recovery time over the
+// trials that recovered, goodput, calls per new request, requests given up
+// by cause). Metastability and RecoveryVersusLoad sweep it over λ/k and
+// outage length; Amplify sets the layered closed form beside its
+// simulation; ControlClaims turns all of it into verdicts on published
+// claims.
 package analysis

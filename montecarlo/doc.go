@@ -22,4 +22,12 @@
 // default) takes the count engine wherever it can, Default (the zero value
 // of Options.Use) keeps the per-client engine unless the cohort is beyond
 // it, and Run uses fewer workers rather than more than MemoryBudget.
+//
+// OpenLoopEngine plays model.Traffic: Poisson arrivals of new requests from
+// the scenario's clients, an outage, retries under the policy and the
+// per-client retry controls of model.Controls (attempt limit, token bucket,
+// circuit breaker, held in controls.go and meant for every engine), and
+// records whether and when the backlog recovers after the outage in
+// Trial.Open. StackEngine walks a call tree through layers that each retry,
+// to check model.Amplification.
 package montecarlo

@@ -26,6 +26,8 @@ type Trial struct {
 	// Arrivals[t] is the number of arrivals at tick t, recorded only when
 	// Options.Arrivals is set.
 	Arrivals []int64
+	// Open is what an open-loop trial records besides (nil otherwise).
+	Open *OpenTrial
 }
 
 func (t *Trial) reset(i int) {
