@@ -9,38 +9,6 @@ import (
 	"github.com/herdlab/herd/montecarlo"
 )
 
-// The claims of retry controls, layered retries, first-request jitter and
-// metastability get the verdicts herd's evidence supports. Each verdict is
-// decided by 95% intervals (or exact values) at 20 trials per point with a
-// fixed seed.
-func TestControlClaims(t *testing.T) {
-	found, err := analysis.ControlClaims(context.Background(), montecarlo.Options{Trials: 20, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{
-		"layers-243x":                       "holds-only-when", // 3 tries, not 3 retries (which give 1024×)
-		"seed-layers-27x":                   "holds-only-when", // likewise 64×
-		"n-retries-1-plus-n":                "holds",
-		"token-bucket-bounds-load":          "holds",
-		"retry-storm-outlives-trigger":      "holds-only-when", // only where goodput falls under overload
-		"controls-shrink-metastable-region": "holds",
-		"jitter-first-request":              "holds",
-	}
-	for _, f := range found {
-		if w, ok := want[f.ID]; !ok || f.Verdict != w {
-			t.Errorf("%s: verdict %q, want %q; evidence %+v", f.ID, f.Verdict, w, f.Evidence)
-		}
-		if len(f.Evidence) == 0 || f.Quote == "" || f.Source == "" || f.Check == "" {
-			t.Errorf("%s: missing quote, source, check or evidence", f.ID)
-		}
-		delete(want, f.ID)
-	}
-	for id := range want {
-		t.Errorf("claim %s not evaluated", id)
-	}
-}
-
 // The amplification closed form and the simulated call tree agree exactly
 // at total failure for the Builders' Library's stack and the seed guide's.
 func TestAmplificationExact(t *testing.T) {

@@ -106,6 +106,9 @@ type ClaimResult struct {
 	Evidence   []Evidence `json:"evidence"`
 	Other      Finding    `json:"other_model"`
 	Transfer   string     `json:"transfer"`
+	// Note qualifies a verdict that is not conditional (a condition goes
+	// with holds-only-when only).
+	Note string `json:"note,omitempty"`
 }
 
 // ClaimOptions sets the trial budget of EvaluateClaims.
@@ -135,9 +138,9 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 		return nil, fmt.Errorf("claims need at least 2 trials per scenario, got %d", o.Trials)
 	}
 	switch o.Origin {
-	case "", "aws", "seed":
+	case "", "aws", "seed", OriginControls:
 	default:
-		return nil, fmt.Errorf("claim origin must be aws, seed or empty, got %q", o.Origin)
+		return nil, fmt.Errorf("claim origin must be aws, seed, controls or empty, got %q", o.Origin)
 	}
 	l := NewLab(ctx, montecarlo.Options{Trials: o.Trials, Seed: o.Seed, Workers: o.Workers})
 	var todo []Claim
@@ -145,6 +148,11 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 		if o.Origin == "" || c.Origin == o.Origin {
 			todo = append(todo, c)
 		}
+	}
+	controls := o.Origin == "" || o.Origin == OriginControls
+	total := len(todo)
+	if controls {
+		total++
 	}
 	var out []ClaimResult
 	for i, c := range todo {
@@ -154,7 +162,19 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 		}
 		out = append(out, r)
 		if o.Progress != nil {
-			o.Progress(i+1, len(todo))
+			o.Progress(i+1, total)
+		}
+	}
+	if controls {
+		found, err := ControlClaims(ctx, montecarlo.Options{Trials: ControlClaimTrials, Seed: o.Seed, Workers: o.Workers})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			out = append(out, f.Result())
+		}
+		if o.Progress != nil {
+			o.Progress(total, total)
 		}
 	}
 	return out, nil

@@ -8,25 +8,37 @@ import (
 	"github.com/herdlab/herd/montecarlo"
 )
 
-// ControlEvidence is one number behind a retry-control claim's verdict,
-// with its 95% interval when it is estimated.
-type ControlEvidence struct {
-	Name  string    `json:"name"`
-	Value float64   `json:"value"`
-	CI95  *Interval `json:"ci95,omitempty"`
-}
-
 // ControlFinding is a published claim about retry controls, layers or
 // metastability with herd's verdict ("holds", "fails", "holds-only-when",
 // "inconclusive") and the evidence.
 type ControlFinding struct {
-	ID        string            `json:"id"`
-	Source    string            `json:"source"`
-	Quote     string            `json:"quote"`
-	Check     string            `json:"check"`
-	Verdict   string            `json:"verdict"`
-	Condition string            `json:"condition,omitempty"`
-	Evidence  []ControlEvidence `json:"evidence"`
+	ID        string     `json:"id"`
+	Source    string     `json:"source"`
+	Quote     string     `json:"quote"`
+	Check     string     `json:"check"`
+	Verdict   string     `json:"verdict"`
+	Condition string     `json:"condition,omitempty"`
+	Evidence  []Evidence `json:"evidence"`
+}
+
+// Control claims have no capacity/OCC counterpart: they are about layers
+// of retries and open-loop traffic, so they are checked in one model only.
+const (
+	ModelControls      = "open loop, layers"
+	NotApplicable      = "not applicable (no capacity/OCC counterpart)"
+	OriginControls     = "controls"
+	ControlClaimTrials = 40 // trials per simulated point of a control claim
+)
+
+// Result is the finding as a row of the claims report.
+func (c ControlFinding) Result() ClaimResult {
+	r := ClaimResult{ID: c.ID, Origin: OriginControls, Source: c.Source, Quote: c.Quote,
+		Model: ModelControls, Check: c.Check, Verdict: Verdict(c.Verdict), Condition: c.Condition,
+		Evidence: c.Evidence, Other: Finding{Model: "none"}, Transfer: NotApplicable}
+	if r.Verdict != HoldsOnlyWhen {
+		r.Condition, r.Note = "", c.Condition
+	}
+	return r
 }
 
 const (
@@ -35,15 +47,15 @@ const (
 	jitterGuide     = "shared/seeds/002_46a7a3a4b348517f.txt"
 )
 
-func exact(name string, x float64) ControlEvidence { return ControlEvidence{Name: name, Value: x} }
+func exact(name string, x float64) Evidence { return Evidence{Name: name, Value: x} }
 
-func estimated(name string, e Estimate) ControlEvidence {
-	return ControlEvidence{Name: name, Value: e.Mean, CI95: e.CI95}
+func estimated(name string, e Estimate) Evidence {
+	return Evidence{Name: name, Value: e.Mean, CI95: e.CI95}
 }
 
-func share(name string, s Share) ControlEvidence {
+func share(name string, s Share) Evidence {
 	iv := s.CI95
-	return ControlEvidence{Name: name, Value: s.Value, CI95: &iv}
+	return Evidence{Name: name, Value: s.Value, CI95: &iv}
 }
 
 // ControlClaims evaluates the claims of retry controls, layered retries,
@@ -81,7 +93,7 @@ func stackClaim(ctx context.Context, opt montecarlo.Options, layers int, c Contr
 	if err != nil {
 		return c, err
 	}
-	c.Evidence = []ControlEvidence{
+	c.Evidence = []Evidence{
 		exact(fmt.Sprintf("bottom calls per request, 3 tries × %d layers, every call fails (closed form)", layers), a.ClosedForm),
 		estimated(fmt.Sprintf("the same, simulated (every trial exact: %v)", a.Exact), a.Simulated),
 		exact(fmt.Sprintf("bottom calls per request, 3 retries (4 tries) × %d layers, every call fails", layers), b.ClosedForm),
@@ -140,7 +152,7 @@ func claimNRetries(ctx context.Context, opt montecarlo.Options) (ControlFinding,
 	if err != nil {
 		return c, err
 	}
-	c.Evidence = []ControlEvidence{estimated("calls per new request, 3 attempts, 100% failure", s.Load)}
+	c.Evidence = []Evidence{estimated("calls per new request, 3 attempts, 100% failure", s.Load)}
 	c.Verdict = "fails"
 	if s.Load.CI95[0] > 0.99*3 && s.Load.CI95[1] < 1.01*3 {
 		c.Verdict = "holds"

@@ -37,8 +37,8 @@ grid point left undecided is rerun with 4× the trials.`,
 		RunE: func(c *cobra.Command, _ []string) error { return claimsRun(c, &o) },
 	}
 	o.run.register(c, analysis.DefaultClaimTrials)
-	c.Flags().StringVar(&o.source, "source", "all", "which claims: aws|seed|all")
-	complete(c, "source", []string{"aws", "seed", "all"})
+	c.Flags().StringVar(&o.source, "source", "all", "which claims: aws|seed|controls|all")
+	complete(c, "source", []string{"aws", "seed", "controls", "all"})
 	c.Flags().StringVar(&o.output.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&o.output.out, "out", "", "write the result to this file (atomically) instead of standard output")
 	complete(c, "format", []string{"table", "json", "markdown"})
@@ -61,9 +61,9 @@ func claimsRun(c *cobra.Command, o *claimsOptions) error {
 	switch origin {
 	case "all":
 		origin = ""
-	case "aws", "seed":
+	case "aws", "seed", "controls":
 	default:
-		return usageError{fmt.Errorf("--source must be one of aws, seed, all, got %q", o.source)}
+		return usageError{fmt.Errorf("--source must be one of aws, seed, controls, all, got %q", o.source)}
 	}
 	format := o.output.format
 	switch format {
@@ -117,22 +117,36 @@ func evidenceText(ev []analysis.Evidence) string {
 	return strings.Join(s, "; ")
 }
 
+// otherText is the verdict in the other model, or a dash for a claim that
+// has none.
+func otherText(c analysis.ClaimResult) string {
+	if c.Transfer == analysis.NotApplicable {
+		return "—"
+	}
+	return c.Other.Model + ": " + verdictText(c.Other.Verdict, c.Other.Condition)
+}
+
 func claimsTable(w io.Writer, r claimsResult) error {
-	fmt.Fprintf(w, "herd claims: %d trials per scenario, seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, r.Seed)
+	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, analysis.ControlClaimTrials, r.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "claim\tmodel\tverdict\tother model\ttransfer")
 	for _, c := range r.Claims {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s: %s\t%s\n", c.ID, c.Model, verdictText(c.Verdict, c.Condition),
-			c.Other.Model, verdictText(c.Other.Verdict, c.Other.Condition), c.Transfer)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c), c.Transfer)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, c := range r.Claims {
-		fmt.Fprintf(w, "\n%s — %s\n  “%s”\n  check: %s\n  %s (%s): %s\n    %s\n  %s (%s): %s\n    %s\n",
+		fmt.Fprintf(w, "\n%s — %s\n  “%s”\n  check: %s\n  %s: %s\n    %s\n",
 			c.ID, c.Source, c.Quote, c.Check,
-			c.Model, c.Parameters, verdictText(c.Verdict, c.Condition), strings.ReplaceAll(evidenceText(c.Evidence), "; ", "\n    "),
-			c.Other.Model, c.Other.Scenario, verdictText(c.Other.Verdict, c.Other.Condition), strings.ReplaceAll(evidenceText(c.Other.Evidence), "; ", "\n    "))
+			withParameters(c.Model, c.Parameters), verdictText(c.Verdict, c.Condition), strings.ReplaceAll(evidenceText(c.Evidence), "; ", "\n    "))
+		if c.Note != "" {
+			fmt.Fprintf(w, "  note: %s\n", c.Note)
+		}
+		if c.Transfer != analysis.NotApplicable {
+			fmt.Fprintf(w, "  %s: %s\n    %s\n", withParameters(c.Other.Model, c.Other.Scenario),
+				verdictText(c.Other.Verdict, c.Other.Condition), strings.ReplaceAll(evidenceText(c.Other.Evidence), "; ", "\n    "))
+		}
 	}
 	return nil
 }
@@ -144,12 +158,26 @@ func claimsMarkdown(w io.Writer, r claimsResult) error {
 	fmt.Fprintln(w, "| claim | source | quote | verdict (own model) | evidence | other model | transfer |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, c := range r.Claims {
-		fmt.Fprintf(w, "| `%s` | %s | “%s” | **%s** (%s) | %s | %s: %s | %s |\n",
+		fmt.Fprintf(w, "| `%s` | %s | “%s” | **%s** (%s) | %s | %s | %s |\n",
 			c.ID, cell(c.Source), cell(c.Quote), cell(verdictText(c.Verdict, c.Condition)), c.Model,
-			cell(evidenceText(c.Evidence)), c.Other.Model, cell(verdictText(c.Other.Verdict, c.Other.Condition)), c.Transfer)
+			cell(withNote(evidenceText(c.Evidence), c.Note)), cell(otherText(c)), c.Transfer)
 	}
 	_, err := fmt.Fprintf(w, "\nChecks: %s\n", cell(checksText(r.Claims)))
 	return err
+}
+
+func withNote(s, note string) string {
+	if note == "" {
+		return s
+	}
+	return s + " (note: " + note + ")"
+}
+
+func withParameters(model, params string) string {
+	if params == "" {
+		return model
+	}
+	return model + " (" + params + ")"
 }
 
 func checksText(cs []analysis.ClaimResult) string {
