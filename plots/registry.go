@@ -29,6 +29,9 @@ var registry = []Figure{
 	{"sensitivity-base-cap", "For N = 100, k = 10 a cap above 16 to 32 ticks changes nothing; base matters far more, and whether full or decorrelated costs fewer calls depends on base (heat map, n.s. = not significant).", SensitivityBaseCap},
 	{"arrivals-timeline", "Arrivals per tick for N = 100, k = 10: without jitter the herd returns in synchronized waves far above capacity; with jitter arrivals fall to about capacity within a few ticks.", ArrivalsTimeline},
 	{"policy-comparison", "The seed article's table with 95% bars beside its printed means: jitter cuts calls by 20 to 65% (more as N grows), and expo's completion is the outlier.", PolicyComparison},
+	{"presets-audit", "Ten thousand clients fail together under each library preset's defaults: most presets with a retry limit give up on 87 to 97% of the herd, and most defaults (*) keep the retrying cohort arriving in one tick; the jittered textbook policies and a few presets spread it.", PresetsAudit},
+	{"recovery-vs-load", "After a 50-tick outage with no retry control the system stops coming back from λ/k = 0.8 although λ < k, its calls per request jumping about fivefold; with any control every load recovers: the attempt limit and Brooker's bucket within about ten ticks, the breaker about 30, the AWS bucket about 150.", RecoveryVersusLoad},
+	{"metastability-map", "With no retry control a region of high load and long outages never recovers although λ < k (vermillion); an attempt limit, either token bucket or the breaker empties it.", MetastabilityMap},
 }
 
 // Figures lists every registered figure, in drawing order.
