@@ -22,4 +22,10 @@
 // records whether and when the backlog recovers after the outage in
 // Trial.Open. StackEngine walks a call tree through layers that each retry,
 // to check model.Amplification.
+//
+// OCCEngine is the event engine of the AWS blog's optimistic-concurrency
+// row (model.OCC): continuous time in milliseconds, one pending write per
+// client in a 4-ary heap, each client on its own random stream so that
+// policies share their draws. It fills Trial.Time (and CallTimes) instead
+// of the tick fields; Trial.CompletionTime reads either kind of trial.
 package montecarlo

@@ -152,6 +152,9 @@ func describe(sc model.Scenario) string {
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
 	}
+	if sc.Server == model.OCC {
+		return fmt.Sprintf("%d clients, OCC row (hops |Normal(%g, %g)| ms), policy %s in ms", sc.Clients, model.HopMean, model.HopSD, pol)
+	}
 	s := fmt.Sprintf("%d clients, %s server with capacity %d/tick, policy %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, pol, sc.Rounding)
 	if sc.FirstWindow > 1 {
@@ -170,12 +173,17 @@ func metrics(s analysis.Summary) []metric {
 	if s.Calls == nil {
 		return nil
 	}
-	unit := s.Scenario.Policy.Unit()
+	unit := s.Scenario.TimeUnit()
 	m := []metric{
 		{"calls", s.Calls, nil},
 		{"completion (" + unit + ")", &s.Completion.Estimate, s.Completion.Quantiles},
-		{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles},
-		{"peak arrivals/tick", s.Peak, nil},
+	}
+	// The OCC server has no ticks, hence no per-tick peak or latency histogram.
+	if s.Latency != nil {
+		m = append(m, metric{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles})
+	}
+	if s.Peak != nil {
+		m = append(m, metric{"peak arrivals/tick", s.Peak, nil})
 	}
 	if s.GaveUp != nil && (s.Scenario.Policy.Retries > 0 || s.Scenario.Policy.MaxElapsed > 0) {
 		m = append(m, metric{"clients that gave up", s.GaveUp, nil})
@@ -192,7 +200,14 @@ func ci(iv *analysis.Interval) string {
 
 func summaryTable(w io.Writer, s analysis.Summary) error {
 	fmt.Fprintln(w, describe(s.Scenario))
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks); times in %s\n\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon(), s.Scenario.Policy.Unit())
+	horizon := fmt.Sprintf("horizon %d ticks", s.Scenario.EffectiveHorizon())
+	if s.Scenario.Continuous() {
+		horizon = fmt.Sprintf("horizon %d ms", s.Scenario.EffectiveHorizon())
+		if s.Scenario.Horizon == 0 {
+			horizon = "no horizon: OCC trials always finish"
+		}
+	}
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n\n", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
 	for _, p := range analysis.Percentiles {
