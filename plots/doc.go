@@ -11,7 +11,9 @@
 //
 // Looks are fixed in one place (style.go): every policy has one colour
 // from the colour-blind-safe Okabe–Ito palette and one glyph in every
-// figure; Monte Carlo estimates are glyphs with 95% bands or error bars,
+// figure (in the open-loop figures, where the policy is always Full
+// Jitter, each retry control has its own colour and glyph instead); Monte
+// Carlo estimates are glyphs with 95% bands or error bars,
 // exact models solid lines, approximations dashed, guides dotted.
 //
 // Drawing.Render writes SVG, PNG or PDF. With a fixed Config.Seed the SVG

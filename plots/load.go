@@ -74,7 +74,8 @@ func CallsVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 		func(sum analysis.Summary) analysis.Estimate {
 			return sum.Calls.Scale(1 / float64(sum.Scenario.Clients))
 		},
-		func(c model.Closed) float64 { return float64(c.Calls) / float64(c.Scenario.Clients) })
+		func(c model.Closed) float64 { return float64(c.Calls) / float64(c.Scenario.Clients) },
+		func(m model.MeanField) float64 { return m.Calls / float64(m.Scenario.Clients) })
 }
 
 // CompletionVersusLoad draws completion against N/k, one panel per k.
@@ -86,13 +87,15 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	return s.draw("Completion time against load N/k",
 		"completion (ticks)",
 		func(sum analysis.Summary) analysis.Estimate { return sum.Completion.Estimate },
-		func(c model.Closed) float64 { return float64(c.Completion) })
+		func(c model.Closed) float64 { return float64(c.Completion) },
+		func(m model.MeanField) float64 { return m.Completion })
 }
 
 // draw makes one panel per capacity with every policy's Monte Carlo means
-// and 95% bands, and the closed form of the policies without jitter, on
-// shared log axes.
-func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) analysis.Estimate, exact func(model.Closed) float64) (*Drawing, error) {
+// and 95% bands, the closed form of the policies without jitter (solid) and
+// the mean field of the jittered ones (dashed), on shared log axes.
+func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) analysis.Estimate,
+	exact func(model.Closed) float64, approx func(model.MeanField) float64) (*Drawing, error) {
 	kinds := model.Kinds()
 	ys := newSpan()
 	pts := make([]map[model.Kind][]point, len(s.at))
@@ -129,6 +132,26 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 			ys.addPoints(closed[i][kind])
 		}
 	}
+	// The mean field of the policies the closed form refuses (the jittered
+	// ones): an approximation, drawn dashed.
+	field := make([]map[model.Kind][]point, len(s.at))
+	for i, k := range sweepCapacities {
+		field[i] = map[model.Kind][]point{}
+		for _, kind := range kinds {
+			if closed[i][kind] != nil {
+				continue
+			}
+			for _, load := range sweepLoads {
+				m, err := model.MeanFieldModel(sweepScenario(k, load, kind), model.MeanFieldOptions{})
+				if err != nil {
+					return nil, fmt.Errorf("mean field of %s, k = %d, N = %d: %w", kind, k, load*k, err)
+				}
+				v := approx(m)
+				field[i][kind] = append(field[i][kind], point{float64(load), v, v, v})
+			}
+			ys.addPoints(field[i][kind])
+		}
+	}
 	xs := newSpan()
 	xs.add(float64(sweepLoads[0]), float64(sweepLoads[len(sweepLoads)-1]))
 	row := Row{YLabel: yLabel}
@@ -151,43 +174,43 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 				}
 				p.Add(l)
 			}
+			if approxPts := field[i][kind]; approxPts != nil {
+				l, err := curve(approxPts, dashed(policyColor(kind)))
+				if err != nil {
+					return nil, err
+				}
+				p.Add(l)
+			}
 		}
 		for _, kind := range kinds {
-			if err := addEstimates(p, pts[i][kind], kind, closed[i][kind] == nil); err != nil {
+			if err := addEstimates(p, pts[i][kind], kind); err != nil {
 				return nil, err
 			}
 		}
-		// TODO(models): the mean field (dashed) for the jittered policies,
-		// once the models branch has it.
 		row.Panels = append(row.Panels, p)
 	}
 	return &Drawing{
 		Title: title,
-		Legend: append(policyKeys(kinds), Key{"closed form (none, fixed, expo; colour = policy)",
-			[]plot.Thumbnailer{&plotter.Line{LineStyle: solid(black)}}}),
+		Legend: append(policyKeys(kinds),
+			Key{"closed form (none, fixed, expo; colour = policy)", []plot.Thumbnailer{&plotter.Line{LineStyle: solid(black)}}},
+			Key{"mean field (full, equal, decorrelated)", []plot.Thumbnailer{&plotter.Line{LineStyle: dashed(black)}}}),
 		Rows: []Row{row},
-		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean. "+
-			"Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
+		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean. "+
+			"Lines are models: the exact closed form where every wait is certain, the mean field (an approximation for large N that follows expected numbers; "+
+			"its completion is not exact even then) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
 		Width: vg.Inch * 13, Height: vg.Inch * 6,
 	}, nil
 }
 
-// addEstimates draws one policy's Monte Carlo estimates: the 95% band, a
-// glyph at each mean and, when join is set, a thin line joining the means
-// (left out where a model's line runs through them).
-func addEstimates(p *plot.Plot, pts []point, kind model.Kind, join bool) error {
+// addEstimates draws one policy's Monte Carlo estimates: the 95% band and
+// a glyph at each mean. The means are not joined: every policy has a
+// model's line (closed form or mean field) beside them.
+func addEstimates(p *plot.Plot, pts []point, kind model.Kind) error {
 	b, err := band(p, pts, translucent(policyColor(kind)))
 	if err != nil {
 		return err
 	}
 	p.Add(b)
-	if join {
-		l, err := curve(pts, thin(policyColor(kind)))
-		if err != nil {
-			return err
-		}
-		p.Add(l)
-	}
 	g, err := scatter(pts, policyGlyph(kind))
 	if err != nil {
 		return err
@@ -202,8 +225,7 @@ func policyKeys(kinds []model.Kind) []Key {
 	for _, kind := range kinds {
 		sw := &plotter.Polygon{Color: translucent(policyColor(kind))}
 		g := &plotter.Scatter{GlyphStyle: policyGlyph(kind)}
-		l := &plotter.Line{LineStyle: thin(policyColor(kind))}
-		keys = append(keys, Key{Label: string(kind), Thumbs: []plot.Thumbnailer{sw, l, g}})
+		keys = append(keys, Key{Label: string(kind), Thumbs: []plot.Thumbnailer{sw, g}})
 	}
 	return keys
 }

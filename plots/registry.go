@@ -23,12 +23,17 @@ type Figure struct {
 // registry lists the figures in the order `herd plots` draws them. Adding a
 // figure is one entry here and one function that returns a *Drawing.
 var registry = []Figure{
-	{"calls-vs-load", "Calls per client against N/k: none, fixed and expo coincide at (N/k + 1)/2, the jittered policies fall far below, and the k = 10 and k = 100 panels are the same curves (they collapse onto N/k).", CallsVersusLoad},
-	{"completion-vs-load", "Completion against N/k: expo's doubling waits make it an order of magnitude slower than every other policy at high load; the rest grow about linearly in N/k.", CompletionVersusLoad},
-	{"tail-convergence", "Running p50, p95 and p99 of completion with order-statistic 95% bands: p50 settles within about 100 trials, while a p99 band stays open until a few hundred trials and needs thousands to narrow to a tick.", TailConvergence},
+	{"calls-vs-load", "Calls per client against N/k: none, fixed and expo coincide at (N/k + 1)/2, the jittered policies fall far below where the mean field (dashed) tracks them, and the k = 10 and k = 100 panels are the same curves (they collapse onto N/k).", CallsVersusLoad},
+	{"completion-vs-load", "Completion against N/k: expo's doubling waits make it an order of magnitude slower than every other policy at high load; the rest grow about linearly in N/k, with the mean field (dashed) rougher for completion than for calls.", CompletionVersusLoad},
+	{"tail-convergence", "Running p50, p95 and p99 of completion with order-statistic 95% bands, and for N = 10 the exact values from the Markov chain: p50 settles within about 100 trials, while a p99 band stays open until a few hundred trials and needs thousands to narrow to a tick.", TailConvergence},
 	{"sensitivity-base-cap", "For N = 100, k = 10 a cap above 16 to 32 ticks changes nothing; base matters far more, and whether full or decorrelated costs fewer calls depends on base (heat map, n.s. = not significant).", SensitivityBaseCap},
 	{"arrivals-timeline", "Arrivals per tick for N = 100, k = 10: without jitter the herd returns in synchronized waves far above capacity; with jitter arrivals fall to about capacity within a few ticks.", ArrivalsTimeline},
 	{"policy-comparison", "The seed article's table with 95% bars beside its printed means: jitter cuts calls by 20 to 65% (more as N grows), and expo's completion is the outlier.", PolicyComparison},
+	{"presets-audit", "Ten thousand clients fail together under each library preset's defaults: most presets with a retry limit give up on 87 to 97% of the herd, and most defaults (*) keep the retrying cohort arriving in one tick; the jittered textbook policies and a few presets spread it.", PresetsAudit},
+	{"recovery-vs-load", "After a 50-tick outage with no retry control the system stops coming back from λ/k = 0.8 although λ < k, its calls per request jumping about fivefold; with any control every load recovers: the attempt limit and Brooker's bucket within about ten ticks, the breaker about 30, the AWS bucket about 150.", RecoveryVersusLoad},
+	{"metastability-map", "With no retry control a region of high load and long outages never recovers although λ < k (vermillion); an attempt limit, either token bucket or the breaker empties it.", MetastabilityMap},
+	{"aws-calls-vs-clients", "The AWS blog's first figure rerun with 95% bands: calls grow about quadratically in N without jitter (none, expo) and about linearly with it, full and equal lowest, decorrelated a little above them.", AWSCallsVersusClients},
+	{"aws-time-vs-clients", "The AWS blog's second figure on a log axis: expo is an order of magnitude slower than every other policy, none is fastest, and among the jittered policies full and decorrelated finish about together, equal last.", AWSTimeVersusClients},
 }
 
 // Figures lists every registered figure, in drawing order.

@@ -90,3 +90,36 @@ var (
 )
 
 var gridColor = color.NRGBA{0xe4, 0xe4, 0xe4, 0xff}
+
+// controlStyle is how one set of retry controls looks in the figures of
+// open-loop traffic, where the policy is always Full Jitter: colour and
+// glyph tell the controls apart (no control is black, as a baseline).
+// Combinations take the look of their first control.
+func controlStyle(c model.Controls) policyStyle {
+	switch {
+	case c.MaxAttempts > 0:
+		return policyStyle{orange, draw.TriangleGlyph{}}
+	case c.Bucket.Kind == model.AWSBucket:
+		return policyStyle{blue, draw.SquareGlyph{}}
+	case c.Bucket.Kind == model.BrookerBucket:
+		return policyStyle{vermillion, draw.RingGlyph{}}
+	case c.Breaker.Window > 0:
+		return policyStyle{reddishPurple, draw.PyramidGlyph{}}
+	}
+	return policyStyle{black, draw.CircleGlyph{}}
+}
+
+// controlName is a set of controls as a legend reads it.
+func controlName(c model.Controls) string {
+	if s := c.String(); s != "none" {
+		return s
+	}
+	return "no control"
+}
+
+// tint is c laid at opacity a over white paper, as an opaque colour: for
+// filled cells, which must hide the grid lines under them.
+func tint(c color.NRGBA, a float64) color.NRGBA {
+	mix := func(v uint8) uint8 { return uint8(float64(v)*a + 255*(1-a) + 0.5) }
+	return color.NRGBA{mix(c.R), mix(c.G), mix(c.B), 0xff}
+}

@@ -12,7 +12,8 @@ func TestPlotsList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, name := range []string{"calls-vs-load", "completion-vs-load", "tail-convergence", "sensitivity-base-cap", "arrivals-timeline", "policy-comparison"} {
+	for _, name := range []string{"calls-vs-load", "completion-vs-load", "tail-convergence", "sensitivity-base-cap", "arrivals-timeline", "policy-comparison",
+		"presets-audit", "recovery-vs-load", "metastability-map", "aws-calls-vs-clients", "aws-time-vs-clients"} {
 		if !strings.Contains(out, name) {
 			t.Errorf("--list does not name %s:\n%s", name, out)
 		}
