@@ -16,6 +16,7 @@ type simulateOptions struct {
 	scenario scenarioFlags
 	run      runFlags
 	output   outputFlags
+	arrivals bool
 }
 
 func newSimulateCmd() *cobra.Command {
@@ -38,6 +39,7 @@ counted as censored and reported, never folded in as finished.`,
 	o.scenario.register(c)
 	o.run.register(c, 1000)
 	o.output.register(c)
+	c.Flags().BoolVar(&o.arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick (with --trials 1, one trial's timeline)")
 	return c
 }
 
@@ -60,6 +62,7 @@ func simulateRun(c *cobra.Command, o *simulateOptions) error {
 	if err != nil {
 		return err
 	}
+	opt.Arrivals = o.arrivals
 	bar := newProgress(c.ErrOrStderr(), "trials", opt.Trials)
 	opt.Progress = bar.set
 	s, err := analysis.Simulate(c.Context(), sc, opt)
