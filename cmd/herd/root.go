@@ -64,6 +64,7 @@ interval and its provenance.`,
 		newPresetsCmd(),
 		newAuditCmd(),
 		newGenDocsCmd(),
+		newPaperDataCmd(),
 	)
 	return root
 }
