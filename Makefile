@@ -53,3 +53,14 @@ notebooks: build
 		$(NOTEBOOK_PYTHON) -m nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
 		--ExecutePreprocessor.record_timing=False $(NOTEBOOKS)
+
+# The paper: paper/generated (every number and table, `herd paper-data`),
+# the figures (make plots), then paper/herd.pdf with latexmk. Needs Debian's
+# latexmk texlive-latex-recommended texlive-latex-extra
+# texlive-fonts-recommended (see README).
+.PHONY: paper paper-data
+paper-data: build
+	./bin/herd paper-data --out paper/generated
+
+paper: paper-data plots
+	cd paper && latexmk -pdf -interaction=nonstopmode -halt-on-error herd.tex

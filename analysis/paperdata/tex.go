@@ -88,9 +88,9 @@ func (d *doc) files() []File {
 func num(x float64, decimals int) string {
 	switch {
 	case math.IsInf(x, 1):
-		return `\infty`
+		return `$\infty$`
 	case math.IsInf(x, -1):
-		return `-\infty`
+		return `$-\infty$`
 	case math.IsNaN(x):
 		return `\textemdash`
 	}
