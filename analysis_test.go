@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 )
@@ -63,5 +64,88 @@ func TestClosedFormEqualsEveryMonteCarloTrial(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The default grid of herd validate passes: the closed form equals every
+// trial, the exact chain agrees with Monte Carlo in means (Bonferroni z)
+// and in the law of completion (chi-square), and the mean field's calls
+// are within 1% at N ≥ 1,000 and N/k ≥ 10 with an error that shrinks as N
+// grows at N/k = 10.
+func TestModelsAgreeWithMonteCarlo(t *testing.T) {
+	v, err := analysis.Validate(context.Background(), analysis.DefaultValidationGrid(), analysis.ValidateOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := map[string]int{}
+	for _, c := range v.Checks {
+		if c.Verdict == analysis.Fail {
+			t.Errorf("%s %s on %+v: %s", c.Method, c.Quantity, c.Scenario, c.Detail)
+		}
+		if c.Verdict == analysis.Pass {
+			judged[c.Method+" "+c.Quantity]++
+		}
+	}
+	// Every kind of check was made, not skipped.
+	for _, q := range []string{"closed calls", "closed completion", "closed latency distribution",
+		"markov calls", "markov completion", "markov completion distribution", "meanfield calls",
+		"meanfield calls error shrinks (full, N/k = 10)", "meanfield calls error shrinks (equal, N/k = 10)"} {
+		if judged[q] == 0 {
+			t.Errorf("no passing %q check in the grid", q)
+		}
+	}
+	if judged["meanfield calls"] < 6 {
+		t.Errorf("%d mean-field calls checks at N ≥ 1000, N/k ≥ 10; want full and equal at three sizes", judged["meanfield calls"])
+	}
+}
+
+// A deliberately wrong model — delay laws stretched by 10% — fails the
+// checks of every model family: proof that the checks can fail.
+func TestPerturbedModelsFailTheChecks(t *testing.T) {
+	v, err := analysis.Validate(context.Background(), analysis.DefaultValidationGrid(),
+		analysis.ValidateOptions{Seed: 1, Perturb: analysis.PerturbDelays(1.1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]int{}
+	for _, c := range v.Checks {
+		if c.Verdict == analysis.Fail {
+			failed[c.Method+" "+c.Quantity]++
+		}
+	}
+	// (A synchronized cohort's calls, R·N − k·R(R−1)/2, do not depend on
+	// the delays, so only the closed form's completion can catch this.)
+	for _, q := range []string{"closed completion", "closed latency distribution", "markov calls", "markov completion",
+		"markov completion distribution", "meanfield calls"} {
+		if failed[q] == 0 {
+			t.Errorf("no %q check failed with delays stretched by 10%%: %v", q, failed)
+		}
+	}
+}
+
+// At larger cohorts than herd validate's grid the mean field's expected
+// calls stay within 1% of Monte Carlo (the Bonferroni interval of the
+// relative error at 99.9% over these cases must lie inside ±1%).
+func TestMeanFieldCallsWithinOnePercentAtScale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates cohorts of 10⁵ clients; run without -short")
+	}
+	var grid []analysis.ValidationCase
+	for _, kind := range []model.Kind{model.Full, model.Equal} {
+		for _, nk := range [][2]int{{100_000, 1000}, {10_000, 100}, {2000, 10}} {
+			sc := model.Default()
+			sc.Clients, sc.Capacity, sc.Policy.Kind = nk[0], nk[1], kind
+			grid = append(grid, analysis.ValidationCase{Method: analysis.MethodMeanField, Scenario: sc, Trials: 200})
+		}
+	}
+	v, err := analysis.Validate(context.Background(), grid, analysis.ValidateOptions{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range v.Checks {
+		if c.Quantity == "calls" && c.Verdict != analysis.Pass {
+			t.Errorf("%+v: %s", c.Scenario, c.Detail)
+		}
+		t.Logf("N=%d k=%d %s %s: %s", c.Scenario.Clients, c.Scenario.Capacity, c.Scenario.Policy.Kind, c.Quantity, c.Detail)
 	}
 }

@@ -34,39 +34,49 @@ type Comparison struct {
 // from the same stream when they differ only in their policy — and
 // estimates the paired differences A − B of calls and completion.
 func Compare(ctx context.Context, a, b model.Scenario, opt montecarlo.Options) (Comparison, error) {
-	type pair struct {
-		calls, completion int64
-		censored          bool
-	}
-	collect := func(sc model.Scenario) ([]pair, error) {
-		if err := sc.Validate(); err != nil {
-			return nil, err
-		}
-		out := make([]pair, 0, opt.Trials)
-		err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
-			out = append(out, pair{t.Calls, t.Completion, t.Censored})
-			return nil
-		})
-		return out, err
-	}
-	ra, err := collect(a)
+	ra, err := collectOutcomes(ctx, a, opt)
 	if err != nil {
 		return Comparison{}, fmt.Errorf("scenario A: %w", err)
 	}
-	rb, err := collect(b)
+	rb, err := collectOutcomes(ctx, b, opt)
 	if err != nil {
 		return Comparison{}, fmt.Errorf("scenario B: %w", err)
 	}
-	c := Comparison{A: a, B: b, Trials: opt.Trials}
+	return compareOutcomes(a, b, ra, rb), nil
+}
+
+// outcome is what a paired comparison keeps of one trial. Completion is in
+// the scenario's unit (ticks, or ms for OCC).
+type outcome struct {
+	calls, completion float64
+	censored          bool
+}
+
+func collectOutcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]outcome, error) {
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	out := make([]outcome, 0, opt.Trials)
+	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+		out = append(out, outcome{float64(t.Calls), t.CompletionTime(), t.Censored})
+		return nil
+	})
+	return out, err
+}
+
+// compareOutcomes pairs trial i of A with trial i of B; the claims registry
+// reuses it on cached runs.
+func compareOutcomes(a, b model.Scenario, ra, rb []outcome) Comparison {
+	c := Comparison{A: a, B: b, Trials: len(ra)}
 	var calls, completion Moments
 	for i := range ra {
 		if ra[i].censored || rb[i].censored {
 			c.Censored++
 			continue
 		}
-		calls.Add(float64(ra[i].calls - rb[i].calls))
-		completion.Add(float64(ra[i].completion - rb[i].completion))
+		calls.Add(ra[i].calls - rb[i].calls)
+		completion.Add(ra[i].completion - rb[i].completion)
 	}
 	c.Calls, c.Completion = difference(&calls), difference(&completion)
-	return c, nil
+	return c
 }

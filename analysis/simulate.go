@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -18,12 +19,15 @@ type Distribution struct {
 // Statistics are over the trials that finished; censored trials are counted
 // and warned about, never folded in as if they had finished.
 type Summary struct {
-	Scenario   model.Scenario `json:"scenario"`
-	Trials     int            `json:"trials"`
-	Seed       uint64         `json:"seed"`
-	Censored   int            `json:"censored"`
-	Calls      *Estimate      `json:"calls"`
-	Completion *Distribution  `json:"completion"`
+	Scenario model.Scenario `json:"scenario"`
+	Trials   int            `json:"trials"`
+	Seed     uint64         `json:"seed"`
+	// Unit is the unit of completion and latency: "ticks", or "ms" for the
+	// continuous-time OCC server.
+	Unit       string        `json:"unit"`
+	Censored   int           `json:"censored"`
+	Calls      *Estimate     `json:"calls"`
+	Completion *Distribution `json:"completion"`
 	// Latency is per-client latency: the mean of per-trial mean latencies
 	// and the quantiles of the pooled distribution.
 	Latency *Distribution `json:"latency"`
@@ -44,6 +48,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	}
 	var calls, completion, latency, peak, gaveUp Moments
 	var compHist []int64
+	var compTimes []float64 // continuous time: the completions, for exact quantiles
 	var lat LatencyCDF
 	var arrivals []Moments
 	censored := 0
@@ -53,7 +58,12 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 			return nil
 		}
 		calls.Add(float64(t.Calls))
-		completion.Add(float64(t.Completion))
+		completion.Add(t.CompletionTime())
+		if t.Continuous {
+			// No ticks: no per-tick peak, latency histogram or arrivals.
+			compTimes = append(compTimes, t.Time)
+			return nil
+		}
 		peak.Add(float64(t.Peak))
 		gaveUp.Add(float64(t.GaveUp))
 		for int64(len(compHist)) <= t.Completion {
@@ -76,10 +86,10 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	if err != nil {
 		return Summary{}, err
 	}
-	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Censored: censored}
+	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Unit: sc.TimeUnit(), Censored: censored}
 	if censored > 0 {
-		w := fmt.Sprintf("%d of %d trials were censored: clients were still retrying at the horizon (tick %d); statistics cover only the %d trials that finished; raise --horizon to wait longer",
-			censored, opt.Trials, sc.EffectiveHorizon(), opt.Trials-censored)
+		w := fmt.Sprintf("%d of %d trials were censored: clients were still retrying at the horizon (%d %s); statistics cover only the %d trials that finished; raise --horizon to wait longer",
+			censored, opt.Trials, sc.EffectiveHorizon(), sc.TimeUnit(), opt.Trials-censored)
 		if sc.Server == model.Collision {
 			w += " (on the collision server a synchronized cohort larger than the capacity never finishes)"
 		}
@@ -89,9 +99,19 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 		s.Warnings = append(s.Warnings, "no trial finished, so there is no estimate of calls or completion")
 		return s, nil
 	}
-	c, p, g := calls.Estimate(), peak.Estimate(), gaveUp.Estimate()
-	s.Calls, s.Peak, s.GaveUp = &c, &p, &g
+	c, g := calls.Estimate(), gaveUp.Estimate()
+	s.Calls, s.GaveUp = &c, &g
 	s.Completion = &Distribution{Estimate: completion.Estimate(), Quantiles: map[string]Quantile{}}
+	if sc.Continuous() {
+		s.GaveUp = nil // OCC clients retry until they win
+		slices.Sort(compTimes)
+		for _, pc := range Percentiles {
+			s.Completion.Quantiles[pc.Name] = QuantileOfSorted(compTimes, pc.P)
+		}
+		return s, nil
+	}
+	p := peak.Estimate()
+	s.Peak = &p
 	s.Latency = &Distribution{Estimate: latency.Estimate(), Quantiles: map[string]Quantile{}}
 	for _, pc := range Percentiles {
 		s.Completion.Quantiles[pc.Name] = QuantileOf(compHist, pc.P)

@@ -149,6 +149,26 @@ func QuantileOf(hist []int64, p float64) Quantile {
 	return q
 }
 
+// QuantileOfSorted is the p-quantile X(⌈np⌉) of sorted values with its
+// exact order-statistic interval, for quantities measured in continuous
+// time.
+func QuantileOfSorted(sorted []float64, p float64) Quantile {
+	n := len(sorted)
+	q := Quantile{P: p, Value: math.NaN(), CI95: Interval{math.Inf(-1), math.Inf(1)}}
+	if n == 0 {
+		return q
+	}
+	l, u := OrderStatisticRanks(n, p)
+	q.Value = sorted[max(1, int(math.Ceil(float64(n)*p)))-1]
+	if l >= 1 {
+		q.CI95[0] = sorted[l-1]
+	}
+	if u <= n {
+		q.CI95[1] = sorted[u-1]
+	}
+	return q
+}
+
 // histRank is the value of the r-th smallest (1-based) value in hist.
 func histRank(hist []int64, r int64) int {
 	var seen int64

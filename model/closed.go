@@ -60,6 +60,9 @@ func ClosedForm(sc Scenario) (Closed, error) {
 	if sc.FirstWindow > 1 {
 		return no("the first sends are spread at random over %d ticks, so the cohort is not synchronized; use markov (small N), meanfield or simulate", sc.FirstWindow)
 	}
+	if err := modelled(MethodClosed, sc); err != nil {
+		return Closed{}, err
+	}
 	wait, err := certainWaits(sc)
 	if err != nil {
 		return Closed{}, err
@@ -106,6 +109,30 @@ func ClosedForm(sc Scenario) (Closed, error) {
 		}
 	}
 	return c, nil
+}
+
+// The models' names, as Unsupported.Method and herd model --method spell
+// them.
+const (
+	MethodClosed    = "closed"
+	MethodMarkov    = "markov"
+	MethodMeanField = "meanfield"
+)
+
+// modelled refuses what no analytical model follows: clients that give up
+// (a retry limit or a maximum elapsed time) and presets whose delay depends
+// on their previous draw (textbook decorrelated is each model's own case).
+func modelled(method string, sc Scenario) error {
+	p := sc.Policy
+	switch {
+	case p.Retries > 0:
+		return &Unsupported{Method: method, Reason: fmt.Sprintf("clients give up after %d retries, and the models follow every client until it is served; use simulate", p.Retries)}
+	case p.MaxElapsed > 0:
+		return &Unsupported{Method: method, Reason: fmt.Sprintf("clients give up after %v, and the models follow every client until it is served; use simulate", p.MaxElapsed)}
+	case p.Stateful() && p.Kind != Decorrelated:
+		return &Unsupported{Method: method, Reason: fmt.Sprintf("preset %s draws each delay from its previous draw, a continuous state the models do not follow; use simulate", p.Kind)}
+	}
+	return nil
 }
 
 // certainWaits returns w_1…w_L, the certain wait before each retry, where

@@ -11,5 +11,43 @@
 // and sends again at t + max(1, round(δ)). Policy.Law gives the law of δ as a
 // clamped uniform, min(Max, U(Lo, Hi)), which is what every textbook policy
 // is; the Monte Carlo engines draw from it and the analytical models
-// integrate it.
+// integrate it: Rounding.Waits turns a Law into the exact law of the wait in
+// ticks (the uniform's mass on each Rounding.Interval), the one rule every
+// model below uses.
+//
+// # Models
+//
+// ClosedForm is exact for a synchronized cohort (first window 1) whose
+// waits are certain — none, fixed, expo, or jitter too narrow to change the
+// rounded wait. All pending clients send together, so wave r has N − r·k
+// clients, there are R = ⌈N/k⌉ waves, calls = R·N − k·R(R−1)/2, and
+// completion is one more than the sum of the first R − 1 waits. The
+// collision server with N > k never serves anyone, and ClosedForm says so.
+//
+// MarkovChain is exact for small cohorts of any policy but decorrelated, on
+// both servers, with any rounding and first window. Its state is the
+// multiset of pending clients by (retry class, ticks until they send);
+// retry numbers that share all their future wait laws are one class. It
+// assumes nothing beyond the scenario semantics: winners are a uniform
+// k-subset (multivariate hypergeometric by class), waits are independent
+// draws from Rounding.Waits, and it propagates the probability of every
+// state tick by tick. Its cost is the number of reachable states, which
+// grows combinatorially with N and the width of the wait laws; it refuses
+// a scenario past MarkovOptions.MaxStates, and decorrelated, whose law
+// depends on a continuous previous delay.
+//
+// MeanFieldModel approximates large cohorts by expected numbers: expected
+// arrivals per tick and retry class, with the arrivals of a tick taken as
+// Binomial(pending, λ/pending) to get the expected failures E[(M − k)⁺]
+// (so tick 0, where all N arrive, is exact), failures spread forward by the
+// same wait laws, and decorrelated's previous delay on a grid. It assumes
+// ticks are independent given their means, which is why it is exact only in
+// the limit of large N at fixed N/k; its completion is an estimate whose
+// error herd validate reports.
+//
+// Controls (attempt limit, AWS SDK and Brooker retry token buckets, a
+// per-client circuit breaker) limit retries whatever the policy. Traffic
+// turns a scenario into an open loop with an outage, and defines the
+// server's goodput under overload (RejectCost) and when a run has recovered.
+// Amplification is the closed form of retries stacked over layers.
 package model

@@ -163,6 +163,14 @@ func (l Law) drawShaped(u float64) float64 {
 	return d
 }
 
+// Affine returns the law as min(max, lo + u·width) when it is the plain
+// clamped uniform (no Steps, no Warp), so that an engine can keep the three
+// numbers per retry class on its hot path instead of calling Draw, which
+// is too large to inline. ok is false for stepped and warped laws.
+func (l Law) Affine() (lo, width, max float64, ok bool) {
+	return l.Lo, l.Hi - l.Lo, l.Max, l.Steps == 0 && l.Warp == WarpNone
+}
+
 // Deterministic reports whether the law is a point mass.
 func (l Law) Deterministic() bool { return l.Lo == l.Hi || l.Draw(0) >= l.Max }
 

@@ -176,3 +176,22 @@ func FuzzPolicy(f *testing.F) {
 		}
 	})
 }
+
+// Affine describes exactly the draws of a plain clamped uniform, and
+// declines stepped and warped laws.
+func TestAffineMatchesDraw(t *testing.T) {
+	for _, l := range []Law{{Lo: 0, Hi: 8, Max: math.Inf(1)}, {Lo: 2, Hi: 4, Max: math.Inf(1)}, {Lo: 1, Hi: 60, Max: 32}, {Lo: 3, Hi: 3, Max: math.Inf(1)}} {
+		lo, width, max, ok := l.Affine()
+		if !ok {
+			t.Fatalf("%+v: not affine", l)
+		}
+		for u := 0.0; u < 1; u += 0.01 {
+			if got := math.Min(max, lo+u*width); got != l.Draw(u) {
+				t.Fatalf("%+v at u=%g: affine %g, Draw %g", l, u, got, l.Draw(u))
+			}
+		}
+	}
+	if _, _, _, ok := (Law{Lo: 0, Hi: 1, Max: math.Inf(1), Steps: 10}).Affine(); ok {
+		t.Fatal("a stepped law claims to be affine")
+	}
+}

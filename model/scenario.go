@@ -17,9 +17,12 @@ const (
 	// Collision accepts all m arrivals when m ≤ k and none otherwise (the
 	// multiple-access channel of the backoff literature).
 	Collision
+	// OCC is the AWS Architecture Blog's optimistic-concurrency row in
+	// continuous time (see occ.go); it has no ticks and no capacity.
+	OCC
 )
 
-var serverNames = []string{"capacity", "collision"}
+var serverNames = []string{"capacity", "collision", "occ"}
 
 func (s Server) String() string {
 	if s < 0 || int(s) >= len(serverNames) {
@@ -87,8 +90,12 @@ func (s Scenario) MaxDelayTicks() int {
 // at least one client and the next tick with arrivals follows within
 // MaxDelayTicks, so the last success comes by W−1 + (N−1)·MaxDelayTicks.
 // The collision server has no such bound (a cohort larger than k can stay
-// synchronized forever), so it gets 10,000 ticks.
+// synchronized forever), so it gets 10,000 ticks. An OCC scenario's horizon
+// is in milliseconds and MaxHorizon, since its trials always finish.
 func (s Scenario) DefaultHorizon() int {
+	if s.Server == OCC {
+		return MaxHorizon // in ms; an OCC trial always finishes (occ.go)
+	}
 	if s.Server == Collision {
 		return 10000
 	}
@@ -136,7 +143,7 @@ func (s Scenario) Validate() error {
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
 	case s.Capacity < 1:
 		return bad("capacity", "an integer ≥ 1", s.Capacity)
-	case s.Server != Capacity && s.Server != Collision:
+	case s.Server != Capacity && s.Server != Collision && s.Server != OCC:
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
 	case s.Rounding < HalfEven || s.Rounding > Floor:
 		return bad("rounding", "one of "+strings.Join(roundingNames, ", "), int(s.Rounding))
@@ -150,6 +157,18 @@ func (s Scenario) Validate() error {
 		return bad("first-window", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), s.FirstWindow)
 	case s.Horizon < 0 || s.Horizon > MaxHorizon:
 		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
+	}
+	if s.Server == OCC {
+		// The OCC engine models the blog's simulator: textbook policies in
+		// ms, every client retrying until it wins.
+		switch {
+		case p.Kind.IsPreset():
+			return bad("policy", "one of none, fixed, expo, full, equal, decorrelated with --server occ (library presets are defined in ticks)", fmt.Sprintf("%q", p.Kind))
+		case p.Retries > 0:
+			return bad("retries", "0 with --server occ (its clients retry until they win)", p.Retries)
+		case p.MaxElapsed > 0:
+			return bad("max-elapsed", "0 with --server occ (its clients retry until they win)", p.MaxElapsed)
+		}
 	}
 	if p.Kind.IsPreset() {
 		if d := p.MaxDelay(); d > MaxDelay {

@@ -49,9 +49,19 @@ func (w Waits) Equal(v Waits) bool {
 // to Ticks of that point. Ends of intervals carry no mass under a
 // continuous law, so ties (half-even against half-up) matter only for
 // point masses, where Ticks decides them.
+//
+// Laws shaped for library presets are integrated too: a lattice (Steps > 0)
+// by its Steps equally likely values, each rounded by Ticks (ties
+// included), and a warped uniform through Law.CDF.
 func (r Rounding) Waits(l Law) Waits {
 	if l.Deterministic() {
-		return Waits{Min: r.Ticks(math.Min(l.Lo, l.Max)), P: []float64{1}}
+		return Waits{Min: r.Ticks(l.Draw(0)), P: []float64{1}}
+	}
+	if l.Steps > 0 {
+		return r.latticeWaits(l)
+	}
+	if l.Warp != WarpNone {
+		return r.cdfWaits(l)
 	}
 	width := l.Hi - l.Lo
 	top := math.Min(l.Hi, l.Max) // the uniform's part below the clamp is [Lo, top)
@@ -70,6 +80,45 @@ func (r Rounding) Waits(l Law) Waits {
 		if b > a {
 			w.P[t-lo] = (b - a) / width
 		}
+	}
+	if atom > 0 {
+		w.P[r.Ticks(l.Max)-lo] += atom
+	}
+	return w.trim()
+}
+
+// latticeWaits rounds each of a lattice law's Steps values.
+func (r Rounding) latticeWaits(l Law) Waits {
+	lo, hi := math.MaxInt, 0
+	ticks := make([]int, l.Steps)
+	for j := range ticks {
+		ticks[j] = r.Ticks(l.Draw((float64(j) + 0.5) / float64(l.Steps)))
+		lo, hi = min(lo, ticks[j]), max(hi, ticks[j])
+	}
+	w := Waits{Min: lo, P: make([]float64, hi-lo+1)}
+	for _, t := range ticks {
+		w.P[t-lo] += 1 / float64(l.Steps)
+	}
+	return w.trim()
+}
+
+// cdfWaits integrates a continuous law through its CDF over each rounding
+// interval; the clamp's atom at Max goes to Ticks(Max).
+func (r Rounding) cdfWaits(l Law) Waits {
+	below := math.Nextafter(l.Max, math.Inf(-1))
+	atom := 0.0
+	if !math.IsInf(l.Max, 1) {
+		atom = 1 - l.CDF(below)
+	}
+	lo, hi := r.Ticks(l.Draw(0)), r.Ticks(l.Sup())
+	w := Waits{Min: lo, P: make([]float64, hi-lo+1)}
+	for t := lo; t <= hi; t++ {
+		a, b := r.Interval(t)
+		ca := 0.0
+		if !math.IsInf(a, -1) {
+			ca = l.CDF(a)
+		}
+		w.P[t-lo] = math.Max(0, l.CDF(math.Min(b, below))-ca)
 	}
 	if atom > 0 {
 		w.P[r.Ticks(l.Max)-lo] += atom

@@ -45,3 +45,26 @@ func BenchmarkClientEngine(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOCCEngine measures the OCC event engine on the blog's N = 100
+// scenario, per policy.
+func BenchmarkOCCEngine(b *testing.B) {
+	for _, kind := range model.AWSKinds() {
+		b.Run(string(kind)+"/N=100", func(b *testing.B) {
+			sc := model.AWSScenario(100, kind)
+			e, err := NewOCCEngine(sc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var t Trial
+			var calls int64
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				t.reset(i)
+				e.Play(Stream(1, sc, i), &t, false)
+				calls += t.Calls
+			}
+			b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "calls/s")
+		})
+	}
+}

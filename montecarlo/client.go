@@ -29,11 +29,19 @@ type ClientEngine struct {
 	// (> 0) when that law is a point mass.
 	laws  []model.Law
 	ticks []int
+	// affine[c] is laws[c] as min(max, lo + u·width) when it is a plain
+	// clamped uniform (Law.Affine), drawn inline on the hot path.
+	affine []affine
 	// Give-up limits: the retry limit (0: none) and the elapsed-time limit
 	// in ticks (+Inf: none).
 	retries    int
 	maxElapsed float64
 	timeless   bool // no elapsed-time limit
+}
+
+type affine struct {
+	lo, width, max float64
+	ok             bool
 }
 
 // NewClientEngine prepares the per-client engine for a valid scenario.
@@ -59,9 +67,12 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 	if c := sc.Policy.Classes(); c > 0 {
 		e.laws = make([]model.Law, c+1)
 		e.ticks = make([]int, c+1)
+		e.affine = make([]affine, c+1)
 		for n := 1; n <= c; n++ {
 			l := sc.Policy.Law(n, sc.Policy.Start())
 			e.laws[n] = l
+			a := &e.affine[n]
+			a.lo, a.width, a.max, a.ok = l.Affine()
 			if l.Deterministic() {
 				e.ticks[n] = sc.Rounding.Ticks(l.Draw(0))
 			}
@@ -86,8 +97,13 @@ func (e *ClientEngine) wait(src *rand.PCG, id int32, n, tick int) int {
 		if t := e.ticks[c]; t > 0 && e.timeless {
 			return t
 		}
-		l := &e.laws[c]
-		d = l.Draw(uniform(src))
+		if a := &e.affine[c]; a.ok {
+			if d = a.lo + uniform(src)*a.width; d > a.max {
+				d = a.max
+			}
+		} else {
+			d = e.laws[c].Draw(uniform(src))
+		}
 	}
 	if !e.timeless {
 		start := 0

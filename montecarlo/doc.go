@@ -14,4 +14,18 @@
 // ClientEngine is the per-client tick engine: a ring of per-tick buckets
 // holds who sends when, so its cost grows with the number of calls, not with
 // ticks × clients.
+//
+// OpenLoopEngine plays model.Traffic: Poisson arrivals of new requests from
+// the scenario's clients, an outage, retries under the policy and the
+// per-client retry controls of model.Controls (attempt limit, token bucket,
+// circuit breaker, held in controls.go and meant for every engine), and
+// records whether and when the backlog recovers after the outage in
+// Trial.Open. StackEngine walks a call tree through layers that each retry,
+// to check model.Amplification.
+//
+// OCCEngine is the event engine of the AWS blog's optimistic-concurrency
+// row (model.OCC): continuous time in milliseconds, one pending write per
+// client in a 4-ary heap, each client on its own random stream so that
+// policies share their draws. It fills Trial.Time (and CallTimes) instead
+// of the tick fields; Trial.CompletionTime reads either kind of trial.
 package montecarlo

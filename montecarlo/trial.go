@@ -24,10 +24,30 @@ type Trial struct {
 	// Arrivals[t] is the number of arrivals at tick t, recorded only when
 	// Options.Arrivals is set.
 	Arrivals []int64
+	// Open is what an open-loop trial records besides (nil otherwise).
+	Open *OpenTrial
+
+	// Continuous-time engines (OCC) set Continuous and give the completion
+	// as Time, in the scenario's unit (milliseconds), leaving Completion,
+	// Peak, Latency and Arrivals, which count whole ticks, empty. When
+	// Options.Arrivals is set they record the time of every call, in order,
+	// in CallTimes instead.
+	Continuous bool
+	Time       float64
+	CallTimes  []float64
 }
 
 func (t *Trial) reset(i int) {
-	*t = Trial{Index: i, Latency: t.Latency[:0], Arrivals: t.Arrivals[:0]}
+	*t = Trial{Index: i, Latency: t.Latency[:0], Arrivals: t.Arrivals[:0], CallTimes: t.CallTimes[:0]}
+}
+
+// CompletionTime is the completion as a real number in the scenario's time
+// unit: Time for continuous-time engines, Completion for tick engines.
+func (t *Trial) CompletionTime() float64 {
+	if t.Continuous {
+		return t.Time
+	}
+	return float64(t.Completion)
 }
 
 // served records one success of a client with the given latency.
@@ -52,6 +72,9 @@ type Engine interface {
 func NewEngine(sc model.Scenario) (Engine, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
+	}
+	if sc.Server == model.OCC {
+		return NewOCCEngine(sc)
 	}
 	return NewClientEngine(sc)
 }

@@ -30,9 +30,9 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.IntVarP(&f.capacity, "capacity", "k", d.Capacity, "requests the server accepts per tick (≥ 1)")
 	fs.StringVar(&f.server, "server", d.Server.String(), "server model: "+strings.Join(model.ServerNames(), "|"))
 	fs.StringVar(&f.policy, "policy", string(d.Policy.Kind), "retry policy: "+kindList()+", or a library preset (see herd presets)")
-	fs.Float64Var(&f.base, "base", d.Policy.Base, "base delay in ticks (> 0)")
-	fs.Float64Var(&f.cap, "cap", d.Policy.Cap, "largest delay in ticks (≥ base)")
-	fs.Float64Var(&f.fixedDelay, "fixed-delay", d.Policy.FixedDelay, "delay of the fixed policy in ticks (≥ 0)")
+	fs.Float64Var(&f.base, "base", d.Policy.Base, "base delay in ticks (> 0); with --server occ in ms, default 5")
+	fs.Float64Var(&f.cap, "cap", d.Policy.Cap, "largest delay in ticks (≥ base); with --server occ in ms, default 2000")
+	fs.Float64Var(&f.fixedDelay, "fixed-delay", d.Policy.FixedDelay, "delay of the fixed policy in ticks (≥ 0); with --server occ in ms, default 10")
 	fs.StringVar(&f.round, "rounding", d.Rounding.String(), "delay to ticks: "+strings.Join(model.RoundingNames(), "|"))
 	fs.IntVar(&f.firstWindow, "first-window", d.FirstWindow, "first sends spread uniformly over ticks 0…W−1 (W ≥ 1)")
 	fs.IntVar(&f.horizon, "horizon", 0, "stop unfinished trials at this tick and count them censored (0: automatic)")
@@ -95,6 +95,18 @@ func (f *scenarioFlags) scenario() (model.Scenario, error) {
 	sc := model.Scenario{
 		Clients: f.clients, Server: server, Capacity: f.capacity, Policy: pol,
 		Rounding: rounding, FirstWindow: f.firstWindow, Horizon: f.horizon,
+	}
+	if server == model.OCC {
+		// The OCC model's delays are in ms; unless given, they are the blog's.
+		aws := model.AWSScenario(f.clients, kind).Policy
+		unlessGiven := func(flag string, dst *float64, v float64) {
+			if !f.changed(flag) {
+				*dst = v
+			}
+		}
+		unlessGiven("base", &sc.Policy.Base, aws.Base)
+		unlessGiven("cap", &sc.Policy.Cap, aws.Cap)
+		unlessGiven("fixed-delay", &sc.Policy.FixedDelay, aws.FixedDelay)
 	}
 	return sc, sc.Validate()
 }

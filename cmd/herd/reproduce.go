@@ -17,10 +17,11 @@ func newReproduceCmd() *cobra.Command {
 		Short: "Rerun a published experiment and compare herd's numbers with it",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return usageError{fmt.Errorf("reproduce needs an experiment: seed")}
+			return usageError{fmt.Errorf("reproduce needs an experiment: seed or aws")}
 		},
 	}
 	c.AddCommand(newReproduceSeedCmd())
+	c.AddCommand(newReproduceAWSCmd())
 	return c
 }
 

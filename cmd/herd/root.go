@@ -61,9 +61,12 @@ interval and its provenance.`,
 		newReproduceCmd(),
 		newPlotsCmd(),
 		newVersionCmd(),
+		newModelCmd(),
+		newValidateCmd(),
 		newPresetsCmd(),
 		newAuditCmd(),
 		newGenDocsCmd(),
+		newClaimsCmd(),
 		newPaperDataCmd(),
 	)
 	return root

@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
 )
 
@@ -16,6 +17,8 @@ type simulateOptions struct {
 	scenario scenarioFlags
 	run      runFlags
 	output   outputFlags
+	controls controlFlags
+	traffic  trafficFlags
 	arrivals bool
 }
 
@@ -29,16 +32,37 @@ mean calls, completion (last tick with a success + 1) and per-client latency,
 each with its 95% Student-t interval, and the p50, p90 and p99 of completion
 (exact order-statistic intervals) and of latency (Woodruff intervals with
 trial-clustered standard errors). Trials still running at the horizon are
-counted as censored and reported, never folded in as finished.`,
+counted as censored and reported, never folded in as finished.
+
+Retry controls compose with any policy: --max-attempts, a per-client retry
+token bucket (--bucket aws|brooker) and a per-client circuit breaker
+(--breaker). A request a control stops gives up; outputs count them.
+
+With --rate the scenario becomes an open loop: new requests arrive as a
+Poisson stream of --rate per tick spread over the --clients, the server
+fails (or drops to --outage-capacity) for --outage ticks from
+--outage-start, and retries join the arrivals. It then reports whether
+each trial recovered once the outage was over (backlog back to one tick of
+capacity with nobody giving up), the time it took, the goodput and the
+calls per new request. On the capacity server goodput stays k under any
+overload, so every λ < k recovers; --reject-cost c > 0 (rejecting a request
+costs c of serving one) or --server collision make goodput fall under
+overload, where a retry storm can outlive its trigger (metastability).
+--bucket and --breaker need --rate for now; in the cohort --max-attempts A
+is the retry limit A − 1 (the smaller of it and --retries).`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
-  herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000`,
+  herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
+  herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --trials 50
+  herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return simulateRun(c, &o) },
 	}
 	o.scenario.register(c)
 	o.run.register(c, 1000)
 	o.output.register(c)
+	o.controls.register(c)
+	o.traffic.register(c)
 	c.Flags().BoolVar(&o.arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick (with --trials 1, one trial's timeline)")
 	return c
 }
@@ -61,6 +85,29 @@ func simulateRun(c *cobra.Command, o *simulateOptions) error {
 	format, err := o.output.resolve(c.OutOrStdout())
 	if err != nil {
 		return err
+	}
+	ctl, err := o.controls.controls(c)
+	if err != nil {
+		return err
+	}
+	open, tr, err := o.traffic.traffic(c, sc)
+	if err != nil {
+		return err
+	}
+	if open {
+		return simulateTraffic(c, o, sc, tr, ctl, opt, format)
+	}
+	if ctl.Bucket.Kind != model.NoBucket || ctl.Breaker.Window > 0 {
+		return usageError{fmt.Errorf("--bucket and --breaker need open-loop mode (--rate) for now")}
+	}
+	if a := ctl.MaxAttempts; a > 0 {
+		// The cohort engine's give-up mechanism is the policy's retry limit.
+		if a == 1 {
+			return usageError{fmt.Errorf("--max-attempts 1 (no retries) needs open-loop mode (--rate); the cohort needs at least 2")}
+		}
+		if r := sc.Policy.Retries; r == 0 || r > a-1 {
+			sc.Policy.Retries = a - 1
+		}
 	}
 	opt.Arrivals = o.arrivals
 	bar := newProgress(c.ErrOrStderr(), "trials", opt.Trials)
@@ -108,6 +155,9 @@ func describe(sc model.Scenario) string {
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
 	}
+	if sc.Server == model.OCC {
+		return fmt.Sprintf("%d clients, OCC row (hops |Normal(%g, %g)| ms), policy %s in ms", sc.Clients, model.HopMean, model.HopSD, pol)
+	}
 	s := fmt.Sprintf("%d clients, %s server with capacity %d/tick, policy %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, pol, sc.Rounding)
 	if sc.FirstWindow > 1 {
@@ -126,12 +176,17 @@ func metrics(s analysis.Summary) []metric {
 	if s.Calls == nil {
 		return nil
 	}
-	unit := s.Scenario.Policy.Unit()
+	unit := s.Scenario.TimeUnit()
 	m := []metric{
 		{"calls", s.Calls, nil},
 		{"completion (" + unit + ")", &s.Completion.Estimate, s.Completion.Quantiles},
-		{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles},
-		{"peak arrivals/tick", s.Peak, nil},
+	}
+	// The OCC server has no ticks, hence no per-tick peak or latency histogram.
+	if s.Latency != nil {
+		m = append(m, metric{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles})
+	}
+	if s.Peak != nil {
+		m = append(m, metric{"peak arrivals/tick", s.Peak, nil})
 	}
 	if s.GaveUp != nil && (s.Scenario.Policy.Retries > 0 || s.Scenario.Policy.MaxElapsed > 0) {
 		m = append(m, metric{"clients that gave up", s.GaveUp, nil})
@@ -148,7 +203,14 @@ func ci(iv *analysis.Interval) string {
 
 func summaryTable(w io.Writer, s analysis.Summary) error {
 	fmt.Fprintln(w, describe(s.Scenario))
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (horizon %d ticks); times in %s\n\n", s.Trials, s.Seed, s.Censored, s.Scenario.EffectiveHorizon(), s.Scenario.Policy.Unit())
+	horizon := fmt.Sprintf("horizon %d ticks", s.Scenario.EffectiveHorizon())
+	if s.Scenario.Continuous() {
+		horizon = fmt.Sprintf("horizon %d ms", s.Scenario.EffectiveHorizon())
+		if s.Scenario.Horizon == 0 {
+			horizon = "no horizon: OCC trials always finish"
+		}
+	}
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n\n", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
 	for _, p := range analysis.Percentiles {
@@ -196,4 +258,29 @@ func summaryCSV(w io.Writer, s analysis.Summary) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+func simulateTraffic(c *cobra.Command, o *simulateOptions, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options, format string) error {
+	opt.Arrivals = o.traffic.series
+	bar := newProgress(c.ErrOrStderr(), "trials", opt.Trials)
+	opt.Progress = bar.set
+	s, err := analysis.SimulateTraffic(c.Context(), sc, tr, ctl, opt)
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if format != "table" || o.output.out != "" {
+		for _, w := range s.Warnings {
+			fmt.Fprintln(c.ErrOrStderr(), "herd: warning:", w)
+		}
+	}
+	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
+		switch format {
+		case "json":
+			return writeJSON(w, trafficResult{s, provenance()})
+		case "csv":
+			return trafficCSV(w, s)
+		}
+		return trafficTable(w, s)
+	})
 }

@@ -1,0 +1,211 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+)
+
+// MetastabilityCell is one (λ/k, outage length) point of a metastability
+// map: the share of trials that recovered within the horizon.
+type MetastabilityCell struct {
+	Load      float64 `json:"load"` // λ/k
+	Outage    int     `json:"outage"`
+	Recovered Share   `json:"recovered"`
+	// RecoveryTicks is the mean over recovered trials (absent when none).
+	RecoveryTicks *Estimate `json:"recovery_ticks,omitempty"`
+	Calls         Estimate  `json:"load_factor"` // calls per new request
+}
+
+// Stuck reports whether the cell clearly does not recover: the 95% interval
+// of its recovered share lies below one half.
+func (c MetastabilityCell) Stuck() bool { return c.Recovered.CI95[1] < 0.5 }
+
+// Recovers reports whether the cell clearly recovers: the interval lies
+// above one half.
+func (c MetastabilityCell) Recovers() bool { return c.Recovered.CI95[0] > 0.5 }
+
+// MetastabilityMap is a grid of cells for one policy and set of controls.
+type MetastabilityMap struct {
+	Scenario model.Scenario      `json:"scenario"`
+	Traffic  TrafficJSON         `json:"traffic"`
+	Controls ControlsJSON        `json:"controls"`
+	Cells    []MetastabilityCell `json:"cells"`
+}
+
+// StuckBelowCapacity counts the cells with λ < k that clearly do not
+// recover: the metastable region.
+func (m MetastabilityMap) StuckBelowCapacity() int {
+	n := 0
+	for _, c := range m.Cells {
+		if c.Load < 1 && c.Stuck() {
+			n++
+		}
+	}
+	return n
+}
+
+// MapGrid is where a metastability map is evaluated.
+type MapGrid struct {
+	Loads   []float64 // λ/k
+	Outages []int     // outage lengths in ticks
+}
+
+// DefaultMapGrid spans light to heavy load and no outage to a long one.
+func DefaultMapGrid() MapGrid {
+	return MapGrid{
+		Loads:   []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9},
+		Outages: []int{0, 10, 25, 50, 100, 200},
+	}
+}
+
+// MetastabilityScenario is the setting of herd's metastability figures and
+// claims: 100 clients, capacity 20 per tick, Full Jitter (base 1, cap 32),
+// a server where rejecting a request costs 5% of serving one (so goodput
+// falls to 0 at 20× overload), a total outage from tick 100, 1,500 ticks,
+// and trials stopped as collapsed once 50 ticks of capacity are backlogged.
+func MetastabilityScenario() (model.Scenario, model.Traffic) {
+	sc := model.Default()
+	sc.Clients, sc.Capacity = 100, 20
+	return sc, model.Traffic{Ticks: 3000, OutageStart: 100, RejectCost: 0.05, CollapseBacklog: 50 * sc.Capacity}
+}
+
+// Metastability evaluates the map of one policy and set of controls: for
+// each load and outage length, opt.Trials trials of the base traffic with
+// that rate and outage.
+func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
+	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
+	for _, out := range g.Outages {
+		for _, load := range g.Loads {
+			tr := base
+			tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
+			s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+			if err != nil {
+				return m, fmt.Errorf("λ/k = %g, outage %d: %w", load, out, err)
+			}
+			c := MetastabilityCell{Load: load, Outage: out, Recovered: s.Recovered, Calls: s.Load}
+			if s.RecoveryTicks != nil {
+				e := s.RecoveryTicks.Estimate
+				c.RecoveryTicks = &e
+			}
+			m.Cells = append(m.Cells, c)
+		}
+	}
+	return m, nil
+}
+
+// RecoveryPoint is the recovery at one load.
+type RecoveryPoint struct {
+	Load          float64   `json:"load"`
+	Recovered     Share     `json:"recovered"`
+	RecoveryTicks *Estimate `json:"recovery_ticks,omitempty"`
+	Goodput       Estimate  `json:"goodput_after_outage"`
+	ServedShare   Estimate  `json:"served_share"`
+	Calls         Estimate  `json:"load_factor"`
+}
+
+// RecoverySeries is recovery against load for one set of controls.
+type RecoverySeries struct {
+	Controls ControlsJSON    `json:"controls"`
+	Points   []RecoveryPoint `json:"points"`
+}
+
+// RecoveryVersusLoad measures, for each set of controls, the time to
+// recover after the base traffic's outage at each load λ/k.
+func RecoveryVersusLoad(ctx context.Context, sc model.Scenario, base model.Traffic, ctls []model.Controls, loads []float64, opt montecarlo.Options) ([]RecoverySeries, error) {
+	var out []RecoverySeries
+	for _, ctl := range ctls {
+		rs := RecoverySeries{Controls: controlsJSON(ctl)}
+		for _, load := range loads {
+			tr := base
+			tr.Rate = load * float64(sc.Capacity)
+			s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+			if err != nil {
+				return nil, fmt.Errorf("%s, λ/k = %g: %w", ctl, load, err)
+			}
+			p := RecoveryPoint{Load: load, Recovered: s.Recovered, Goodput: s.Goodput, ServedShare: s.ServedShare, Calls: s.Load}
+			if s.RecoveryTicks != nil {
+				e := s.RecoveryTicks.Estimate
+				p.RecoveryTicks = &e
+			}
+			rs.Points = append(rs.Points, p)
+		}
+		out = append(out, rs)
+	}
+	return out, nil
+}
+
+// StandardControls are the sets of controls herd compares: none, at most
+// three attempts (the AWS SDKs' default), the AWS SDK's retry bucket,
+// Brooker's adaptive bucket, and the default breaker.
+func StandardControls() []model.Controls {
+	return []model.Controls{
+		{},
+		{MaxAttempts: 3},
+		{Bucket: model.DefaultBucket(model.AWSBucket)},
+		{Bucket: model.DefaultBucket(model.BrookerBucket)},
+		{Breaker: model.DefaultBreaker()},
+	}
+}
+
+// FirstWindowRow is one first-request window's cohort: peak sends in a
+// tick, calls and completion.
+type FirstWindowRow struct {
+	Window     int       `json:"window"`
+	Peak       *Estimate `json:"peak_arrivals"`
+	Calls      *Estimate `json:"calls"`
+	Completion *Estimate `json:"completion"`
+	Censored   int       `json:"censored"`
+}
+
+// FirstWindowEffect simulates the scenario's cohort with each first-request
+// window W (first sends uniform on ticks 0…W−1).
+func FirstWindowEffect(ctx context.Context, sc model.Scenario, windows []int, opt montecarlo.Options) ([]FirstWindowRow, error) {
+	var rows []FirstWindowRow
+	for _, w := range windows {
+		s := sc
+		s.FirstWindow = w
+		sum, err := Simulate(ctx, s, opt)
+		if err != nil {
+			return nil, fmt.Errorf("first window %d: %w", w, err)
+		}
+		r := FirstWindowRow{Window: w, Peak: sum.Peak, Calls: sum.Calls, Censored: sum.Censored}
+		if sum.Completion != nil {
+			c := sum.Completion.Estimate
+			r.Completion = &c
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// StackCheck is the closed form of a stack's amplification beside its
+// simulation.
+type StackCheck struct {
+	Failure    float64  `json:"failure"`
+	Attempts   []int    `json:"attempts"`
+	ClosedForm float64  `json:"closed_form"`
+	Simulated  Estimate `json:"simulated"`
+	// Exact says every simulated trial sent exactly the closed form's
+	// calls, as it must when p is 0 or 1.
+	Exact bool `json:"exact"`
+}
+
+// Amplify simulates a stack and sets its closed form beside it.
+func Amplify(ctx context.Context, p float64, attempts []int, opt montecarlo.Options) (StackCheck, error) {
+	if err := model.ValidateStack(p, attempts); err != nil {
+		return StackCheck{}, err
+	}
+	c := StackCheck{Failure: p, Attempts: attempts, ClosedForm: model.Amplification(p, attempts), Exact: true}
+	opt.Engine = montecarlo.Stack(p, attempts)
+	var m Moments
+	err := montecarlo.Run(ctx, model.Default(), opt, func(t *montecarlo.Trial) error {
+		m.Add(float64(t.Calls))
+		c.Exact = c.Exact && float64(t.Calls) == c.ClosedForm
+		return nil
+	})
+	c.Simulated = m.Estimate()
+	return c, err
+}

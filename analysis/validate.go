@@ -1,0 +1,479 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Verdicts of a Check.
+const (
+	Pass = "pass"
+	Fail = "fail"
+	Info = "info" // reported, not judged (a mean field's completion error)
+)
+
+// Methods of the analytical models, as herd model --method spells them.
+const (
+	MethodClosed    = model.MethodClosed
+	MethodMarkov    = model.MethodMarkov
+	MethodMeanField = model.MethodMeanField
+)
+
+// Check is one comparison of a model with Monte Carlo.
+type Check struct {
+	Method   string         `json:"method"`
+	Scenario model.Scenario `json:"scenario"`
+	Quantity string         `json:"quantity"` // calls, completion, completion distribution, latency distribution, calls error shrinks
+	// Model is the model's value (NaN where the quantity is a law).
+	Model      Number    `json:"model"`
+	MonteCarlo *Estimate `json:"monte_carlo,omitempty"`
+	// Z is the discrepancy in standard errors of the Monte Carlo mean
+	// (Markov); RelErr is model/MC − 1 (mean field); ChiSquare, DF and P
+	// are the goodness-of-fit test of the completion distribution.
+	Z         Number  `json:"z,omitempty"`
+	RelErr    float64 `json:"rel_err,omitempty"`
+	ChiSquare Number  `json:"chi_square,omitempty"`
+	DF        int     `json:"df,omitempty"`
+	P         float64 `json:"p,omitempty"`
+	Verdict   string  `json:"verdict"`
+	Detail    string  `json:"detail"`
+}
+
+// Number is a float64 written to JSON as null when it is not finite (a
+// law has no single model value; a certain value that Monte Carlo misses
+// is infinitely many standard errors away).
+type Number float64
+
+// MarshalJSON writes null for NaN and ±Inf, which JSON cannot carry.
+func (x Number) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f)
+}
+
+// ValidationCase is one scenario of the grid and the model it checks.
+type ValidationCase struct {
+	Method   string
+	Scenario model.Scenario
+	Trials   int
+	// Series groups mean-field cases of one convergence study (same policy,
+	// fixed N/k, growing N); its calls error must shrink.
+	Series string
+}
+
+// ValidateOptions say how to run a validation.
+type ValidateOptions struct {
+	Seed    uint64
+	Workers int
+	// Level is the family-wise confidence of the statistical checks,
+	// split over them by Bonferroni. 0 means 0.999.
+	Level float64
+	// Perturb, when set, changes the scenario the models see (never the
+	// one simulated): a deliberately wrong model, to show that the checks
+	// fail.
+	Perturb func(model.Scenario) model.Scenario
+	// Progress is called after each case.
+	Progress func(done, total int)
+}
+
+// Validation is the outcome of a grid.
+type Validation struct {
+	Checks []Check `json:"checks"`
+	Failed int     `json:"failed"`
+	// Statistical is the number of statistical checks the family-wise
+	// level is split over, and Critical the |z| they must stay within.
+	Statistical int     `json:"statistical"`
+	Level       float64 `json:"level"`
+	Critical    float64 `json:"critical_z"`
+}
+
+// MeanFieldTolerance is how close the mean field's expected calls must be
+// to Monte Carlo at N ≥ 1,000 and N/k ≥ 10.
+const MeanFieldTolerance = 0.01
+
+func scenario(n, k int, server model.Server, kind model.Kind, base, cap float64, r model.Rounding) model.Scenario {
+	sc := model.Default()
+	sc.Clients, sc.Capacity, sc.Server, sc.Policy.Kind, sc.Policy.Base, sc.Policy.Cap, sc.Rounding = n, k, server, kind, base, cap, r
+	return sc
+}
+
+// DefaultValidationGrid is herd validate's grid: the closed form on the
+// seed's rows without jitter and on odd bases, roundings and ties; the
+// exact chain on small cohorts of every n-dependent policy on both
+// servers; the mean field at N ≥ 1,000 and in convergence series at
+// N/k = 10 with k = 1, 10, 100, 1000.
+func DefaultValidationGrid() []ValidationCase {
+	var g []ValidationCase
+	cap, col := model.Capacity, model.Collision
+	closed := func(sc model.Scenario) { g = append(g, ValidationCase{Method: MethodClosed, Scenario: sc, Trials: 20}) }
+	for _, n := range []int{50, 100, 200} {
+		closed(SeedScenario(n, model.Fixed))
+		closed(SeedScenario(n, model.Expo))
+	}
+	closed(scenario(30, 7, cap, model.None, 1, 32, model.HalfUp))
+	closed(scenario(37, 4, cap, model.Expo, 0.75, 10, model.Ceil))
+	fixedTie := scenario(23, 3, cap, model.Fixed, 1, 32, model.HalfEven)
+	fixedTie.Policy.FixedDelay = 2.5 // a tie: half-even waits 2 ticks
+	closed(fixedTie)
+	closed(scenario(8, 8, col, model.Expo, 1, 32, model.HalfEven))
+
+	markov := func(sc model.Scenario) {
+		g = append(g, ValidationCase{Method: MethodMarkov, Scenario: sc, Trials: 100_000})
+	}
+	markov(scenario(8, 2, cap, model.Full, 1, 32, model.HalfEven))
+	markov(scenario(10, 3, cap, model.Full, 1, 32, model.Ceil))
+	markov(scenario(6, 2, cap, model.Equal, 1, 16, model.HalfEven))
+	markov(scenario(9, 3, cap, model.Equal, 1.5, 20, model.HalfUp))
+	markov(scenario(6, 1, cap, model.Expo, 1, 16, model.Floor))
+	markov(scenario(7, 2, cap, model.Fixed, 1, 32, model.HalfEven))
+	markov(scenario(5, 2, cap, model.None, 1, 32, model.HalfEven))
+	markov(scenario(4, 1, col, model.Full, 1, 8, model.HalfEven))
+	markov(scenario(4, 2, col, model.Equal, 1, 16, model.HalfEven))
+	markov(scenario(3, 3, col, model.Fixed, 1, 32, model.HalfEven))
+	window := scenario(5, 1, cap, model.Full, 1, 8, model.HalfEven)
+	window.FirstWindow = 3
+	markov(window)
+
+	mf := func(sc model.Scenario, trials int, series string) {
+		g = append(g, ValidationCase{Method: MethodMeanField, Scenario: sc, Trials: trials, Series: series})
+	}
+	for _, kind := range []model.Kind{model.Full, model.Equal} {
+		for _, k := range []int{1, 10, 100, 1000} {
+			mf(scenario(10*k, k, cap, kind, 1, 32, model.HalfEven), max(1000, 100_000/k), fmt.Sprintf("%s, N/k = 10", kind))
+		}
+		mf(scenario(1000, 10, cap, kind, 1, 32, model.HalfEven), 1000, "")
+	}
+	mf(scenario(1000, 10, cap, model.Decorrelated, 1, 32, model.HalfEven), 1000, "")
+	return g
+}
+
+// Validate runs every case through its model and Monte Carlo and judges
+// each check: the closed form must equal every trial; the chain's exact
+// means must lie within the Bonferroni-corrected interval of the Monte
+// Carlo means and its completion law must pass a chi-square test at the
+// same level; the mean field's calls must be within MeanFieldTolerance at
+// N ≥ 1,000 and N/k ≥ 10 and its error must shrink along each series.
+func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (Validation, error) {
+	if opt.Level == 0 {
+		opt.Level = 0.999
+	}
+	v := Validation{Level: opt.Level}
+	for _, c := range grid {
+		switch c.Method {
+		case MethodMarkov:
+			v.Statistical += 3
+		case MethodMeanField:
+			if meanFieldJudged(c.Scenario) {
+				v.Statistical++
+			}
+		}
+	}
+	series := map[string]bool{}
+	for _, c := range grid {
+		if c.Series != "" && !series[c.Series] {
+			series[c.Series] = true
+			v.Statistical++
+		}
+	}
+	alpha := (1 - opt.Level) / float64(max(1, v.Statistical))
+	v.Critical = distuv.UnitNormal.Quantile(1 - alpha/2)
+	seriesRows := map[string][]Check{}
+	var order []string
+	for i, c := range grid {
+		msc := c.Scenario
+		if opt.Perturb != nil {
+			msc = opt.Perturb(msc)
+		}
+		mopt := montecarlo.Options{Trials: c.Trials, Seed: opt.Seed, Workers: opt.Workers}
+		var checks []Check
+		var err error
+		switch c.Method {
+		case MethodClosed:
+			checks, err = validateClosed(ctx, c.Scenario, msc, mopt)
+		case MethodMarkov:
+			checks, err = validateMarkov(ctx, c.Scenario, msc, mopt, v.Critical, alpha)
+		case MethodMeanField:
+			checks, err = validateMeanField(ctx, c.Scenario, msc, mopt, v.Critical)
+			if err == nil && c.Series != "" {
+				if _, ok := seriesRows[c.Series]; !ok {
+					order = append(order, c.Series)
+				}
+				seriesRows[c.Series] = append(seriesRows[c.Series], checks[0])
+			}
+		default:
+			err = fmt.Errorf("unknown method %q", c.Method)
+		}
+		if err != nil {
+			return v, fmt.Errorf("%s on %+v: %w", c.Method, c.Scenario, err)
+		}
+		v.Checks = append(v.Checks, checks...)
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(grid))
+		}
+	}
+	for _, name := range order {
+		v.Checks = append(v.Checks, shrinks(name, seriesRows[name], v.Critical))
+	}
+	for _, c := range v.Checks {
+		if c.Verdict == Fail {
+			v.Failed++
+		}
+	}
+	return v, nil
+}
+
+// notApplicable is the row of a model that refuses a scenario: a failure,
+// since the grid only holds scenarios the model should answer.
+func notApplicable(method string, sc model.Scenario, err error) Check {
+	return Check{Method: method, Scenario: sc, Quantity: "—", Model: Number(math.NaN()), Verdict: Fail, Detail: err.Error()}
+}
+
+// validateClosed compares the closed form with every trial: calls,
+// completion and the latency histogram must be equal, trial by trial.
+func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.Options) ([]Check, error) {
+	c, err := model.ClosedForm(msc)
+	if err != nil {
+		return []Check{notApplicable(MethodClosed, sc, err)}, nil
+	}
+	latency := map[int64]int64{}
+	for _, w := range c.Waves {
+		latency[w.Tick+1] += w.Served
+	}
+	var calls, completion Moments
+	badLatency, censored := 0, 0
+	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+		if t.Censored {
+			censored++
+			return nil
+		}
+		calls.Add(float64(t.Calls))
+		completion.Add(float64(t.Completion))
+		var served int64
+		same := true
+		for l, n := range t.Latency {
+			served += n
+			same = same && n == latency[int64(l)]
+		}
+		if !same || served != int64(sc.Clients) {
+			badLatency++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	exact := func(q string, model float64, m *Moments) Check {
+		e := m.Estimate()
+		ch := Check{Method: MethodClosed, Scenario: sc, Quantity: q, Model: Number(model), MonteCarlo: &e, Verdict: Pass}
+		bad := 0
+		if e.N != opt.Trials {
+			bad = opt.Trials - e.N
+		}
+		if e.SD != 0 || e.Mean != model || bad > 0 {
+			ch.Verdict = Fail
+			ch.Detail = fmt.Sprintf("trials differ from the exact value (sd %g, %d censored)", e.SD, censored)
+		} else {
+			ch.Detail = fmt.Sprintf("all %d trials equal", e.N)
+		}
+		return ch
+	}
+	lat := Check{Method: MethodClosed, Scenario: sc, Quantity: "latency distribution", Model: Number(math.NaN()), Verdict: Pass,
+		Detail: fmt.Sprintf("all %d trials have the closed form's %d waves of latencies", opt.Trials, len(c.Waves))}
+	if badLatency > 0 || censored > 0 {
+		lat.Verdict = Fail
+		lat.Detail = fmt.Sprintf("%d of %d trials have another latency distribution", badLatency+censored, opt.Trials)
+	}
+	return []Check{exact("calls", float64(c.Calls), &calls), exact("completion", float64(c.Completion), &completion), lat}, nil
+}
+
+// validateMarkov compares the chain's exact means with the Monte Carlo
+// means in units of the exact standard error σ/√n, and the chain's law of
+// completion with the Monte Carlo histogram by a chi-square test (bins
+// pooled until each expects at least 5 trials).
+func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.Options, critical, alpha float64) ([]Check, error) {
+	m, err := model.MarkovChain(msc, model.MarkovOptions{Tail: 1e-13})
+	if err != nil {
+		return []Check{notApplicable(MethodMarkov, sc, err)}, nil
+	}
+	var calls, completion Moments
+	var hist []int64
+	censored := 0
+	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+		if t.Censored {
+			censored++
+			return nil
+		}
+		calls.Add(float64(t.Calls))
+		completion.Add(float64(t.Completion))
+		for int64(len(hist)) <= t.Completion {
+			hist = append(hist, 0)
+		}
+		hist[t.Completion]++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	mean := func(q string, exact model.Moment, mc *Moments) Check {
+		e := mc.Estimate()
+		ch := Check{Method: MethodMarkov, Scenario: sc, Quantity: q, Model: Number(exact.Mean), MonteCarlo: &e}
+		se := exact.SD / math.Sqrt(float64(e.N))
+		d := e.Mean - exact.Mean
+		switch {
+		case se > 0:
+			ch.Z = Number(d / se)
+		case math.Abs(d) > 1e-9*math.Max(1, math.Abs(exact.Mean)) || e.SD != 0:
+			ch.Z = Number(math.Inf(int(math.Copysign(1, d))))
+		}
+		z := math.Abs(float64(ch.Z))
+		ch.Verdict = Pass
+		if z > critical {
+			ch.Verdict = Fail
+		}
+		ch.Detail = fmt.Sprintf("|z| = %.2f (limit %.2f), exact sd %.4g, %d states", z, critical, exact.SD, m.States)
+		return ch
+	}
+	checks := []Check{mean("calls", m.Calls, &calls), mean("completion", m.Completion, &completion)}
+	stat, df := chiSquare(hist, m.Distribution, m.Finished())
+	gof := Check{Method: MethodMarkov, Scenario: sc, Quantity: "completion distribution", Model: Number(math.NaN()), ChiSquare: Number(stat), DF: df}
+	if df > 0 {
+		gof.P = distuv.ChiSquared{K: float64(df)}.Survival(stat)
+	} else {
+		gof.P = 1
+		if stat > 0 {
+			gof.P = 0
+		}
+	}
+	gof.Verdict = Pass
+	if gof.P < alpha {
+		gof.Verdict = Fail
+	}
+	gof.Detail = fmt.Sprintf("χ² = %.2f, df %d, p = %.3g (limit %.2g)", stat, df, gof.P, alpha)
+	if censored > 0 || m.Unfinished > 1e-9 {
+		gof.Detail += fmt.Sprintf("; %d censored trials, chain unfinished mass %.2g", censored, m.Unfinished)
+	}
+	return append(checks, gof), nil
+}
+
+// chiSquare is Pearson's statistic of the histogram against the law p
+// (normalized by total), with adjacent values pooled until every bin
+// expects at least 5; df = bins − 1. An observation where the law has no
+// mass makes the statistic infinite.
+func chiSquare(hist []int64, p []float64, total float64) (float64, int) {
+	var n int64
+	for _, c := range hist {
+		n += c
+	}
+	size := max(len(hist), len(p))
+	var exp, obs []float64
+	ce, co := 0.0, 0.0
+	for v := range size {
+		pv := 0.0
+		if v < len(p) {
+			pv = p[v] / total
+		}
+		var ov int64
+		if v < len(hist) {
+			ov = hist[v]
+		}
+		if pv == 0 && ov > 0 {
+			return math.Inf(1), 0
+		}
+		ce += pv * float64(n)
+		co += float64(ov)
+		if ce >= 5 {
+			exp, obs = append(exp, ce), append(obs, co)
+			ce, co = 0, 0
+		}
+	}
+	if ce > 0 || co > 0 { // the remainder joins the last bin
+		if len(exp) == 0 {
+			exp, obs = []float64{0}, []float64{0}
+		}
+		exp[len(exp)-1] += ce
+		obs[len(obs)-1] += co
+	}
+	stat := 0.0
+	for i := range exp {
+		d := obs[i] - exp[i]
+		stat += d * d / exp[i]
+	}
+	return stat, len(exp) - 1
+}
+
+// meanFieldJudged reports whether the mean field's calls are held to
+// MeanFieldTolerance in a scenario: full or equal, N ≥ 1,000, N/k ≥ 10.
+func meanFieldJudged(sc model.Scenario) bool {
+	k := sc.Policy.Kind
+	return (k == model.Full || k == model.Equal) && sc.Clients >= 1000 && sc.Clients >= 10*sc.Capacity
+}
+
+// validateMeanField reports the mean field's relative errors; calls are
+// judged where meanFieldJudged says so: the Bonferroni interval of the
+// relative error must lie inside ±MeanFieldTolerance.
+func validateMeanField(ctx context.Context, sc, msc model.Scenario, opt montecarlo.Options, critical float64) ([]Check, error) {
+	mf, err := model.MeanFieldModel(msc, model.MeanFieldOptions{})
+	if err != nil {
+		return []Check{notApplicable(MethodMeanField, sc, err)}, nil
+	}
+	s, err := Simulate(ctx, sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	if s.Calls == nil {
+		return nil, fmt.Errorf("every Monte Carlo trial was censored")
+	}
+	row := func(q string, model float64, e Estimate) Check {
+		ch := Check{Method: MethodMeanField, Scenario: sc, Quantity: q, Model: Number(model), MonteCarlo: &e, RelErr: model/e.Mean - 1, Verdict: Info}
+		ch.Z = Number((e.Mean - model) / e.SE())
+		ch.Detail = fmt.Sprintf("relative error %+.3f%% ± %.3f%%", 100*ch.RelErr, 100*critical*e.SE()/e.Mean)
+		return ch
+	}
+	calls := row("calls", mf.Calls, *s.Calls)
+	if meanFieldJudged(sc) {
+		half := critical * s.Calls.SE() / s.Calls.Mean
+		calls.Verdict = Pass
+		if math.Abs(calls.RelErr)+half > MeanFieldTolerance {
+			calls.Verdict = Fail
+		}
+		calls.Detail += fmt.Sprintf(" must lie within ±%g%%", 100*MeanFieldTolerance)
+	}
+	return []Check{calls, row("completion", mf.Completion, s.Completion.Estimate)}, nil
+}
+
+// shrinks judges a convergence series: the calls error at the largest N
+// must be smaller than at the smallest, beyond both uncertainties.
+func shrinks(name string, rows []Check, critical float64) Check {
+	first, last := rows[0], rows[len(rows)-1]
+	se := func(c Check) float64 { return critical * c.MonteCarlo.SE() / c.MonteCarlo.Mean }
+	ch := Check{Method: MethodMeanField, Scenario: last.Scenario, Quantity: "calls error shrinks (" + name + ")", Model: Number(math.NaN()), Verdict: Pass}
+	detail := "|rel err| by N:"
+	for _, r := range rows {
+		detail += fmt.Sprintf(" %d: %.3f%%", r.Scenario.Clients, 100*math.Abs(r.RelErr))
+	}
+	ch.Detail = detail
+	if math.Abs(last.RelErr)+se(last) >= math.Abs(first.RelErr)-se(first) {
+		ch.Verdict = Fail
+	}
+	return ch
+}
+
+// PerturbDelays returns a perturbation for ValidateOptions.Perturb that
+// stretches every delay law by factor: base, cap and the fixed delay are
+// multiplied by it. A factor other than 1 is a deliberately wrong model.
+func PerturbDelays(factor float64) func(model.Scenario) model.Scenario {
+	return func(sc model.Scenario) model.Scenario {
+		sc.Policy.Base *= factor
+		sc.Policy.Cap *= factor
+		sc.Policy.FixedDelay *= factor
+		return sc
+	}
+}

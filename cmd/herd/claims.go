@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/spf13/cobra"
+)
+
+type claimsOptions struct {
+	run    runFlags
+	output outputFlags
+	source string
+}
+
+func newClaimsCmd() *cobra.Command {
+	var o claimsOptions
+	c := &cobra.Command{
+		Use:   "claims",
+		Short: "Verdicts on what the AWS blog and the seed articles claim, with evidence",
+		Long: `claims checks every registered claim of the AWS Architecture Blog post
+"Exponential Backoff And Jitter" and of the seed articles, in the model it was
+made in (the blog's OCC row or the seed's capacity server) and in the other,
+and prints one row per claim: its verdict — holds, fails, holds-only-when (with
+the condition, e.g. a crossover client count found by bisection) or
+inconclusive (the 95% intervals cannot decide at the budget) — the evidence
+(estimates with 95% intervals) and whether the verdict transfers to the other
+model. Policies are compared on common random numbers with paired tests; a
+grid point left undecided is rerun with 4× the trials.`,
+		Example: `  herd claims
+  herd claims --source aws --format markdown > claims.md
+  herd claims --format json --trials 4000 --seed 7`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return claimsRun(c, &o) },
+	}
+	o.run.register(c, analysis.DefaultClaimTrials)
+	c.Flags().StringVar(&o.source, "source", "all", "which claims: aws|seed|all")
+	complete(c, "source", []string{"aws", "seed", "all"})
+	c.Flags().StringVar(&o.output.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
+	c.Flags().StringVar(&o.output.out, "out", "", "write the result to this file (atomically) instead of standard output")
+	complete(c, "format", []string{"table", "json", "markdown"})
+	return c
+}
+
+type claimsResult struct {
+	Trials     int                    `json:"trials"`
+	Seed       uint64                 `json:"seed"`
+	Claims     []analysis.ClaimResult `json:"claims"`
+	Provenance Provenance             `json:"provenance"`
+}
+
+func claimsRun(c *cobra.Command, o *claimsOptions) error {
+	opt, err := o.run.options()
+	if err != nil {
+		return err
+	}
+	origin := o.source
+	switch origin {
+	case "all":
+		origin = ""
+	case "aws", "seed":
+	default:
+		return usageError{fmt.Errorf("--source must be one of aws, seed, all, got %q", o.source)}
+	}
+	format := o.output.format
+	switch format {
+	case "markdown", "table", "json":
+	case "":
+		if format, err = o.output.resolve(c.OutOrStdout()); err != nil {
+			return err
+		}
+		if format == "csv" {
+			format = "json"
+		}
+	default:
+		return usageError{fmt.Errorf("--format must be one of table, json, markdown, got %q", format)}
+	}
+	if opt.Trials < 2 {
+		return usageError{fmt.Errorf("--trials must be ≥ 2 for claims, got %d", opt.Trials)}
+	}
+	bar := newProgress(c.ErrOrStderr(), "claims", len(analysis.Claims()))
+	res, err := analysis.EvaluateClaims(c.Context(), analysis.ClaimOptions{
+		Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin,
+		Progress: func(done, _ int) { bar.set(done) },
+	})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	r := claimsResult{Trials: opt.Trials, Seed: opt.Seed, Claims: res, Provenance: provenance()}
+	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
+		switch format {
+		case "json":
+			return writeJSON(w, r)
+		case "markdown":
+			return claimsMarkdown(w, r)
+		}
+		return claimsTable(w, r)
+	})
+}
+
+func verdictText(v analysis.Verdict, cond string) string {
+	if cond == "" {
+		return string(v)
+	}
+	return string(v) + ": " + cond
+}
+
+func evidenceText(ev []analysis.Evidence) string {
+	s := make([]string, len(ev))
+	for i, e := range ev {
+		s[i] = e.String()
+	}
+	return strings.Join(s, "; ")
+}
+
+func claimsTable(w io.Writer, r claimsResult) error {
+	fmt.Fprintf(w, "herd claims: %d trials per scenario, seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, r.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "claim\tmodel\tverdict\tother model\ttransfer")
+	for _, c := range r.Claims {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s: %s\t%s\n", c.ID, c.Model, verdictText(c.Verdict, c.Condition),
+			c.Other.Model, verdictText(c.Other.Verdict, c.Other.Condition), c.Transfer)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, c := range r.Claims {
+		fmt.Fprintf(w, "\n%s — %s\n  “%s”\n  check: %s\n  %s (%s): %s\n    %s\n  %s (%s): %s\n    %s\n",
+			c.ID, c.Source, c.Quote, c.Check,
+			c.Model, c.Parameters, verdictText(c.Verdict, c.Condition), strings.ReplaceAll(evidenceText(c.Evidence), "; ", "\n    "),
+			c.Other.Model, c.Other.Scenario, verdictText(c.Other.Verdict, c.Other.Condition), strings.ReplaceAll(evidenceText(c.Other.Evidence), "; ", "\n    "))
+	}
+	return nil
+}
+
+// claimsMarkdown writes one table row per claim, for a design review.
+func claimsMarkdown(w io.Writer, r claimsResult) error {
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	fmt.Fprintf(w, "Verdicts by herd (%d trials per scenario, seed %d, 95%% intervals, paired comparisons on common random numbers).\n\n", r.Trials, r.Seed)
+	fmt.Fprintln(w, "| claim | source | quote | verdict (own model) | evidence | other model | transfer |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, c := range r.Claims {
+		fmt.Fprintf(w, "| `%s` | %s | “%s” | **%s** (%s) | %s | %s: %s | %s |\n",
+			c.ID, cell(c.Source), cell(c.Quote), cell(verdictText(c.Verdict, c.Condition)), c.Model,
+			cell(evidenceText(c.Evidence)), c.Other.Model, cell(verdictText(c.Other.Verdict, c.Other.Condition)), c.Transfer)
+	}
+	_, err := fmt.Fprintf(w, "\nChecks: %s\n", cell(checksText(r.Claims)))
+	return err
+}
+
+func checksText(cs []analysis.ClaimResult) string {
+	var s []string
+	for _, c := range cs {
+		s = append(s, "`"+c.ID+"`: "+c.Check)
+	}
+	return strings.Join(s, "; ")
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/herdlab/herd/internal/bruteforce"
+	"github.com/herdlab/herd/model"
+)
+
+// herd model --method markov agrees to 1e-9 with the brute-force
+// enumeration over labeled clients on held-out small scenarios.
+func TestModelMarkovEqualsBruteForce(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		sc   func(*model.Scenario)
+	}{
+		{[]string{"-n", "6", "-k", "3", "--policy", "full", "--cap", "16"}, func(s *model.Scenario) { s.Clients, s.Capacity, s.Policy.Cap = 6, 3, 16 }},
+		{[]string{"-n", "5", "-k", "2", "--policy", "equal", "--cap", "12", "--rounding", "ceil"},
+			func(s *model.Scenario) {
+				s.Clients, s.Capacity, s.Policy.Kind, s.Policy.Cap, s.Rounding = 5, 2, model.Equal, 12, model.Ceil
+			}},
+		{[]string{"-n", "4", "-k", "1", "--policy", "expo", "--base", "1.5", "--cap", "10"},
+			func(s *model.Scenario) {
+				s.Clients, s.Capacity, s.Policy.Kind, s.Policy.Base, s.Policy.Cap = 4, 1, model.Expo, 1.5, 10
+			}},
+	} {
+		sc := model.Default()
+		c.sc(&sc)
+		want, err := bruteforce.Solve(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, code := herd(t, append([]string{"model", "--method", "markov", "--format", "json"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		var got struct {
+			Calls, Completion struct {
+				Mean         float64
+				Distribution []struct {
+					Completion int
+					P          float64
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got.Calls.Mean-want.Calls) > 1e-9 || math.Abs(got.Completion.Mean-want.Completion) > 1e-9 {
+			t.Errorf("%v: calls %.12g completion %.12g, brute force %.12g %.12g", c.args, got.Calls.Mean, got.Completion.Mean, want.Calls, want.Completion)
+		}
+		seen := 0.0
+		for _, m := range got.Completion.Distribution {
+			w := 0.0
+			if m.Completion < len(want.Distribution) {
+				w = want.Distribution[m.Completion]
+			}
+			if math.Abs(m.P-w) > 1e-9 {
+				t.Errorf("%v: P(completion = %d) = %.12g, brute force %.12g", c.args, m.Completion, m.P, w)
+			}
+			seen += w
+		}
+		if math.Abs(seen-1) > 1e-9 {
+			t.Errorf("%v: the printed distribution covers brute-force mass %.12g, want 1", c.args, seen)
+		}
+	}
+}
+
+func TestModelExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"model", "--method", "closed", "--policy", "expo", "--format", "json"}, 0, ""},
+		{[]string{"model", "--method", "closed", "--policy", "full"}, 1, "random"},
+		{[]string{"model", "--method", "closed", "--policy", "fixed", "--server", "collision"}, 1, "no client is ever served"},
+		{[]string{"model", "--method", "markov", "--policy", "decorrelated", "-n", "4"}, 1, "continuous"},
+		{[]string{"model", "--method", "markov", "-n", "1000", "--max-states", "1000"}, 1, "states"},
+		{[]string{"model", "--method", "meanfield", "-n", "100000", "-k", "100", "--format", "csv"}, 0, ""},
+		{[]string{"model", "--method", "exact"}, 2, "--method"},
+		{[]string{"model"}, 2, "--method"},
+		{[]string{"model", "--method", "markov", "-k", "0"}, 2, "--capacity"},
+		{[]string{"model", "--method", "meanfield", "--grid", "0"}, 2, "--grid"},
+	} {
+		_, stderr, code := herd(t, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.says) {
+			t.Errorf("herd %s: exit %d, stderr %q; want exit %d mentioning %q", strings.Join(c.args, " "), code, stderr, c.code, c.says)
+		}
+	}
+}
+
+// herd validate passes on its grid and fails, with exit 1, when the
+// models' delay laws are stretched.
+func TestValidateExitCodes(t *testing.T) {
+	out, stderr, code := herd(t, "validate", "--format", "table")
+	if code != 0 || !strings.Contains(out, "0 of ") {
+		t.Errorf("herd validate: exit %d, stderr %q, tail %q", code, stderr, out[max(0, len(out)-200):])
+	}
+	for _, method := range []string{"closed", "markov", "meanfield"} {
+		if !strings.Contains(out, "\n"+method+" ") {
+			t.Errorf("herd validate prints no %s row", method)
+		}
+	}
+	out, stderr, code = herd(t, "validate", "--perturb-delays", "1.1", "--format", "json")
+	if !json.Valid([]byte(out)) {
+		t.Errorf("herd validate --format json writes invalid JSON (infinite z scores must be null)")
+	}
+	if code != 1 || !strings.Contains(stderr, "checks failed") {
+		t.Errorf("herd validate --perturb-delays 1.1: exit %d, stderr %q; want exit 1", code, stderr)
+	}
+}

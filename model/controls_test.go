@@ -1,0 +1,114 @@
+package model
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// Goodput falls linearly with overload at rejection cost c: s + c·(m − s) ≤ k.
+func TestGoodput(t *testing.T) {
+	tr := Traffic{RejectCost: 0.1}
+	for _, c := range []struct{ m, want int }{
+		{50, 50}, {100, 100}, {101, 99}, {200, 88}, {500, 55}, {1000, 0}, {5000, 0},
+	} {
+		if got := tr.Goodput(Capacity, 100, c.m); got != c.want {
+			t.Errorf("c=0.1 k=100 m=%d: goodput %d, want %d", c.m, got, c.want)
+		}
+		if got := tr.Goodput(Capacity, 100, c.m); got+int(math.Ceil(0.1*float64(c.m-got)-1e-9)) > 100 && got > 0 {
+			t.Errorf("m=%d: serving %d overspends the capacity", c.m, got)
+		}
+	}
+	if g := (Traffic{}).Goodput(Capacity, 100, 1e6); g != 100 {
+		t.Errorf("capacity server: goodput %d under overload, want 100", g)
+	}
+	if g := (Traffic{}).Goodput(Collision, 100, 101); g != 0 {
+		t.Errorf("collision server: goodput %d under overload, want 0", g)
+	}
+	if g := (Traffic{RejectCost: 1}).Goodput(Capacity, 100, 101); g != 0 {
+		t.Errorf("reject cost 1: goodput %d, want 0", g)
+	}
+}
+
+// The closed form: 3 tries at each of 5 layers is 243 at total failure, the
+// seed guide's 3 layers of 3 tries 27, and 3 retries (4 tries) at 3 layers
+// 64; with partial failure it is a geometric sum.
+func TestAmplification(t *testing.T) {
+	for _, c := range []struct {
+		p        float64
+		attempts []int
+		want     float64
+	}{
+		{1, []int{3, 3, 3, 3, 3}, 243}, {1, []int{3, 3, 3}, 27}, {1, []int{4, 4, 4}, 64},
+		{0, []int{3, 3, 3}, 1}, {0.5, []int{2, 2}, 1 + 0.5 + 0.25 + 0.125},
+		{0.9, []int{3, 1, 1, 1, 1}, 1 + 0.9 + 0.81},
+	} {
+		if got := Amplification(c.p, c.attempts); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Amplification(%g, %v) = %g, want %g", c.p, c.attempts, got, c.want)
+		}
+	}
+	if f := StackFailure(0.5, []int{2, 2}); f != 1.0/16 {
+		t.Errorf("StackFailure = %g, want 1/16", f)
+	}
+	for _, bad := range []struct {
+		p float64
+		a []int
+	}{{-0.1, []int{3}}, {1.1, []int{3}}, {math.NaN(), []int{3}}, {0.5, nil}, {0.5, []int{0}}, {0.5, make([]int, MaxLayers+1)}} {
+		var fe *FieldError
+		if err := ValidateStack(bad.p, bad.a); !errors.As(err, &fe) {
+			t.Errorf("ValidateStack(%g, %v) = %v, want a FieldError", bad.p, bad.a, err)
+		}
+	}
+}
+
+// Every invalid control and traffic parameter is refused with its flag.
+func TestControlsAndTrafficValidate(t *testing.T) {
+	sc := Default()
+	good := Controls{MaxAttempts: 3, Bucket: DefaultBucket(AWSBucket), Breaker: DefaultBreaker()}
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for flag, c := range map[string]Controls{
+		"max-attempts":      {MaxAttempts: -1},
+		"bucket":            {Bucket: Bucket{Kind: "leaky"}},
+		"bucket-capacity":   {Bucket: Bucket{Kind: AWSBucket, Capacity: -1, RetryCost: 5}},
+		"bucket-cost":       {Bucket: Bucket{Kind: AWSBucket, Capacity: 5, RetryCost: 0}},
+		"bucket-deposit":    {Bucket: Bucket{Kind: BrookerBucket, Capacity: 5, RetryCost: 1, Deposit: math.Inf(1)}},
+		"breaker-window":    {Breaker: Breaker{Window: 65, Threshold: 0.5, MinCalls: 1, Cooldown: 1}},
+		"breaker-threshold": {Breaker: Breaker{Window: 10, Threshold: 0, MinCalls: 1, Cooldown: 1}},
+		"breaker-min-calls": {Breaker: Breaker{Window: 10, Threshold: 0.5, MinCalls: 11, Cooldown: 1}},
+		"breaker-cooldown":  {Breaker: Breaker{Window: 10, Threshold: 0.5, MinCalls: 5, Cooldown: 0}},
+	} {
+		var fe *FieldError
+		if err := c.Validate(); !errors.As(err, &fe) || fe.Flag != flag {
+			t.Errorf("%+v: %v, want an error naming --%s", c, err, flag)
+		}
+	}
+	if err := DefaultTraffic(sc.Capacity).Validate(sc); err != nil {
+		t.Fatal(err)
+	}
+	coll := sc
+	coll.Server = Collision
+	win := sc
+	win.FirstWindow = 5
+	for _, c := range []struct {
+		flag string
+		sc   Scenario
+		tr   Traffic
+	}{
+		{"rate", sc, Traffic{Rate: 0, Ticks: 10}},
+		{"ticks", sc, Traffic{Rate: 1, Ticks: 0}},
+		{"outage-start", sc, Traffic{Rate: 1, Ticks: 10, OutageStart: 10}},
+		{"outage", sc, Traffic{Rate: 1, Ticks: 10, OutageStart: 5, OutageLength: 6}},
+		{"outage-capacity", sc, Traffic{Rate: 1, Ticks: 10, OutageCapacity: sc.Capacity}},
+		{"reject-cost", sc, Traffic{Rate: 1, Ticks: 10, RejectCost: 1.5}},
+		{"reject-cost", coll, Traffic{Rate: 1, Ticks: 10, RejectCost: 0.5}},
+		{"recovered-backlog", sc, Traffic{Rate: 1, Ticks: 10, RecoveredBacklog: -1}},
+		{"first-window", win, Traffic{Rate: 1, Ticks: 10}},
+	} {
+		var fe *FieldError
+		if err := c.tr.Validate(c.sc); !errors.As(err, &fe) || fe.Flag != c.flag {
+			t.Errorf("%+v: %v, want an error naming --%s", c.tr, err, c.flag)
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package montecarlo
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/herdlab/herd/model"
+)
+
+// MaxOCCClients bounds the OCC engine's cohort: it keeps about 100 bytes
+// per client (a random stream, a pending event and the client's state).
+const MaxOCCClients = 10_000_000
+
+// OCCEngine is the event engine of the AWS blog's OCC model (see
+// model/occ.go for the semantics). Only the writes need to be events: a
+// write that reaches the server at w carrying the version read at r wins
+// iff no write won in between, that is iff the last win so far came before
+// r — and every earlier write has been handled by then, since events are
+// handled in time order. So each client has exactly one pending event, its
+// next write, and the hops around it are drawn when it is scheduled: an
+// attempt that starts when the client sends its read at s reads at
+// r = s + hop and writes at r + 2 hops; a loser learns of its failure one
+// hop after w and sends its next read backoff(n) later. This is the process
+// of the blog's simulator, which queues every message as an event, at a
+// quarter of the heap operations.
+//
+// Every client draws its hops and backoffs from its own stream, seeded from
+// the trial's stream. Hence the first attempt of every client is the same
+// whatever the policy, and later attempts stay aligned draw by draw, which
+// makes the common random numbers of paired comparisons effective.
+type OCCEngine struct {
+	sc      model.Scenario
+	horizon float64
+	net     []rand.PCG   // client c's stream
+	rng     []*rand.Rand // rand.New(&net[c]), for NormFloat64
+	client  []occClient
+	queue   []occEvent // a 4-ary min-heap on the write time
+	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
+	// policy whose law depends on n alone; nil for a stateful policy
+	// (Decorrelated), whose law is asked of the policy at every retry.
+	laws []model.Law
+}
+
+type occClient struct {
+	read  float64 // when the pending write's read reached the server
+	retry int     // retry number n of the last retry
+	prev  float64 // the state a stateful policy carries: Decorrelated's previous delay
+}
+
+// occEvent is a client's next write reaching the server.
+type occEvent struct {
+	at     float64
+	client int32
+}
+
+// NewOCCEngine prepares the OCC engine for a valid OCC scenario.
+func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
+	if sc.Server != model.OCC {
+		return nil, fmt.Errorf("the OCC engine plays only --server occ, got %s", sc.Server)
+	}
+	if sc.Clients > MaxOCCClients {
+		return nil, fmt.Errorf("the OCC engine holds at most %d clients (about 100 bytes each), got %d", MaxOCCClients, sc.Clients)
+	}
+	e := &OCCEngine{sc: sc, horizon: float64(sc.EffectiveHorizon())}
+	e.net = make([]rand.PCG, sc.Clients)
+	e.rng = make([]*rand.Rand, sc.Clients)
+	for c := range e.net {
+		e.rng[c] = rand.New(&e.net[c])
+	}
+	e.client = make([]occClient, sc.Clients)
+	e.queue = make([]occEvent, 0, sc.Clients)
+	if c := sc.Policy.Classes(); c > 0 {
+		e.laws = make([]model.Law, c+1)
+		for n := 1; n <= c; n++ {
+			e.laws[n] = sc.Policy.Law(n, sc.Policy.Start())
+		}
+	}
+	return e, nil
+}
+
+// hop is one network delay of client c, |Normal(HopMean, HopSD)| ms.
+func (e *OCCEngine) hop(c int32) float64 {
+	return math.Abs(model.HopMean + model.HopSD*e.rng[c].NormFloat64())
+}
+
+// backoff draws client c's delay before its retry n. It always consumes one
+// uniform, even for a deterministic policy, so that the draws of different
+// policies stay aligned.
+func (e *OCCEngine) backoff(c int32, n int) float64 {
+	u := uniform(&e.net[c])
+	if e.laws != nil {
+		return e.laws[min(n, len(e.laws)-1)].Draw(u)
+	}
+	cl := &e.client[c]
+	var d float64
+	d, cl.prev = e.sc.Policy.Law(n, cl.prev).Sample(u)
+	return d
+}
+
+// attempt schedules the attempt of client c whose read is sent at s and
+// returns the time its write reaches the server.
+func (e *OCCEngine) attempt(c int32, s float64) float64 {
+	r := s + e.hop(c)
+	e.client[c].read = r
+	return r + e.hop(c) + e.hop(c)
+}
+
+// Play runs one trial.
+func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
+	t.Continuous = true
+	sc := &e.sc
+	q := e.queue[:0]
+	for c := range int32(sc.Clients) {
+		e.net[c].Seed(src.Uint64(), src.Uint64())
+		e.client[c] = occClient{prev: sc.Policy.Start()}
+		start := 0.0
+		if sc.FirstWindow > 1 {
+			start = uniform(&e.net[c]) * float64(sc.FirstWindow)
+		}
+		q = append(q, occEvent{at: e.attempt(c, start), client: c})
+	}
+	for i := (len(q) - 2) / 4; i >= 0; i-- {
+		siftDown(q, i)
+	}
+	lastWin := math.Inf(-1) // when the row's version last changed
+	done := 0.0
+	for len(q) > 0 && q[0].at <= e.horizon {
+		ev := &q[0]
+		c, w := ev.client, ev.at
+		t.Calls++
+		if arrivals {
+			t.CallTimes = append(t.CallTimes, w)
+		}
+		cl := &e.client[c]
+		if lastWin < cl.read { // the version is still the one read: a win
+			lastWin = w
+			t.Served++
+			done = max(done, w+e.hop(c))
+			q[0] = q[len(q)-1]
+			q = q[:len(q)-1]
+		} else { // a loss: the response, the backoff, the next attempt
+			cl.retry++
+			fail := w + e.hop(c)
+			ev.at = e.attempt(c, fail+e.backoff(c, cl.retry))
+		}
+		siftDown(q, 0)
+	}
+	e.queue = q
+	t.Censored = len(q) > 0
+	t.Time = done
+}
+
+// siftDown restores the heap order below i in a 4-ary min-heap on the event
+// time. The queue holds one event per client, so a pop or a reschedule is
+// one sift of the root; a typed 4-ary heap here is several times faster
+// than container/heap's interface calls and has half the levels of a
+// binary heap. A rescheduled write usually belongs near the bottom, so the
+// hole first descends along the smallest children to a leaf and the event
+// then climbs back (Floyd's bottom-up sift), which saves a comparison per
+// level. Equal times, which have probability 0, are still ordered
+// deterministically, by the heap's own history.
+func siftDown(q []occEvent, i int) {
+	n := len(q)
+	if i >= n {
+		return
+	}
+	x, top := q[i], i
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m, mt := c, q[c].at
+		for j := c + 1; j < min(c+4, n); j++ {
+			if q[j].at < mt {
+				m, mt = j, q[j].at
+			}
+		}
+		q[i] = q[m]
+		i = m
+	}
+	for i > top {
+		p := (i - 1) / 4
+		if q[p].at <= x.at {
+			break
+		}
+		q[i] = q[p]
+		i = p
+	}
+	q[i] = x
+}
