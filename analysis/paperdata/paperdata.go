@@ -45,10 +45,12 @@ type section struct {
 var sections = []section{
 	{"seed", seedSection},
 	{"closed", closedSection},
+	{"validate", validateSection},
 	{"load", loadSection},
 	{"tails", tailsSection},
 	{"sensitivity", sensitivitySection},
 	{"audit", auditSection},
+	{"claims", claimsSection},
 }
 
 // Generate computes every section and returns the files of
@@ -519,3 +521,6 @@ func auditSection(ctx context.Context, cfg Config, d *doc) error {
 		[]string{"\\#", "policy", `gave up (\%)`, "calls", `completion (s)`, `sync.\ 1\,s`, `sync.\ 100\,ms`}, body))
 	return nil
 }
+
+// Sections is the number of sections Generate runs (for progress bars).
+func Sections() int { return len(sections) }

@@ -141,9 +141,12 @@ func quantile(q analysis.Quantile) string {
 	return num(q.Value, 0) + `\,{\footnotesize` + interval(q.CI95[0], q.CI95[1], 0) + `}`
 }
 
-// escape makes a name safe in LaTeX text.
+// escape makes a name or a sentence safe in LaTeX text.
 func escape(s string) string {
-	r := strings.NewReplacer(`\`, `\textbackslash{}`, `_`, `\_`, `&`, `\&`, `%`, `\%`, `#`, `\#`, `$`, `\$`, `{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`)
+	r := strings.NewReplacer(`\`, `\textbackslash{}`, `_`, `\_`, `&`, `\&`, `%`, `\%`, `#`, `\#`, `$`, `\$`, `{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
+		// Unicode that claims' conditions use, which pdfLaTeX's inputenc lacks.
+		"≥", `$\ge$`, "≤", `$\le$`, "∈", `$\in$`, "…", `\ldots{}`, "−", `$-$`, "×", `$\times$`,
+		"·", `$\cdot$`, "²", `$^2$`, "’", "'", "≈", `$\approx$`, "→", `$\to$`, "σ", `$\sigma$`, "λ", `$\lambda$`)
 	return r.Replace(s)
 }
 

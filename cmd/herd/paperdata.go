@@ -28,7 +28,7 @@ func newPaperDataCmd() *cobra.Command {
 			if !(cfg.Scale > 0 && cfg.Scale <= 1) {
 				return usageError{fmt.Errorf("--scale must be in (0, 1], got %g", cfg.Scale)}
 			}
-			bar := newProgress(c.ErrOrStderr(), "sections", 6)
+			bar := newProgress(c.ErrOrStderr(), "sections", paperdata.Sections())
 			cfg.Progress = func(done, _ int) { bar.set(done) }
 			files, err := paperdata.Generate(c.Context(), cfg)
 			bar.finish()
