@@ -16,8 +16,11 @@ race:
 vet:
 	$(GO) vet ./...
 
+# Both Monte Carlo engines (calls/s, allocations, cost versus N), the
+# count engine's samplers, and the sweep runner (points/s, trials/s).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
+	$(GO) test -run '^$$' -bench Sweep -benchmem ./analysis
 
 bench-vs-seed:
 	scripts/bench-vs-seed.sh

@@ -9,6 +9,13 @@
 // (LatencyQuantiles). Simulate runs the Monte Carlo engine and folds its
 // trials into a Summary.
 //
+// A sweep (SweepSpec, from flags or a YAML/JSON file via ReadSweepSpec)
+// expands a Grid into scenarios; RunSweep simulates them and emits one JSON
+// line per point in grid order, each carrying the spec's hash. A Shard runs
+// every n-th point (ParseShard reads Kubernetes and Slurm array variables),
+// ResumeFrom continues an interrupted shard, and Merge joins shards into
+// the unsharded bytes, refusing missing, duplicated and foreign ones.
+//
 // Validate is the cross-validation of the two routes: it runs a grid of
 // scenarios (DefaultValidationGrid) through the analytical models of
 // package model and through Monte Carlo and judges each Check — the closed

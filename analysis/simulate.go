@@ -24,10 +24,12 @@ type Summary struct {
 	Seed     uint64         `json:"seed"`
 	// Unit is the unit of completion and latency: "ticks", or "ms" for the
 	// continuous-time OCC server.
-	Unit       string        `json:"unit"`
-	Censored   int           `json:"censored"`
-	Calls      *Estimate     `json:"calls"`
-	Completion *Distribution `json:"completion"`
+	Unit     string `json:"unit"`
+	Censored int    `json:"censored"`
+	// Engine is the engine that played the trials and why it was chosen.
+	Engine     montecarlo.Choice `json:"engine"`
+	Calls      *Estimate         `json:"calls"`
+	Completion *Distribution     `json:"completion"`
 	// Latency is per-client latency: the mean of per-trial mean latencies
 	// and the quantiles of the pooled distribution.
 	Latency *Distribution `json:"latency"`
@@ -46,13 +48,20 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	if err := sc.Validate(); err != nil {
 		return Summary{}, err
 	}
+	choice, err := montecarlo.Choose(sc, opt.Use)
+	if err != nil {
+		return Summary{}, err
+	}
+	if opt.Engine != nil {
+		choice = montecarlo.Choice{Engine: "custom", Reason: "Options.Engine"}
+	}
 	var calls, completion, latency, peak, gaveUp Moments
 	var compHist []int64
 	var compTimes []float64 // continuous time: the completions, for exact quantiles
 	var lat LatencyCDF
 	var arrivals []Moments
 	censored := 0
-	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		if t.Censored {
 			censored++
 			return nil
@@ -86,7 +95,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	if err != nil {
 		return Summary{}, err
 	}
-	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Unit: sc.TimeUnit(), Censored: censored}
+	s := Summary{Scenario: sc, Trials: opt.Trials, Seed: opt.Seed, Unit: sc.TimeUnit(), Censored: censored, Engine: choice}
 	if censored > 0 {
 		w := fmt.Sprintf("%d of %d trials were censored: clients were still retrying at the horizon (%d %s); statistics cover only the %d trials that finished; raise --horizon to wait longer",
 			censored, opt.Trials, sc.EffectiveHorizon(), sc.TimeUnit(), opt.Trials-censored)

@@ -1,6 +1,7 @@
 package montecarlo
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/herdlab/herd/model"
@@ -66,5 +67,64 @@ func BenchmarkOCCEngine(b *testing.B) {
 			}
 			b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "calls/s")
 		})
+	}
+}
+
+// benchEngine plays trials with the given engine and reports calls/s and
+// the cost of one trial.
+func benchEngine(b *testing.B, sc model.Scenario, use EngineName) {
+	e, err := NewEngineUsing(sc, use)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var t Trial
+	var calls int64
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		t.reset(i)
+		e.Play(Stream(1, sc, i), &t, false)
+		calls += t.Calls
+	}
+	b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "calls/s")
+	b.ReportMetric(float64(calls)/float64(b.N), "calls/trial")
+}
+
+// BenchmarkCostVersusN is the cost of a trial against N at a fixed
+// N/k = 100 (full jitter, base 1, cap 32) for both engines: the count
+// engine's stays flat from N = 10³ to 10⁹, the per-client engine's grows
+// with N (it stops at 10⁶, where a trial takes a second).
+func BenchmarkCostVersusN(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000} {
+		for _, use := range []EngineName{Clients, Counts} {
+			if use == Clients && n > 1_000_000 {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/N=%d/k=%d", use, n, n/100), func(b *testing.B) {
+				sc := model.Default()
+				sc.Clients, sc.Capacity = n, n/100
+				benchEngine(b, sc, use)
+			})
+		}
+	}
+}
+
+// BenchmarkEngineCost plays the same scenarios on both engines: the data
+// behind Choose's cost model and the cost-versus-N figure.
+func BenchmarkEngineCost(b *testing.B) {
+	for _, c := range []struct {
+		kind model.Kind
+		n, k int
+	}{
+		{model.Full, 100, 10}, {model.Full, 1000, 10}, {model.Full, 1000, 100}, {model.Full, 10_000, 100},
+		{model.Full, 100_000, 1000}, {model.None, 1000, 10}, {model.Fixed, 1000, 10}, {model.Expo, 1000, 10},
+		{model.Equal, 1000, 10}, {model.Full, 10_000, 10}, {model.Expo, 100_000, 1000},
+	} {
+		for _, use := range []EngineName{Clients, Counts} {
+			b.Run(fmt.Sprintf("%s/N=%d/k=%d/%s", c.kind, c.n, c.k, use), func(b *testing.B) {
+				sc := model.Default()
+				sc.Clients, sc.Capacity, sc.Policy.Kind = c.n, c.k, c.kind
+				benchEngine(b, sc, use)
+			})
+		}
 	}
 }

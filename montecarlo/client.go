@@ -47,7 +47,13 @@ type affine struct {
 // NewClientEngine prepares the per-client engine for a valid scenario.
 func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 	if sc.Clients > MaxEngineClients {
-		return nil, fmt.Errorf("the per-client engine holds at most %d clients (about 24 bytes each), got %d", MaxEngineClients, sc.Clients)
+		alt := "use --engine counts (or auto), whose memory does not grow with N"
+		if why := countSupported(sc); why != "" {
+			alt = "the count engine cannot help either (" + why + "); use fewer --clients"
+		}
+		return nil, &LimitError{Engine: Clients,
+			Reason:      fmt.Sprintf("holds at most %d clients (about 24 bytes each per worker), got %d", MaxEngineClients, sc.Clients),
+			Alternative: alt}
 	}
 	e := &ClientEngine{sc: sc, horizon: sc.EffectiveHorizon()}
 	r := max(sc.MaxDelayTicks(), sc.FirstWindow) + 1

@@ -13,7 +13,15 @@
 //
 // ClientEngine is the per-client tick engine: a ring of per-tick buckets
 // holds who sends when, so its cost grows with the number of calls, not with
-// ticks × clients.
+// ticks × clients. CountEngine plays policies whose delay law depends on the
+// retry number alone on counts per (tick, retry class) — hypergeometric
+// winners, multinomial delays — so its cost does not grow with N at all;
+// it draws from the same law as ClientEngine (count_test.go proves it with
+// two-sample tests). Choose, called by NewEngine and NewEngineUsing, is the
+// one place that decides which engine plays a scenario: Auto (the CLI's
+// default) takes the count engine wherever it can, Default (the zero value
+// of Options.Use) keeps the per-client engine unless the cohort is beyond
+// it, and Run uses fewer workers rather than more than MemoryBudget.
 //
 // OpenLoopEngine plays model.Traffic: Poisson arrivals of new requests from
 // the scenario's clients, an outage, retries under the policy and the

@@ -117,6 +117,7 @@ func (f *scenarioFlags) changed(name string) bool { return f.fs != nil && f.fs.C
 type runFlags struct {
 	trials, workers int
 	seed            uint64
+	engine          string
 }
 
 func (f *runFlags) register(c *cobra.Command, trials int) {
@@ -124,6 +125,8 @@ func (f *runFlags) register(c *cobra.Command, trials int) {
 	fs.IntVar(&f.trials, "trials", trials, "Monte Carlo trials (≥ 1)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
+	fs.StringVar(&f.engine, "engine", string(montecarlo.Auto), "Monte Carlo engine: "+strings.Join(montecarlo.EngineNames(), "|")+" (auto: counts per retry class when the policy allows, else per client)")
+	complete(c, "engine", montecarlo.EngineNames())
 }
 
 const maxTrials = 100_000_000
@@ -135,7 +138,11 @@ func (f *runFlags) options() (montecarlo.Options, error) {
 	if f.workers < 0 {
 		return montecarlo.Options{}, usageError{fmt.Errorf("--workers must be ≥ 0 (0 means one per CPU), got %d", f.workers)}
 	}
-	return montecarlo.Options{Trials: f.trials, Seed: f.seed, Workers: f.workers}, nil
+	use, err := montecarlo.ParseEngineName(f.engine)
+	if err != nil {
+		return montecarlo.Options{}, usageError{fmt.Errorf("--%w", err)}
+	}
+	return montecarlo.Options{Trials: f.trials, Seed: f.seed, Workers: f.workers, Use: use}, nil
 }
 
 // fmtNum prints a statistic compactly: integers as integers, others with

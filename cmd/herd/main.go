@@ -5,6 +5,10 @@
 //
 //	herd reproduce seed            # the seed article's table, with 95% CIs
 //	herd simulate -n 1000 -k 10 --policy full --trials 10000 --format json
+//	herd simulate -n 1000000000 -k 10000000 --trials 10   # the count engine
+//	herd sweep --policy full,equal --cap 16:2048:*2 --out sweep.jsonl
+//	herd sweep --spec deploy/sweep.yaml --shard auto --resume --out shard.jsonl
+//	herd merge shard-*.jsonl --out sweep.jsonl
 //	herd version
 //
 // Every command prints a table on a terminal and JSON otherwise (choose with

@@ -203,6 +203,16 @@ func (p *progress) set(done int) {
 	_ = p.bar.Set(done)
 }
 
+// describe replaces the bar's description, e.g. with a rate.
+func (p *progress) describe(desc string) {
+	if p != nil {
+		p.desc = desc
+		if p.bar != nil {
+			p.bar.Describe(desc)
+		}
+	}
+}
+
 func (p *progress) finish() {
 	if p != nil && p.bar != nil {
 		_ = p.bar.Finish()

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
 )
 
@@ -33,7 +34,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "herd:", err)
 	var ue usageError
 	var fe *model.FieldError
-	if !started || errors.As(err, &ue) || errors.As(err, &fe) {
+	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
+	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &le) {
 		return 2
 	}
 	return 1
@@ -67,6 +69,8 @@ interval and its provenance.`,
 		newAuditCmd(),
 		newGenDocsCmd(),
 		newClaimsCmd(),
+		newSweepCmd(),
+		newMergeCmd(),
 		newPaperDataCmd(),
 	)
 	return root

@@ -210,7 +210,8 @@ func summaryTable(w io.Writer, s analysis.Summary) error {
 			horizon = "no horizon: OCC trials always finish"
 		}
 	}
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n\n", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit())
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit())
+	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
 	for _, p := range analysis.Percentiles {

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+	"github.com/spf13/cobra"
+)
+
+type sweepOptions struct {
+	grid        map[string]*string
+	spec        string
+	skipInvalid bool
+	run         runFlags
+	shard       string
+	out         string
+	resume      bool
+}
+
+func newSweepCmd() *cobra.Command {
+	o := sweepOptions{grid: map[string]*string{}}
+	c := &cobra.Command{
+		Use:   "sweep",
+		Short: "Simulate every point of a grid of scenarios; one JSON line per point",
+		Long: `sweep expands a grid of scenarios and simulates each point, writing one JSON
+line per point (JSON Lines) with the scenario, the statistics of herd simulate,
+the engine that ran, the sweep's spec hash and herd's provenance.
+
+Every scenario flag takes a comma list of values and ranges: lo:hi (step 1),
+lo:hi:step, or lo:hi:*factor (geometric), e.g. --cap 16:2048:*2 --policy
+full,equal. --spec FILE reads the grid from YAML or JSON (see
+analysis.ReadSweepSpec); flags given as well override the file's fields.
+
+Rows come in grid order and depend only on the spec and the seed, never on
+--workers or --shard. --shard i/n runs points p with p mod n = i (i from 0);
+--shard auto reads a Kubernetes Indexed Job (JOB_COMPLETION_INDEX and
+JOB_COMPLETIONS) or a Slurm job array (SLURM_ARRAY_TASK_ID and
+SLURM_ARRAY_TASK_COUNT). herd merge joins the shards' files into the bytes of
+the unsharded run.
+
+Each row is written whole, in one write. Interrupted (Ctrl-C, SIGTERM), sweep
+finishes no half row; rerun the same command with --resume to continue from
+the rows in --out.`,
+		Example: `  herd sweep --policy none,fixed,expo,full,equal --base 0.5,1,2,4,8 --cap 16:2048:*2 -n 1000 -k 10 --out sweep.jsonl
+  herd sweep --spec deploy/sweep.yaml --shard auto --out shard-$JOB_COMPLETION_INDEX.jsonl --resume
+  herd merge shard-*.jsonl --out sweep.jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return sweepRun(c, &o) },
+	}
+	fs := c.Flags()
+	help := map[string]string{
+		"clients": "clients N", "capacity": "capacity k", "server": "server models",
+		"policy": "retry policies", "base": "base delays", "cap": "caps", "fixed-delay": "fixed delays",
+		"rounding": "roundings", "first-window": "first-request windows W", "horizon": "horizons (0: automatic)",
+		"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
+		"max-elapsed": "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
+	}
+	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
+		"rounding": strings.Join(model.RoundingNames(), ",")}
+	for _, f := range analysis.GridFields {
+		o.grid[f] = new(string)
+		short := map[string]string{"clients": "n", "capacity": "k"}[f]
+		usage := help[f] + ": a comma list of values and ranges lo:hi[:step|:*factor]"
+		if names, ok := enums[f]; ok {
+			usage = help[f] + ": a comma list of " + names
+		}
+		fs.StringVarP(o.grid[f], f, short, "", usage)
+	}
+	complete(c, "server", model.ServerNames())
+	complete(c, "policy", append(kindNames(), presetNames()...))
+	complete(c, "rounding", model.RoundingNames())
+	fs.StringVar(&o.spec, "spec", "", "read the grid, trials, seed and engine from this YAML or JSON file")
+	fs.BoolVar(&o.skipInvalid, "skip-invalid", false, "leave out grid points that are not valid scenarios (cap below base, …) instead of refusing")
+	o.run.register(c, 1000)
+	fs.StringVar(&o.shard, "shard", "", "run one slice of the grid: i/n (0 ≤ i < n), or auto from a Kubernetes Indexed Job or Slurm job array")
+	fs.StringVar(&o.out, "out", "", "append rows to this file (required by --resume); standard output otherwise")
+	fs.BoolVar(&o.resume, "resume", false, "continue the sweep whose rows --out already holds")
+	return c
+}
+
+// spec builds the sweep from the spec file and the flags that were set.
+func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
+	opt, err := o.run.options()
+	if err != nil {
+		return analysis.SweepSpec{}, err
+	}
+	spec := analysis.SweepSpec{Grid: analysis.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
+	if o.spec != "" {
+		if spec, err = analysis.ReadSweepSpec(o.spec, spec); err != nil {
+			return spec, usageError{fmt.Errorf("--spec: %w", err)}
+		}
+		// Run flags given on the command line win over the file.
+		fs := c.Flags()
+		if fs.Changed("trials") {
+			spec.Trials = opt.Trials
+		}
+		if fs.Changed("seed") {
+			spec.Seed = opt.Seed
+		}
+		if fs.Changed("engine") {
+			spec.Engine = opt.Use
+		}
+		if fs.Changed("skip-invalid") {
+			spec.SkipInvalid = o.skipInvalid
+		}
+		if spec.Trials < 1 || spec.Trials > maxTrials {
+			return spec, usageError{fmt.Errorf("--spec: trials must be an integer in [1, %d], got %d", maxTrials, spec.Trials)}
+		}
+		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); err != nil {
+			return spec, usageError{fmt.Errorf("--spec: %w", err)}
+		}
+	}
+	for _, f := range analysis.GridFields {
+		if c.Flags().Changed(f) {
+			spec.Grid[f] = *o.grid[f]
+		}
+	}
+	return spec, nil
+}
+
+func sweepRun(c *cobra.Command, o *sweepOptions) error {
+	spec, err := o.specFrom(c)
+	if err != nil {
+		return err
+	}
+	points, err := spec.Points()
+	if err != nil {
+		return usageError{err}
+	}
+	shard, err := analysis.ParseShard(o.shard, os.Getenv)
+	if err != nil {
+		return usageError{err}
+	}
+	if o.resume && o.out == "" {
+		return usageError{errors.New("--resume needs --out, the file whose rows it continues")}
+	}
+	hash := spec.Hash(points)
+	mine := len(analysis.ShardPoints(len(points), shard))
+	out, done, err := openSweepOut(o.out, o.resume, hash, len(points), shard)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = c.OutOrStdout()
+	if out != nil {
+		defer out.Close()
+		w = out
+	}
+	prov, _ := json.Marshal(provenance())
+	bar := newProgress(c.ErrOrStderr(), "points", mine-done)
+	started := time.Now()
+	opt := analysis.SweepOptions{Shard: shard, Workers: o.run.workers, Done: done, Provenance: prov,
+		Progress: func(rows, trials int) {
+			if bar == nil {
+				return
+			}
+			rate := float64(trials) / time.Since(started).Seconds()
+			bar.describe(fmt.Sprintf("points (%.0f trials/s)", rate))
+			bar.set(rows)
+		}}
+	written := done
+	err = analysis.RunSweep(c.Context(), spec, points, opt, func(row []byte) error {
+		// One write per row: an interruption never leaves half a row.
+		if _, err := w.Write(row); err != nil {
+			return err
+		}
+		written++
+		return nil
+	})
+	bar.finish()
+	if errors.Is(err, context.Canceled) {
+		msg := fmt.Sprintf("interrupted after %d of shard %s's %d points", written, shard, mine)
+		if o.out != "" {
+			msg += fmt.Sprintf("; the rows in %s are whole: rerun with --resume to continue", o.out)
+		}
+		return errors.New(msg)
+	}
+	if err != nil {
+		return err
+	}
+	if out != nil {
+		return out.Sync()
+	}
+	return nil
+}
+
+// openSweepOut opens --out for appending rows. Resuming, it keeps the whole
+// rows of this sweep's shard already there and cuts off a half-written last
+// one; otherwise it refuses a file that holds rows, which a resume would
+// need.
+func openSweepOut(path string, resume bool, hash string, total int, shard analysis.Shard) (*os.File, int, error) {
+	if path == "" {
+		return nil, 0, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, 0, err
+	}
+	done, size := 0, 0
+	if len(bytes.TrimSpace(data)) > 0 {
+		if !resume {
+			return nil, 0, usageError{fmt.Errorf("--out %s already holds rows; pass --resume to continue that sweep, or remove the file", path)}
+		}
+		if done, size, err = analysis.ResumeFrom(data, hash, total, shard); err != nil {
+			return nil, 0, fmt.Errorf("--resume: %s: %w", path, err)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := f.Truncate(int64(size)); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if _, err := f.Seek(int64(size), io.SeekStart); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, done, nil
+}
