@@ -42,3 +42,28 @@ conformance:
 # byte-identical files. See `herd plots --list`.
 plots: build
 	./bin/herd plots --out paper/figures
+
+# The notebooks, executed headless in place with Debian's Python (python3 on
+# PATH may be another one without pandas): they call bin/herd with
+# --format json, and fixed seeds make re-execution change no number.
+NOTEBOOK_PYTHON ?= /usr/bin/python3
+NOTEBOOKS = $(sort $(wildcard notebooks/*.ipynb))
+.PHONY: notebooks
+notebooks: build
+	@$(NOTEBOOK_PYTHON) -c 'import pandas, matplotlib, nbconvert, ipykernel' 2>/dev/null || { \
+		echo "notebooks need Debian's python3-pandas python3-matplotlib jupyter-nbconvert python3-ipykernel (for $(NOTEBOOK_PYTHON))"; exit 1; }
+	HERD=$(CURDIR)/bin/herd PYDEVD_DISABLE_FILE_VALIDATION=1 \
+		$(NOTEBOOK_PYTHON) -m nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=600 \
+		--ExecutePreprocessor.record_timing=False $(NOTEBOOKS)
+
+# The paper: paper/generated (every number and table, `herd paper-data`),
+# the figures (make plots), then paper/herd.pdf with latexmk. Needs Debian's
+# latexmk texlive-latex-recommended texlive-latex-extra
+# texlive-fonts-recommended (see README).
+.PHONY: paper paper-data
+paper-data: build
+	./bin/herd paper-data --out paper/generated
+
+paper: paper-data plots
+	cd paper && latexmk -pdf -interaction=nonstopmode -halt-on-error herd.tex

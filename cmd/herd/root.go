@@ -71,6 +71,7 @@ interval and its provenance.`,
 		newClaimsCmd(),
 		newSweepCmd(),
 		newMergeCmd(),
+		newPaperDataCmd(),
 	)
 	return root
 }

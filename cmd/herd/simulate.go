@@ -19,6 +19,7 @@ type simulateOptions struct {
 	output   outputFlags
 	controls controlFlags
 	traffic  trafficFlags
+	arrivals bool
 }
 
 func newSimulateCmd() *cobra.Command {
@@ -62,6 +63,7 @@ is the retry limit A − 1 (the smaller of it and --retries).`,
 	o.output.register(c)
 	o.controls.register(c)
 	o.traffic.register(c)
+	c.Flags().BoolVar(&o.arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick (with --trials 1, one trial's timeline)")
 	return c
 }
 
@@ -107,6 +109,7 @@ func simulateRun(c *cobra.Command, o *simulateOptions) error {
 			sc.Policy.Retries = a - 1
 		}
 	}
+	opt.Arrivals = o.arrivals
 	bar := newProgress(c.ErrOrStderr(), "trials", opt.Trials)
 	opt.Progress = bar.set
 	s, err := analysis.Simulate(c.Context(), sc, opt)
