@@ -85,7 +85,9 @@ type EngineName string
 // Default, the zero value, which keeps the per-client engine unless the
 // scenario is beyond it: library callers (figures with golden files,
 // paired comparisons that want the strongest common random numbers) keep
-// their bytes, and the CLI's --engine defaults to auto.
+// their bytes. The CLI's --engine has the same default ("default"), so a
+// number from the command line, a figure, a claim and the paper agree for
+// the same seed; --engine auto asks for the cheaper engine.
 const (
 	Default EngineName = ""
 	Auto    EngineName = "auto"
@@ -94,11 +96,19 @@ const (
 	Events  EngineName = "events"  // OCCEngine; chosen by the server, never by --engine
 )
 
+// DefaultName is how --engine spells Default.
+const DefaultName = "default"
+
 // EngineNames lists the valid spellings of --engine.
-func EngineNames() []string { return []string{string(Auto), string(Clients), string(Counts)} }
+func EngineNames() []string {
+	return []string{DefaultName, string(Auto), string(Clients), string(Counts)}
+}
 
 // ParseEngineName reads one of EngineNames.
 func ParseEngineName(s string) (EngineName, error) {
+	if s == DefaultName {
+		return Default, nil
+	}
 	for _, n := range EngineNames() {
 		if s == n {
 			return EngineName(n), nil

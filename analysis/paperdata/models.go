@@ -46,7 +46,8 @@ func validateSection(ctx context.Context, cfg Config, d *doc) error {
 }
 
 // claimsSection gives every registered claim its verdict at herd claims'
-// default budget, in its own model and in the other.
+// default budget, in its own model and in the other; the claims about retry
+// controls, which have one model, get a table of their own.
 func claimsSection(ctx context.Context, cfg Config, d *doc) error {
 	opt := cfg.options(analysis.DefaultClaimTrials)
 	res, err := analysis.EvaluateClaims(ctx, analysis.ClaimOptions{Trials: opt.Trials, Seed: cfg.Seed, Workers: cfg.Workers})
@@ -54,31 +55,40 @@ func claimsSection(ctx context.Context, cfg Config, d *doc) error {
 		return err
 	}
 	count := map[string]int{}
-	var body [][]string
-	last := ""
+	var body, controls [][]string
+	last, total := "", 0
 	for _, r := range res {
-		count[string(r.Verdict)]++
+		verdict := string(r.Verdict)
+		if r.Condition != "" {
+			verdict += ": " + r.Condition
+		}
 		count[r.Origin+"."+string(r.Verdict)]++
-		if r.Transfer != "transfers" {
+		if r.Origin == analysis.OriginControls {
+			count["controls"]++
+			controls = append(controls, []string{`\texttt{` + escape(r.ID) + `}`, escape(verdict)})
+			continue
+		}
+		total++
+		count[string(r.Verdict)]++
+		if r.Transfer == analysis.DoesNotTransfer {
 			count["notransfer"]++
 		}
 		if last != "" && r.Origin != last {
 			body = append(body, nil)
 		}
 		last = r.Origin
-		verdict := string(r.Verdict)
-		if r.Condition != "" {
-			verdict += ": " + r.Condition
-		}
 		body = append(body, []string{`\texttt{` + escape(r.ID) + `}`, escape(verdict), escape(string(r.Other.Verdict))})
 	}
 	d.table("claims-table", tabular("l p{0.40\\textwidth} l", []string{"claim", "verdict (own model)", "other model"}, body))
-	d.set("claims.total", num(float64(len(res)), 0))
+	d.table("controls-claims-table", tabular("l p{0.70\\textwidth}", []string{"claim", "verdict"}, controls))
+	d.set("claims.total", num(float64(total), 0))
+	d.set("claims.controls.total", num(float64(count["controls"]), 0))
 	d.set("claims.trials", num(float64(opt.Trials), 0))
+	d.set("claims.controls.trials", num(float64(analysis.ControlClaimTrials), 0))
 	for _, v := range []string{"holds", "fails", "holds-only-when", "inconclusive"} {
 		key := strings.ReplaceAll(v, "-", "")
 		d.set("claims."+key, num(float64(count[v]), 0))
-		for _, o := range []string{"aws", "seed"} {
+		for _, o := range []string{"aws", "seed", analysis.OriginControls} {
 			d.set(fmt.Sprintf("claims.%s.%s", o, key), num(float64(count[o+"."+v]), 0))
 		}
 	}

@@ -125,7 +125,7 @@ func (f *runFlags) register(c *cobra.Command, trials int) {
 	fs.IntVar(&f.trials, "trials", trials, "Monte Carlo trials (≥ 1)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
-	fs.StringVar(&f.engine, "engine", string(montecarlo.Auto), "Monte Carlo engine: "+strings.Join(montecarlo.EngineNames(), "|")+" (auto: counts per retry class when the policy allows, else per client)")
+	fs.StringVar(&f.engine, "engine", montecarlo.DefaultName, "Monte Carlo engine: "+strings.Join(montecarlo.EngineNames(), "|")+" (default: per client, or counts when the cohort is too large for it; auto: counts per retry class whenever the policy allows, the cheaper; the output says which ran)")
 	complete(c, "engine", montecarlo.EngineNames())
 }
 

@@ -116,7 +116,7 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
 		if spec.Trials < 1 || spec.Trials > maxTrials {
 			return spec, usageError{fmt.Errorf("--spec: trials must be an integer in [1, %d], got %d", maxTrials, spec.Trials)}
 		}
-		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); err != nil {
+		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); spec.Engine != montecarlo.Default && err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 	}

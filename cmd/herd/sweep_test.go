@@ -138,7 +138,7 @@ func TestSimulateSaysWhichEngine(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"engine": "counts"`) {
 		t.Errorf("exit %d, %s %s", code, stderr, out)
 	}
-	out, _, code = herd(t, "simulate", "--policy", "decorrelated", "--trials", "3", "--format", "table")
+	out, _, code = herd(t, "simulate", "--policy", "decorrelated", "--trials", "3", "--format", "table", "--engine", "auto")
 	if code != 0 || !strings.Contains(out, "engine: clients (auto: the count engine cannot play") {
 		t.Errorf("exit %d, %s", code, out)
 	}
