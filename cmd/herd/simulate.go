@@ -212,13 +212,19 @@ func summaryTable(w io.Writer, s analysis.Summary) error {
 	}
 	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit())
 	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
+	return metricTable(w, metrics(s), s.Warnings)
+}
+
+// metricTable writes one row per metric — mean, sd, 95% interval and the
+// reported quantiles with theirs — then the warnings.
+func metricTable(w io.Writer, ms []metric, warnings []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
 	for _, p := range analysis.Percentiles {
 		fmt.Fprintf(tw, "\t%s [95%% CI]", p.Name)
 	}
 	fmt.Fprintln(tw)
-	for _, m := range metrics(s) {
+	for _, m := range ms {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", m.name, fmtNum(m.e.Mean), fmtNum(m.e.SD), ci(m.e.CI95))
 		for _, p := range analysis.Percentiles {
 			if q, ok := m.q[p.Name]; ok {
@@ -232,7 +238,7 @@ func summaryTable(w io.Writer, s analysis.Summary) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, warn := range s.Warnings {
+	for _, warn := range warnings {
 		fmt.Fprintln(w, "\nwarning: "+warn)
 	}
 	return nil

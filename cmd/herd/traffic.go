@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -158,30 +157,7 @@ func trafficTable(w io.Writer, s analysis.TrafficSummary) error {
 		t.Rate, t.Load, t.Ticks, t.OutageStart, t.OutageStart+t.OutageLength-1, t.OutageCapacity, t.RejectCost, s.Controls.Name)
 	r := s.Recovered
 	fmt.Fprintf(w, "%d trials, seed %d: %d recovered within the horizon (%.3g, 95%% CI [%.3g, %.3g])\n\n", s.Trials, s.Seed, r.Count, r.Value, r.CI95[0], r.CI95[1])
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
-	for _, p := range analysis.Percentiles {
-		fmt.Fprintf(tw, "\t%s [95%% CI]", p.Name)
-	}
-	fmt.Fprintln(tw)
-	for _, m := range trafficMetrics(s) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", m.name, fmtNum(m.e.Mean), fmtNum(m.e.SD), ci(m.e.CI95))
-		for _, p := range analysis.Percentiles {
-			if q, ok := m.q[p.Name]; ok {
-				fmt.Fprintf(tw, "\t%s %s", fmtNum(q.Value), ci(&q.CI95))
-			} else {
-				fmt.Fprint(tw, "\t")
-			}
-		}
-		fmt.Fprintln(tw)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, warn := range s.Warnings {
-		fmt.Fprintln(w, "\nwarning: "+warn)
-	}
-	return nil
+	return metricTable(w, trafficMetrics(s), s.Warnings)
 }
 
 func trafficCSV(w io.Writer, s analysis.TrafficSummary) error {
