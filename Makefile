@@ -24,7 +24,7 @@ bench:
 
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;
-# run it on a quiet machine (about three minutes), then make plots redraws.
+# run it on a quiet machine (about a minute), then make plots redraws.
 .PHONY: bench-cost
 bench-cost:
 	$(GO) test -run '^$$' -bench BenchmarkCostVersusN -benchtime 1s -count 5 ./montecarlo > plots/data/engine-cost.txt.tmp
