@@ -22,6 +22,14 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
 	$(GO) test -run '^$$' -bench Sweep -benchmem ./analysis
 
+# The measurements behind the engine-cost figure: BenchmarkCostVersusN's
+# raw output (with its goos/goarch/cpu header), which package plots embeds;
+# run it on a quiet machine (about a minute), then make plots redraws.
+.PHONY: bench-cost
+bench-cost:
+	$(GO) test -run '^$$' -bench BenchmarkCostVersusN -benchtime 1s -count 5 ./montecarlo > plots/data/engine-cost.txt.tmp
+	mv plots/data/engine-cost.txt.tmp plots/data/engine-cost.txt
+
 bench-vs-seed:
 	scripts/bench-vs-seed.sh
 

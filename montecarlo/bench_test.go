@@ -92,7 +92,9 @@ func benchEngine(b *testing.B, sc model.Scenario, use EngineName) {
 // BenchmarkCostVersusN is the cost of a trial against N at a fixed
 // N/k = 100 (full jitter, base 1, cap 32) for both engines: the count
 // engine's stays flat from N = 10³ to 10⁹, the per-client engine's grows
-// with N (it stops at 10⁶, where a trial takes a second).
+// with N (it stops at 10⁶, where a trial takes a fifth of a second).
+// `make bench-cost` records its output in plots/data/engine-cost.txt, which
+// the engine-cost figure draws.
 func BenchmarkCostVersusN(b *testing.B) {
 	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000} {
 		for _, use := range []EngineName{Clients, Counts} {
@@ -109,7 +111,7 @@ func BenchmarkCostVersusN(b *testing.B) {
 }
 
 // BenchmarkEngineCost plays the same scenarios on both engines: the data
-// behind Choose's cost model and the cost-versus-N figure.
+// behind Choose's cost model.
 func BenchmarkEngineCost(b *testing.B) {
 	for _, c := range []struct {
 		kind model.Kind

@@ -9,6 +9,11 @@
 // and `make plots` draw them; adding a figure is one registry entry and one
 // function returning a *Drawing.
 //
+// One figure is drawn from measurements instead: engine-cost reads Go
+// benchmark output committed in data/engine-cost.txt (embedded at build
+// time; `make bench-cost` measures again), since timings are not
+// reproducible and `make plots` must be.
+//
 // Looks are fixed in one place (style.go): every policy has one colour
 // from the colour-blind-safe Okabe–Ito palette and one glyph in every
 // figure (in the open-loop figures, where the policy is always Full

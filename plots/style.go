@@ -123,3 +123,26 @@ func tint(c color.NRGBA, a float64) color.NRGBA {
 	mix := func(v uint8) uint8 { return uint8(float64(v)*a + 255*(1-a) + 0.5) }
 	return color.NRGBA{mix(c.R), mix(c.G), mix(c.B), 0xff}
 }
+
+// engineStyle is how each Monte Carlo engine looks in the figures that
+// compare engines rather than policies: colours not used for Full Jitter
+// (bluish green), the policy both engines play there.
+var engineStyles = map[string]policyStyle{
+	"clients": {vermillion, draw.CircleGlyph{}},
+	"counts":  {blue, draw.SquareGlyph{}},
+}
+
+// engineStyleOf is engine e's look; an engine not listed is black.
+func engineStyleOf(e string) policyStyle {
+	if s, ok := engineStyles[e]; ok {
+		return s
+	}
+	return policyStyle{black, draw.PyramidGlyph{}}
+}
+
+// engineGlyph marks engine e's measurements (few, spread-out points, so
+// the larger radius).
+func engineGlyph(e string) draw.GlyphStyle {
+	s := engineStyleOf(e)
+	return draw.GlyphStyle{Color: s.color, Radius: vg.Points(4), Shape: s.shape}
+}
