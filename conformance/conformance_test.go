@@ -242,8 +242,16 @@ func TestConformance(t *testing.T) {
 				if len(lib) < samples {
 					t.Fatalf("retry %d: only %d library delays", n, len(lib))
 				}
+				// The libraries' random sources cannot be seeded, so a correct
+				// preset fails a comparison with probability ≤ 0.001/100; a
+				// failure is confirmed on fresh draws from both sides before
+				// it counts, which makes a spurious failure of the whole test
+				// about a million times rarer and costs a wrong preset nothing
+				// (it fails both).
 				if err := verdict(lib, herdDelays(law, n, samples, 1), law(n)); err != nil {
-					t.Errorf("retry %d: %v", n, err)
+					if err2 := verdict(s.draw(t, n, samples), herdDelays(law, n, samples, 2), law(n)); err2 != nil {
+						t.Errorf("retry %d: %v; confirmed on fresh draws: %v", n, err, err2)
+					}
 				}
 			}
 		})
