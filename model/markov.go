@@ -19,8 +19,11 @@ type MarkovOptions struct {
 	Tail float64
 }
 
-// DefaultMaxStates keeps the chain under about a gigabyte of memory.
-const DefaultMaxStates = 2_000_000
+// DefaultMaxStates keeps the chain to a few hundred megabytes and, more
+// to the point, makes a cohort beyond its reach fail within seconds (the
+// states of one tick are built before the count can exceed the limit);
+// herd model --max-states raises it.
+const DefaultMaxStates = 250_000
 
 // Markov is the exact law of a small scenario's outcome.
 type Markov struct {
@@ -142,7 +145,7 @@ func MarkovChain(sc Scenario, opt MarkovOptions) (Markov, error) {
 		for i, key := range cur.keys {
 			done, err := ch.step(key, cur.acc[i], &next, opt.MaxStates)
 			if err != nil {
-				return no("propagating tick %d: %v (a priori at most %.3g states); use a smaller N or meanfield", t, err, bound)
+				return no("propagating tick %d: %v (a priori at most %.3g states); use a smaller N, meanfield, or a larger --max-states", t, err, bound)
 			}
 			if done.p > 0 {
 				for len(m.Distribution) <= t+1 {
