@@ -526,12 +526,12 @@ func (l *Lab) crossover(grid []int, vs []Verdict, test func(n int) (Verdict, []E
 		if exact {
 			return fmt.Sprintf("N ≥ %d (bisection: fails at N = %d)", hi, lo)
 		}
-		return fmt.Sprintf("N ≥ %d; fails at N ≤ %d, undecided between", hi, lo)
+		return fmt.Sprintf("N ≥ %d; fails at N ≤ %d; inconclusive in between", hi, lo)
 	}
 	if exact {
 		return fmt.Sprintf("N ≤ %d (bisection: fails at N = %d)", lo, hi)
 	}
-	return fmt.Sprintf("N ≤ %d; fails at N ≥ %d, undecided between", lo, hi)
+	return fmt.Sprintf("N ≤ %d; fails at N ≥ %d; inconclusive in between", lo, hi)
 }
 
 func joinInts(xs []int) string {
