@@ -85,6 +85,17 @@ func (f *outputFlags) write(stdout io.Writer, render func(w io.Writer) error) er
 	return writeFileAtomic(f.out, buf.Bytes())
 }
 
+// warn prints warnings on stderr unless they go into a table on standard
+// output, which prints them itself.
+func (f *outputFlags) warn(stderr io.Writer, format string, warnings []string) {
+	if format == "table" && f.out == "" {
+		return
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "herd: warning:", w)
+	}
+}
+
 func writeFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {

@@ -117,11 +117,7 @@ func simulateRun(c *cobra.Command, o *simulateOptions) error {
 	if err != nil {
 		return err
 	}
-	if format != "table" || o.output.out != "" {
-		for _, w := range s.Warnings {
-			fmt.Fprintln(c.ErrOrStderr(), "herd: warning:", w)
-		}
-	}
+	o.output.warn(c.ErrOrStderr(), format, s.Warnings)
 	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
 		switch format {
 		case "json":
@@ -276,11 +272,7 @@ func simulateTraffic(c *cobra.Command, o *simulateOptions, sc model.Scenario, tr
 	if err != nil {
 		return err
 	}
-	if format != "table" || o.output.out != "" {
-		for _, w := range s.Warnings {
-			fmt.Fprintln(c.ErrOrStderr(), "herd: warning:", w)
-		}
-	}
+	o.output.warn(c.ErrOrStderr(), format, s.Warnings)
 	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
 		switch format {
 		case "json":
