@@ -67,48 +67,22 @@ func complete(c *cobra.Command, flag string, values []string) {
 	_ = c.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// scenario builds and validates the scenario; every error names its flag.
+// scenario builds the scenario from the flags that were given: the
+// defaults that depend on the server or the policy are model.Spec's.
 func (f *scenarioFlags) scenario() (model.Scenario, error) {
-	server, err := model.ParseServer(f.server)
-	if err != nil {
-		return model.Scenario{}, usageError{fmt.Errorf("--server: %w", err)}
-	}
-	kind, err := model.ParseKind(f.policy)
-	if err != nil {
-		return model.Scenario{}, usageError{fmt.Errorf("--policy: %w", err)}
-	}
-	rounding, err := model.ParseRounding(f.round)
-	if err != nil {
-		return model.Scenario{}, usageError{fmt.Errorf("--rounding: %w", err)}
-	}
-	pol := model.Policy{Kind: kind, Base: f.base, Cap: f.cap, FixedDelay: f.fixedDelay}
-	if p, ok := model.LookupPreset(kind); ok {
-		pol = p.Policy(0) // the library's own limits unless the flags say otherwise
-	}
-	pol.Tick = f.tick
-	if f.changed("retries") {
-		pol.Retries = f.retries
-	}
-	if f.changed("max-elapsed") {
-		pol.MaxElapsed = f.maxElapsed
-	}
-	sc := model.Scenario{
-		Clients: f.clients, Server: server, Capacity: f.capacity, Policy: pol,
-		Rounding: rounding, FirstWindow: f.firstWindow, Horizon: f.horizon,
-	}
-	if server == model.OCC {
-		// The OCC model's delays are in ms; unless given, they are the blog's.
-		aws := model.AWSScenario(f.clients, kind).Policy
-		unlessGiven := func(flag string, dst *float64, v float64) {
-			if !f.changed(flag) {
-				*dst = v
+	var spec model.Spec
+	for _, name := range model.SpecFields {
+		if f.changed(name) {
+			if err := spec.Set(name, f.fs.Lookup(name).Value.String()); err != nil {
+				return model.Scenario{}, usageError{err}
 			}
 		}
-		unlessGiven("base", &sc.Policy.Base, aws.Base)
-		unlessGiven("cap", &sc.Policy.Cap, aws.Cap)
-		unlessGiven("fixed-delay", &sc.Policy.FixedDelay, aws.FixedDelay)
 	}
-	return sc, sc.Validate()
+	sc, err := spec.Scenario()
+	if err != nil {
+		return sc, usageError{err}
+	}
+	return sc, nil
 }
 
 func (f *scenarioFlags) changed(name string) bool { return f.fs != nil && f.fs.Changed(name) }
