@@ -93,3 +93,18 @@ func TestPresetRefusesTextbookDelays(t *testing.T) {
 		}
 	}
 }
+
+// --engine is honoured or refused by every kind of run: open-loop traffic
+// has its own engine, so asking for another exits 2 saying why.
+func TestEngineHonouredOrRefused(t *testing.T) {
+	for _, engine := range []string{"counts", "clients"} {
+		_, errOut, code := herd(t, "simulate", "--engine", engine, "--rate", "16", "-n", "100", "-k", "20", "--trials", "2")
+		if code != 2 || !strings.Contains(errOut, "--engine "+engine) || !strings.Contains(errOut, "open-loop") {
+			t.Errorf("--engine %s --rate 16: exit %d, %q; want exit 2 saying open-loop traffic has its own engine", engine, code, errOut)
+		}
+	}
+	out, errOut, code := herd(t, "simulate", "--engine", "auto", "--rate", "16", "-n", "100", "-k", "20", "--trials", "2", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"open-loop"`) {
+		t.Errorf("--engine auto --rate 16: exit %d, %s; want a run that names the open-loop engine", code, errOut)
+	}
+}
