@@ -121,7 +121,7 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	collapse := int64(tr.CollapseBacklog)
 	var atEnd int64 // the backlog when the outage ended
 	tick := 0
-	for ; tick < tr.Ticks; tick++ {
+	for ; tick < tr.Ticks && !t.stopped(len(e.ring[tick%r])); tick++ {
 		slot := tick % r
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
