@@ -157,9 +157,11 @@ func BenchmarkPolicySetup(b *testing.B) {
 	}
 }
 
-// A check that every rule's answers agree with each other: the law of any
-// retry lies below the largest delay, and retries from Classes() on share
-// one law.
+// TestPolicyRulesAgree checks that every rule's answers agree with each
+// other: the law of any retry a client can reach lies below the rule's
+// supremum for that retry, which lies below the largest delay; a policy
+// that is not Random draws point masses; and retries from Classes() on
+// share one law.
 func TestPolicyRulesAgree(t *testing.T) {
 	for _, p := range goldenPolicies()[:2*len(Kinds())] {
 		checkRuleAgrees(t, p)
@@ -180,16 +182,25 @@ func checkRuleAgrees(t *testing.T, p Policy) {
 	if p.Retries > 0 {
 		last = p.Retries
 	}
+	r := ruleOf(p.Kind)
+	perTick := 1.0
+	if r.units == inSeconds {
+		perTick = p.TickLength().Seconds()
+	}
 	prev := p.Start()
 	for n := 1; n <= last; n++ {
 		l := p.Law(n, prev)
-		if s := l.Sup(); s > m*(1+1e-12) {
-			t.Errorf("%s: retry %d can wait %g ticks, above MaxDelay %g", p.Kind, n, s, m)
+		sup := r.sup(p, n) / perTick
+		if s := l.Sup(); s > sup*(1+1e-12) {
+			t.Errorf("%s: retry %d can wait %g ticks, above its supremum %g", p.Kind, n, s, sup)
+		}
+		if sup > m*(1+1e-12) {
+			t.Errorf("%s: retry %d's supremum %g ticks is above MaxDelay %g", p.Kind, n, sup, m)
 		}
 		if !p.Random() && !l.Deterministic() {
 			t.Errorf("%s: not Random, but the law of retry %d is %+v", p.Kind, n, l)
 		}
-		_, prev = l.Sample(0.9)
+		_, prev = l.Sample(0.999)
 	}
 	if c := p.Classes(); c > 0 && !p.Stateful() {
 		for n := c; n <= min(c+10, last); n++ {
