@@ -150,6 +150,12 @@ func presetRule(ps *Preset) rule {
 			}
 		}
 	}
+	// most[n] is the largest delay of retries 1…n, so that MaxDelay of a
+	// limit up to maxScan is one read.
+	most := make([]float64, maxScan+1)
+	for n := 1; n <= maxScan; n++ {
+		most[n] = math.Max(most[n-1], ps.sup(n))
+	}
 	return rule{
 		kind: ps.Name, formula: ps.Formula, units: inSeconds, preset: ps,
 		stateful: ps.stateful, random: random,
@@ -174,8 +180,11 @@ func presetRule(ps *Preset) rule {
 			if last == 0 {
 				return math.Inf(1)
 			}
-			m := 0.0
-			for n := 1; n <= last; n++ {
+			if last <= maxScan {
+				return most[last]
+			}
+			m := most[maxScan]
+			for n := maxScan + 1; n <= last; n++ {
 				m = math.Max(m, ps.sup(n))
 			}
 			return m
