@@ -26,15 +26,23 @@ type delayChain struct {
 	budget int
 	n      int       // retries done
 	xv     []float64 // the previous delay of each row
-	h      float64   // spacing; 0 before the first retry (rows hold Start)
+	h      float64   // the delays' spacing; 0 before the first retry (rows hold Start)
+	hs     float64   // the totals' spacing, ratio·h; 0 before the first retry
+	ratio  int       // a power of two
 	xoff   int       // lattice index of row 0
 	soff   int       // lattice index of column 0
 	ms     int       // columns
 	p      []float64 // p[i·ms+j]: probability of row i, column j
 }
 
+// jointRatio is the totals' lattice spacing over the delays'. For
+// decorrelated (base 1, cap 32, ten retries, 2²² joint cells) the widest
+// bound was 1.9%, 1.6%, 1.7%, 2.3% and 2.5% of its value at ratios 1, 2, 4,
+// 8 and 16.
+const jointRatio = 2
+
 func newDelayChain(pol Policy, up, track bool, budget int) *delayChain {
-	return &delayChain{pol: pol, up: up, track: track, budget: budget, xv: []float64{pol.Start()}, ms: 1, p: []float64{1}}
+	return &delayChain{pol: pol, up: up, track: track, budget: budget, ratio: jointRatio, xv: []float64{pol.Start()}, ms: 1, p: []float64{1}}
 }
 
 // step propagates the chain to the next retry, whose delay is known to lie
@@ -72,19 +80,25 @@ func (c *delayChain) step(inf, sup float64) error {
 		laws[i], last = l, &laws[i]
 		xinf, xsup = math.Min(xinf, l.Draw(0)), math.Max(xsup, l.Sup())
 	}
-	// The spacing: the finest power of two (never finer than before) at
-	// which the rows times the columns fit the budget.
+	// The spacings: the finest powers of two (never finer than before) at
+	// which the rows times the columns fit the budget, the totals' spacing
+	// ratio times the delays'.
 	xw := math.Max(xsup-xinf, 1e-9*math.Max(xsup, 1))
-	sw := 0.0
-	if c.track && c.h > 0 {
-		sw = float64(c.ms-1) * c.h
-	}
-	h := math.Max(pow2AtLeast(xw/float64(c.budget)), c.h)
-	for c.track && (xw/h+3)*((xw+sw)/h+3) > float64(c.budget) {
-		h *= 2
-	}
-	if c.track && c.h > 0 && h > c.h {
-		c.coarsenTotals(int(h / c.h))
+	h := pow2AtLeast(xw / float64(c.budget))
+	if c.track {
+		sw := 0.0
+		if c.hs > 0 {
+			sw = float64(c.ms-1) * c.hs
+		}
+		r := float64(c.ratio)
+		hs := math.Max(h*r, c.hs)
+		for (xw/(hs/r)+3)*((xw+sw)/hs+3) > float64(c.budget) {
+			hs *= 2
+		}
+		if c.hs > 0 && hs > c.hs {
+			c.coarsenTotals(int(hs / c.hs))
+		}
+		c.hs, h = hs, hs/r
 	}
 	round := math.Floor
 	if c.up {
@@ -153,19 +167,26 @@ func (c *delayChain) step(inf, sup float64) error {
 		}
 		c.p = p
 	} else {
-		// Row r's delay is kmin+r cells, so its totals move by as many.
-		nms := ms + nx - 1
+		// Row r's delay is kmin+r cells of the delays' lattice: its totals
+		// move by that many cells of theirs, rounded down (up).
+		div := floorDiv
+		if c.up {
+			div = ceilDiv
+		}
+		lo := div(kmin, c.ratio)
+		nms := ms + div(kmin+nx-1, c.ratio) - lo
 		p := make([]float64, nx*nms)
 		for r := range nx {
-			src, dst := d[r*ms:(r+1)*ms], p[r*nms+r:r*nms+r+ms]
+			at := div(kmin+r, c.ratio) - lo
+			src, dst := d[r*ms:(r+1)*ms], p[r*nms+at:r*nms+at+ms]
 			for j, v := range src {
 				dst[j] = math.Max(v, 0)
 			}
 		}
-		if c.h == 0 {
+		if c.n == 0 {
 			c.soff = 0
 		}
-		c.soff += kmin
+		c.soff += lo
 		c.ms, c.p = nms, p
 	}
 	c.xv, c.xoff, c.h, c.n = xv, kmin, h, n
@@ -210,5 +231,5 @@ func (c *delayChain) total() *lattice {
 			p[j] += v
 		}
 	}
-	return (&lattice{h: c.h, off: c.soff, p: p}).trimmed()
+	return (&lattice{h: c.hs, off: c.soff, p: p}).trimmed()
 }

@@ -106,6 +106,10 @@ type Enclosed struct {
 	lower, upper side
 	inf, sup     float64 // exact ends of the support, in ticks
 	scale        float64 // output units per tick
+	// mean, when set, is a tighter bound on the mean than the sides give
+	// (in ticks): for a stateful policy's total, the sum of the bounds
+	// on its delays' means.
+	mean *Bound
 }
 
 // Quantile is the p-quantile, inf{x : P(X ≤ x) ≥ p}.
@@ -115,7 +119,11 @@ func (e Enclosed) Quantile(p float64) Bound {
 
 // Mean is the expectation.
 func (e Enclosed) Mean() Bound {
-	return between(e.lower.mean(), e.upper.mean()).clip(e.inf, e.sup).times(e.scale)
+	b := between(e.lower.mean(), e.upper.mean())
+	if m := e.mean; m != nil {
+		b = between(math.Max(b.Lo, m.Lo), math.Min(b.Hi, m.Hi))
+	}
+	return b.clip(e.inf, e.sup).times(e.scale)
 }
 
 // CDF is P(X ≤ x).
@@ -415,7 +423,7 @@ func analyseIndependent(p Policy, last int, o DelayOptions, scale float64, yield
 			return err
 		}
 		du, _ := lawCells(l, hd, true)
-		delay := Enclosed{pointAt0(hd).plus(dl).prepare(), pointAt0(hd).plus(du).prepare(), inf, sup, scale}
+		delay := Enclosed{lower: pointAt0(hd).plus(dl).prepare(), upper: pointAt0(hd).plus(du).prepare(), inf: inf, sup: sup, scale: scale}
 
 		infS, supS = infS+inf, supS+sup
 		h := spacing(infS, supS, o.Cells)
@@ -430,7 +438,7 @@ func analyseIndependent(p Policy, last int, o DelayOptions, scale float64, yield
 		}
 		cu, _ := lawCells(l, hi.h, true)
 		lo, hi = lo.plus(cl).trimmed().prepare(), hi.plus(cu).trimmed().prepare()
-		yield(n, delay, Enclosed{lo, hi, infS, supS, scale})
+		yield(n, delay, Enclosed{lower: lo, upper: hi, inf: infS, sup: supS, scale: scale})
 	}
 	return nil
 }
@@ -442,6 +450,7 @@ func analyseMonotone(p Policy, last int, o DelayOptions, scale float64, yield fu
 	// and the largest draws, since the law grows with the previous delay.
 	xi, xs := p.Start(), p.Start()
 	infS, supS := 0.0, 0.0
+	var mean Bound
 	for n := 1; n <= last; n++ {
 		xi, xs = p.Law(n, xi).Draw(0), p.Law(n, xs).Sup()
 		infS, supS = infS+xi, supS+xs
@@ -450,8 +459,13 @@ func analyseMonotone(p Policy, last int, o DelayOptions, scale float64, yield fu
 				return err
 			}
 		}
-		yield(n, Enclosed{dl.delay().prepare(), du.delay().prepare(), xi, xs, scale},
-			Enclosed{wl.total().prepare(), wu.total().prepare(), infS, supS, scale})
+		delay := Enclosed{lower: dl.delay().prepare(), upper: du.delay().prepare(), inf: xi, sup: xs, scale: scale}
+		// The mean of a sum is the sum of the means, dependent or not, and
+		// the delays' lattices are far finer than the joint one.
+		m := delay.Mean().times(1 / scale)
+		mean = between(mean.Lo+m.Lo, mean.Hi+m.Hi)
+		bound := mean
+		yield(n, delay, Enclosed{lower: wl.total().prepare(), upper: wu.total().prepare(), inf: infS, sup: supS, scale: scale, mean: &bound})
 	}
 	return nil
 }
@@ -475,10 +489,10 @@ func analyseIncrements(p Policy, last int, o DelayOptions, scale float64, yield 
 		h := spacing(inf, sup, o.Cells)
 		lo := continuousLattice(l, h, false).prepare()
 		hi := &lattice{h: h, off: lo.off + 1, p: lo.p, cum: lo.cum} // the same cells, one up
-		wait := Enclosed{lo, hi, inf, sup, scale}
+		wait := Enclosed{lower: lo, upper: hi, inf: inf, sup: sup, scale: scale}
 		delay := wait
 		if n > 1 {
-			delay = Enclosed{difference{lo, prevHi}, difference{hi, prevLo}, inf - prevSup, sup - prevInf, scale}
+			delay = Enclosed{lower: difference{lo, prevHi}, upper: difference{hi, prevLo}, inf: inf - prevSup, sup: sup - prevInf, scale: scale}
 		}
 		yield(n, delay, wait)
 		// The previous total enters the next delay through a difference,
@@ -548,7 +562,7 @@ func elapsedGiveUp(p Policy, o DelayOptions) (*GiveUp, error) {
 		for hi > lo && g.p[hi] == 0 {
 			hi--
 		}
-		e := Enclosed{g, g, g.value(lo), g.value(hi), tick}
+		e := Enclosed{lower: g, upper: g, inf: g.value(lo), sup: g.value(hi), scale: tick}
 		sums[s] = e.Summary()
 	}
 	a, b := sums[0], sums[1]

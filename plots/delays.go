@@ -57,7 +57,7 @@ func DelayWaits(ctx context.Context, cfg Config) (*Drawing, error) {
 		cfg.progress(i+1, len(panels))
 		row.Panels = append(row.Panels, p)
 		if len(row.Panels) == 2 {
-			row.YLabel = "P(total wait until retry n ≤ x)"
+			row.YLabel = "P(total wait until retry n <= x)"
 			rows, row = append(rows, row), Row{}
 		}
 	}
@@ -82,7 +82,7 @@ func WaitFigure(a model.DelayAnalysis) (*Drawing, error) {
 	return &Drawing{
 		Title:  "Total wait until retry n, " + string(a.Policy.Kind),
 		Legend: waitKeys(),
-		Rows:   []Row{{Panels: []*plot.Plot{p}, YLabel: "P(total wait until retry n ≤ x)"}},
+		Rows:   []Row{{Panels: []*plot.Plot{p}, YLabel: "P(total wait until retry n <= x)"}},
 		Note: fmt.Sprintf("Exact CDFs of the unrounded delays (no tick rounding), bounded from below and above by lattice computations; "+
 			"medians and means within %.1g relative. Drawn by herd delays.", a.RelErr()),
 		Width: vg.Inch * 7, Height: vg.Inch * 5,
@@ -157,8 +157,11 @@ func waitPanel(a model.DelayAnalysis, title string) (*plot.Plot, error) {
 		m := r.Wait.Median.Value
 		if m <= end {
 			medians = append(medians, vg.Point{X: vg.Length(m), Y: 0.5})
-			labels.XYs = append(labels.XYs, plotter.XY{X: m, Y: 0.5})
-			labels.Labels = append(labels.Labels, fmt.Sprint(r.N))
+			// Label a median only clear of the last labelled one.
+			if k := len(labels.XYs); k == 0 || m-labels.XYs[k-1].X > 0.035*end {
+				labels.XYs = append(labels.XYs, plotter.XY{X: m, Y: 0.5})
+				labels.Labels = append(labels.Labels, fmt.Sprint(r.N))
+			}
 		}
 	}
 	if len(medians) > 0 {
