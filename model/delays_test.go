@@ -13,7 +13,7 @@ import (
 // against.
 const sampleN = 1_000_000
 
-// testCells is a coarser lattice than the default, so that the tests are
+// testOptions is a coarser lattice than the default, so that the tests are
 // quick; its bounds are still far tighter than the sampling intervals.
 var testOptions = DelayOptions{Cells: 1 << 16}
 
@@ -113,7 +113,6 @@ func TestDelaysAgainstSampling(t *testing.T) {
 		polly,
 		{Kind: Decorrelated, Base: 1, Cap: 32},
 		{Kind: Full, Base: 1, Cap: 32},
-		{Kind: Equal, Base: 0.7, Cap: 10},
 		preset("go-retry-expo-jitter"),
 		preset("gcloud-truncated-expo"),
 		preset("grpc-go-connect"),
@@ -385,8 +384,15 @@ func TestDelayLawMatchesDelays(t *testing.T) {
 	if _, err := Delays(p, 0, testOptions); err == nil {
 		t.Error("count 0 accepted")
 	}
-	if a.Unit != "s" || (Policy{Kind: Full, Base: 1, Cap: 4, Tick: 10 * time.Millisecond}).TickLength() == 0 {
-		t.Errorf("unit %q", a.Unit)
+	if a.Unit != "s" {
+		t.Errorf("a preset's unit is %q, want s", a.Unit)
+	}
+	b, err := Delays(Policy{Kind: Full, Base: 100, Cap: 400, Tick: 10 * time.Millisecond}, 1, testOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Unit != "s" || math.Abs(b.Rows[0].Delay.Mean.Value-1) > 1e-6 {
+		t.Errorf("full, base 100 ticks of 10ms: mean first delay %+v %s, want 1 s", b.Rows[0].Delay.Mean, b.Unit)
 	}
 }
 
