@@ -157,9 +157,12 @@ type DelayOptions struct {
 	Cells int
 	// JointCells is the most cells of the (previous delay, total) lattice
 	// of a policy whose delays depend on the previous one (default
-	// 4·Cells).
+	// 4·Cells, at most 2²³).
 	JointCells int
 }
+
+// maxJointCells bounds the default joint lattice (64 MB an array).
+const maxJointCells = 1 << 23
 
 // DefaultDelayCells is the default lattice resolution.
 const DefaultDelayCells = 1 << 20
@@ -172,7 +175,7 @@ func (o DelayOptions) withDefaults() DelayOptions {
 		o.Cells = DefaultDelayCells
 	}
 	if o.JointCells <= 0 {
-		o.JointCells = 4 * o.Cells
+		o.JointCells = min(4*o.Cells, maxJointCells)
 	}
 	return o
 }
