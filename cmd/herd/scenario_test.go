@@ -56,6 +56,8 @@ func TestEveryCommandBuildsTheSameScenario(t *testing.T) {
 		{"-n 30 --first-window 4 --policy decorrelated --base 0.5", []string{"simulate", "sweep", "model"}, map[string]any{"first_window": 4.0, "base": 0.5}},
 		{"-n 20 --policy cenkalti-v4", []string{"simulate", "sweep"}, map[string]any{"policy": "cenkalti-v4", "max_elapsed": "15m0s"}},
 		{"-n 20 --policy grpc-retry --retries 2 --tick 100ms", []string{"simulate", "sweep"}, map[string]any{"policy": "grpc-retry", "retries": 2.0, "tick": "100ms"}},
+		{"-n 1000 -k 100/s --tick 100ms", []string{"simulate", "sweep", "model"}, map[string]any{"capacity": 10.0, "tick": "100ms"}},
+		{"-n 20 -k 5/ms --policy cenkalti-v4 --tick 2ms", []string{"simulate", "sweep"}, map[string]any{"capacity": 10.0}},
 		{"-n 20 --policy full --tick 10ms", []string{"simulate", "sweep", "model"}, map[string]any{"tick": "10ms"}},
 	}
 	for _, c := range cases {
