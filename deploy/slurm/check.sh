@@ -14,7 +14,8 @@
 #   3. cuts task 3's finished shard to half its rows and half a row (what a
 #      kill in the middle of a write leaves), requeues that finished task,
 #      merges again with deploy/slurm/merge.sbatch, and compares again.
-# Every wait is bounded (SLURM_CHECK_TIMEOUT seconds in all, default 300),
+# Every wait is bounded (SLURM_CHECK_TIMEOUT seconds in all, default 600;
+# the check needs about 40 s of CPU, 2–3 minutes on a busy 2-core machine),
 # every daemon it started is stopped on exit, and the last line says PASS
 # or FAIL. SPEC overrides the spec (default deploy/sweep.yaml);
 # SLURM_CHECK_KEEP=1 keeps the temporary directory (logs, results).
@@ -22,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 started=$SECONDS
-deadline=$((SECONDS + ${SLURM_CHECK_TIMEOUT:-300}))
+deadline=$((SECONDS + ${SLURM_CHECK_TIMEOUT:-600}))
 reason="stopped before the end"
 
 say() { echo "slurm-check: $*"; }
