@@ -24,6 +24,9 @@ type scenarioJSON struct {
 	Tick       string `json:"tick,omitempty"`
 	Retries    int    `json:"retries,omitempty"`
 	MaxElapsed string `json:"max_elapsed,omitempty"`
+	// QueueLimit and Timeout are the queue server's, absent elsewhere.
+	QueueLimit int `json:"queue_limit,omitempty"`
+	Timeout    int `json:"timeout,omitempty"`
 }
 
 // MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
@@ -36,6 +39,7 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		FirstWindow: s.FirstWindow, Horizon: s.EffectiveHorizon(),
 		Tick: durationString(s.Policy.TickLength()), Retries: s.Policy.Retries,
 		MaxElapsed: durationString(s.Policy.MaxElapsed),
+		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
 	})
 }
 
@@ -80,6 +84,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
+		Queue: Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
 	}
 	return nil
 }

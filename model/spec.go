@@ -11,7 +11,9 @@ import (
 // SpecFields are the scenario fields a user can give, spelled as their
 // command-line flags, in the order a sweep grid expands them (the last
 // varies fastest).
-var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed"}
+var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed",
+	"queue-limit", "timeout",
+}
 
 // IsSpecField reports whether name is one of SpecFields.
 func IsSpecField(name string) bool {
@@ -42,6 +44,8 @@ type Spec struct {
 	// given per tick, or not given); Scenario converts it with the tick.
 	rate     float64
 	rateText string
+	// The queue server's fields (queue.go).
+	queueLimit, timeout int
 }
 
 // Set records that field was given as text, in the syntax of its flag: an
@@ -87,6 +91,12 @@ func (s *Spec) Set(field, text string) error {
 			return bad("a duration such as 100ms or 1s")
 		}
 		*map[string]*time.Duration{"tick": &s.tick, "max-elapsed": &s.maxElapsed}[field] = d
+	case "queue-limit", "timeout":
+		n, e := readInt(text)
+		if e != nil {
+			return bad("an integer")
+		}
+		*map[string]*int{"queue-limit": &s.queueLimit, "timeout": &s.timeout}[field] = n
 	case "server":
 		s.server, err = ParseServer(text)
 	case "policy":
@@ -192,6 +202,8 @@ func (s Spec) Scenario() (Scenario, error) {
 	if s.Given("max-elapsed") {
 		sc.Policy.MaxElapsed = s.maxElapsed
 	}
+	set("queue-limit", &sc.Queue.Limit, s.queueLimit)
+	set("timeout", &sc.Queue.Timeout, s.timeout)
 	if s.rate > 0 {
 		k, err := s.perTick(sc.Policy.TickLength())
 		if err != nil {
@@ -248,6 +260,7 @@ func SpecOf(sc Scenario) Spec {
 	s.server, s.kind, s.rounding = sc.Server, sc.Policy.Kind, sc.Rounding
 	s.base, s.cap, s.fixedDelay = sc.Policy.Base, sc.Policy.Cap, sc.Policy.FixedDelay
 	s.tick, s.maxElapsed = sc.Policy.Tick, sc.Policy.MaxElapsed
+	s.queueLimit, s.timeout = sc.Queue.Limit, sc.Queue.Timeout
 	if sc.Policy.Kind.IsPreset() {
 		delete(s.given, "base")
 		delete(s.given, "cap")
