@@ -93,7 +93,7 @@ func NewPlan(sc model.Scenario, w Workload, opt Options) (*Plan, error) {
 		return nil, &LimitError{Engine: c.Engine,
 			Reason: fmt.Sprintf("would need about %s for one engine playing this %s, over the memory budget of %s",
 				bytesText(one), w.Name(), bytesText(budget)),
-			Alternative: "lower --cap, --clients or --first-window, or raise --max-memory"}
+			Alternative: memoryAlternative(sc)}
 	}
 	workers := opt.Workers
 	if workers == 0 {
@@ -104,6 +104,14 @@ func NewPlan(sc model.Scenario, w Workload, opt Options) (*Plan, error) {
 	p.Workers, p.PerWorker = workers, per
 	p.Bytes = int64(workers) * (engine + int64(per)*trial)
 	return p, nil
+}
+
+// memoryAlternative says what to change when one engine does not fit.
+func memoryAlternative(sc model.Scenario) string {
+	if sc.Server == model.Queue {
+		return "give a smaller --queue-limit (0 is unbounded), fewer --clients, a lower --rate or fewer --ticks, or raise --max-memory"
+	}
+	return "lower --cap, --clients or --first-window, or raise --max-memory"
 }
 
 // trialBytes is what one buffered trial takes besides its engine. A tick
@@ -153,6 +161,9 @@ func (Cohort) choose(sc model.Scenario, want EngineName) (Choice, error) {
 	return Choose(sc, want)
 }
 func (Cohort) engineBytes(sc model.Scenario, c Choice) int64 {
+	if c.Engine == QueueName {
+		return queueEngineBytes(sc, nil)
+	}
 	if c.Engine == Events {
 		return 100 * int64(sc.Clients)
 	}
@@ -164,6 +175,8 @@ func (Cohort) build(sc model.Scenario, c Choice) (Engine, error) {
 		return NewCountEngine(sc)
 	case Events:
 		return NewOCCEngine(sc)
+	case QueueName:
+		return NewQueueEngine(sc, nil, model.Controls{})
 	}
 	return NewClientEngine(sc)
 }
@@ -181,21 +194,24 @@ const OpenLoopName EngineName = "open-loop"
 func (OpenLoop) Name() string { return "open-loop traffic" }
 func (w OpenLoop) validate(sc model.Scenario) error {
 	if sc.Server == model.OCC {
-		return &model.FieldError{Flag: "server", Valid: "capacity or collision with open-loop traffic (--rate)", Got: sc.Server.String()}
+		return &model.FieldError{Flag: "server", Valid: "capacity, collision or queue with open-loop traffic (--rate)", Got: sc.Server.String()}
 	}
 	if err := w.Traffic.Validate(sc); err != nil {
 		return err
 	}
 	return w.Controls.Validate()
 }
-func (OpenLoop) choose(_ model.Scenario, want EngineName) (Choice, error) {
+func (OpenLoop) choose(sc model.Scenario, want EngineName) (Choice, error) {
+	if sc.Server == model.Queue {
+		return queueChoice(want)
+	}
 	if want != Default && want != Auto {
 		return Choice{}, &LimitError{Engine: want, Reason: "cannot play open-loop traffic (--rate), which has its own engine (requests arrive and leave, there is no cohort to count)",
 			Alternative: "leave out --engine (or use --engine auto)"}
 	}
 	return Choice{OpenLoopName, "open-loop traffic: the request engine"}, nil
 }
-func (w OpenLoop) engineBytes(sc model.Scenario, _ Choice) int64 {
+func (w OpenLoop) engineBytes(sc model.Scenario, c Choice) int64 {
 	perClient := int64(0)
 	if w.Controls.Bucket.Kind != model.NoBucket && w.Controls.Bucket.Kind != "" {
 		perClient += 8
@@ -205,10 +221,16 @@ func (w OpenLoop) engineBytes(sc model.Scenario, _ Choice) int64 {
 	}
 	// The request slab grows with the backlog; count what the outage can
 	// pile up (rate × ticks, bounded by the live-request limit) at 24 bytes.
+	if c.Engine == QueueName {
+		return perClient*int64(sc.Clients) + queueEngineBytes(sc, &w.Traffic)
+	}
 	live := min(float64(model.MaxRequestsLive), w.Traffic.Rate*float64(w.Traffic.Ticks)+float64(sc.Clients))
 	return perClient*int64(sc.Clients) + 24*int64(sc.MaxDelayTicks()+1) + 24*int64(live)
 }
-func (w OpenLoop) build(sc model.Scenario, _ Choice) (Engine, error) {
+func (w OpenLoop) build(sc model.Scenario, c Choice) (Engine, error) {
+	if c.Engine == QueueName {
+		return NewQueueEngine(sc, &w.Traffic, w.Controls)
+	}
 	return NewOpenLoopEngine(sc, w.Traffic, w.Controls)
 }
 

@@ -29,6 +29,9 @@ type Trial struct {
 	Arrivals []int64
 	// Open is what an open-loop trial records besides (nil otherwise).
 	Open *OpenTrial
+	// Queue is what a trial on the queue server records besides (nil
+	// otherwise); spareQueue keeps its buffers for the next trial.
+	Queue, spareQueue *QueueTrial
 
 	// Continuous-time engines (OCC) set Continuous and give the completion
 	// as Time, in the scenario's unit (milliseconds), leaving Completion,
@@ -46,7 +49,7 @@ type Trial struct {
 }
 
 func (t *Trial) reset(i int) {
-	*t = Trial{Index: i, Latency: t.Latency[:0], Arrivals: t.Arrivals[:0], CallTimes: t.CallTimes[:0], stop: t.stop}
+	*t = Trial{Index: i, Latency: t.Latency[:0], Arrivals: t.Arrivals[:0], CallTimes: t.CallTimes[:0], stop: t.stop, spareQueue: t.spareQueue}
 }
 
 // stopped reports whether the run was cancelled, looking at the flag once
@@ -151,7 +154,7 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	name := map[EngineName]string{Clients: "per-client", Counts: "count"}[e.Engine]
+	name := map[EngineName]string{Clients: "per-client", Counts: "count", QueueName: "queue", Events: "event"}[e.Engine]
 	s := fmt.Sprintf("the %s engine (--engine %s) %s", name, e.Engine, e.Reason)
 	if e.Alternative != "" {
 		s += "; " + e.Alternative
@@ -174,6 +177,9 @@ func (e *LimitError) Error() string {
 // BenchmarkEngineCost finds it as fast or faster on every scenario
 // measured, from N = 100 up.
 func Choose(sc model.Scenario, want EngineName) (Choice, error) {
+	if sc.Server == model.Queue {
+		return queueChoice(want)
+	}
 	if sc.Server == model.OCC {
 		if want == Clients || want == Counts {
 			return Choice{}, &LimitError{Engine: want, Reason: "cannot play the OCC server, which has its own event engine", Alternative: "leave out --engine (or use --engine auto)"}

@@ -1,0 +1,506 @@
+package montecarlo
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/herdlab/herd/model"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// QueueName names the queue engine in a Choice.
+const QueueName EngineName = "queue"
+
+// QueueTrial is what a trial on the queue server records beyond Trial's
+// common fields (where Served counts the useful completions and Latency
+// their end-to-end latencies, first send to response).
+type QueueTrial struct {
+	Admitted int64 // sends that joined the queue
+	Rejected int64 // sends refused by a full queue (failed at once)
+	TimedOut int64 // attempts their clients abandoned at the timeout
+	// Wasted counts the abandoned requests the server served: in a cohort
+	// also those still queued when the last client was done, which the
+	// server serves after the trial; in open-loop traffic only those served
+	// within the trial's ticks.
+	Wasted    int64
+	PeakQueue int64 // the longest queue after a tick's arrivals
+	Queued    int64 // requests in the queue when the trial stopped
+	// Response[r] counts the successful attempts whose response time (wait
+	// plus one tick of service) was r ticks.
+	Response []int64
+	// QueueAt[t] and WastedAt[t] are the queue's length after tick t and
+	// the wasted completions of tick t, recorded with Trial.Arrivals.
+	QueueAt, WastedAt []int64
+}
+
+func (q *QueueTrial) reset() {
+	*q = QueueTrial{Response: q.Response[:0], QueueAt: q.QueueAt[:0], WastedAt: q.WastedAt[:0]}
+}
+
+// queueTrial is the trial's QueueTrial, reset, reusing the one a previous
+// trial in this buffer slot left.
+func (t *Trial) queueTrial() *QueueTrial {
+	q := t.spareQueue
+	if q == nil {
+		q = &QueueTrial{}
+		t.spareQueue = q
+	}
+	q.reset()
+	t.Queue = q
+	return q
+}
+
+// queued is one request in the queue: the request's slot and the tag of
+// the attempt. An attempt is live while its request's tag equals it; the
+// tag moves on when the attempt is served, abandoned or its request ends,
+// so a queued entry whose tag is stale is work nobody waits for.
+type queued struct {
+	id  int32
+	tag uint32
+}
+
+// QueueEngine plays the queue server (model.Queue says the semantics, tick
+// by tick) for a cohort or for open-loop traffic. Requests live in a slab
+// (a cohort's request i is client i) with a free list, a ring of per-tick
+// buckets lists who sends when, and the queue is a ring buffer of (slot,
+// tag) entries at absolute positions head…tail−1. Attempts are abandoned in
+// order of sending, so the timeouts of tick t are the entries sent at tick
+// t − T + 1 still queued: a contiguous run found from the position where
+// that tick's admissions began. Work is proportional to sends plus ticks,
+// and after the buffers have grown a trial allocates nothing.
+type QueueEngine struct {
+	sc      model.Scenario
+	open    *model.Traffic // nil: the cohort
+	ctl     *controls
+	horizon int
+	limit   int64
+	timeout int
+	ring    [][]int32
+	// per request slot
+	client []int32
+	fails  []int32   // failed attempts so far: the number of its next retry
+	born   []int32   // tick of its first send
+	sent   []int32   // tick of its live attempt
+	prev   []float64 // the policy's state (the previous delay)
+	tag    []uint32
+	free   []int32
+	// the queue
+	queue      []queued // length a power of two
+	head, tail int64
+	starts     []int64 // starts[s mod (T+1)]: tail when tick s's admissions began
+	failed     []int32 // scratch: the requests whose attempt failed this tick
+	// laws[c], ticks[c] as in ClientEngine, for policies with classes
+	laws       []model.Law
+	ticks      []int
+	maxElapsed float64
+	timeless   bool
+}
+
+// NewQueueEngine prepares the queue engine for a cohort (tr nil) or for
+// open-loop traffic under controls, on a scenario a Plan chose it for.
+func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl model.Controls) (*QueueEngine, error) {
+	if sc.Server != model.Queue {
+		return nil, fmt.Errorf("the queue engine plays --server queue, got %s", sc.Server)
+	}
+	e := &QueueEngine{sc: sc, horizon: sc.EffectiveHorizon(), limit: int64(sc.Queue.Limit), timeout: sc.Queue.Timeout}
+	if tr != nil {
+		t := *tr
+		e.open, e.horizon = &t, t.Ticks
+		e.ctl = newControls(ctl, sc.Clients)
+	} else {
+		e.ctl = newControls(model.Controls{}, 0)
+	}
+	e.ring = make([][]int32, max(sc.MaxDelayTicks(), sc.FirstWindow)+1)
+	if e.timeout > 0 {
+		e.starts = make([]int64, e.timeout+1)
+	}
+	e.queue = make([]queued, 1024)
+	e.maxElapsed, e.timeless = math.Inf(1), true
+	if me := sc.Policy.MaxElapsed; me > 0 {
+		e.maxElapsed, e.timeless = float64(me)/float64(sc.Policy.TickLength()), false
+	}
+	if c := sc.Policy.Classes(); c > 0 {
+		e.laws = make([]model.Law, c+1)
+		e.ticks = make([]int, c+1)
+		for n := 1; n <= c; n++ {
+			l := sc.Policy.Law(n, sc.Policy.Start())
+			e.laws[n] = l
+			if l.Deterministic() {
+				e.ticks[n] = sc.Rounding.Ticks(l.Draw(0))
+			}
+		}
+	}
+	return e, nil
+}
+
+// queueBound is the most entries the queue of a trial can need: the limit,
+// or an a-priori bound on what can pile up, at most model.MaxQueueLive.
+func queueBound(sc model.Scenario, tr *model.Traffic) int64 {
+	if l := sc.Queue.Limit; l > 0 {
+		return int64(l)
+	}
+	var n float64
+	switch {
+	case tr == nil && sc.Queue.Timeout == 0:
+		n = float64(sc.Clients) // each client has at most one request queued
+	case tr == nil:
+		// each client abandons at most one attempt per timeout
+		n = float64(sc.Clients) * (float64(sc.EffectiveHorizon())/float64(sc.Queue.Timeout) + 1)
+	case sc.Queue.Timeout == 0:
+		n = tr.Rate*float64(tr.Ticks) + float64(sc.Clients)
+	default:
+		n = (tr.Rate*float64(tr.Ticks) + float64(sc.Clients)) * (float64(tr.Ticks)/float64(sc.Queue.Timeout) + 1)
+	}
+	return int64(math.Min(n, model.MaxQueueLive))
+}
+
+// queueEngineBytes is about what one queue engine takes: 8 bytes per queued
+// request, about 28 per live request, the ring and the timeout index.
+func queueEngineBytes(sc model.Scenario, tr *model.Traffic) int64 {
+	live := float64(sc.Clients)
+	if tr != nil {
+		live = math.Min(model.MaxRequestsLive, tr.Rate*float64(tr.Ticks)+float64(sc.Clients))
+	}
+	ring := int64(max(sc.MaxDelayTicks(), sc.FirstWindow) + 1)
+	return 8*queueBound(sc, tr) + 28*int64(live) + 24*ring + 8*int64(sc.Queue.Timeout+1)
+}
+
+// queueChoice is the plan's choice for the queue server: its own engine.
+func queueChoice(want EngineName) (Choice, error) {
+	if want != Default && want != Auto {
+		return Choice{}, &LimitError{Engine: want, Reason: "cannot play the queue server, which has its own engine (requests wait in a queue in order)",
+			Alternative: "leave out --engine (or use --engine auto)"}
+	}
+	return Choice{QueueName, "the queue server: the queue engine"}, nil
+}
+
+// alloc makes a request of client c whose first send is at tick.
+func (e *QueueEngine) alloc(c int32, tick int) (int32, bool) {
+	if n := len(e.free); n > 0 {
+		id := e.free[n-1]
+		e.free = e.free[:n-1]
+		e.client[id], e.fails[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.sc.Policy.Start()
+		return id, true
+	}
+	if len(e.client) >= model.MaxRequestsLive {
+		return 0, false
+	}
+	id := int32(len(e.client))
+	e.client = append(e.client, c)
+	e.fails = append(e.fails, 0)
+	e.born = append(e.born, int32(tick))
+	e.sent = append(e.sent, 0)
+	e.prev = append(e.prev, e.sc.Policy.Start())
+	e.tag = append(e.tag, 0)
+	return id, true
+}
+
+// push appends an entry to the queue, growing it; false when the queue
+// would pass model.MaxQueueLive.
+func (e *QueueEngine) push(x queued) bool {
+	n := e.tail - e.head
+	if n == int64(len(e.queue)) {
+		if n >= model.MaxQueueLive {
+			return false
+		}
+		grown := make([]queued, 2*len(e.queue))
+		mask := int64(len(e.queue) - 1)
+		for p := e.head; p < e.tail; p++ {
+			grown[p&int64(len(grown)-1)] = e.queue[p&mask]
+		}
+		e.queue = grown
+	}
+	e.queue[e.tail&int64(len(e.queue)-1)] = x
+	e.tail++
+	return true
+}
+
+// wait is the wait in ticks before retry n of request id, failed at tick,
+// or −1 when the elapsed-time limit makes it give up instead.
+func (e *QueueEngine) wait(src *rand.PCG, id int32, n, tick int) int {
+	var d float64
+	if e.laws == nil {
+		d, e.prev[id] = e.sc.Policy.Law(n, e.prev[id]).Sample(uniform(src))
+	} else {
+		c := min(n, len(e.laws)-1)
+		if t := e.ticks[c]; t > 0 && e.timeless {
+			return t
+		}
+		if e.ticks[c] > 0 {
+			d = e.laws[c].Draw(0)
+		} else {
+			d = e.laws[c].Draw(uniform(src))
+		}
+	}
+	if !e.timeless && float64(tick-int(e.born[id]))+d > e.maxElapsed {
+		return -1
+	}
+	return e.sc.Rounding.Ticks(d)
+}
+
+// overflow stops a trial whose requests or queue outgrew the engine's
+// limits: censored, and in open-loop traffic not recovered.
+func (e *QueueEngine) overflow(t *Trial, live int64) {
+	t.Censored = true
+	t.Queue.Queued = e.tail - e.head
+	if t.Open != nil {
+		t.Open.Backlog = live
+	}
+}
+
+// Play runs one trial: the cohort's, or open-loop traffic's with the new
+// arrivals drawn first from a stream of their own (as OpenLoopEngine does,
+// so that policies and controls compared on one seed see the same
+// arrivals).
+func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
+	sc := &e.sc
+	q := t.queueTrial()
+	r := len(e.ring)
+	for i := range e.ring {
+		e.ring[i] = e.ring[i][:0]
+	}
+	e.head, e.tail = 0, 0
+	e.client, e.fails, e.born, e.sent, e.prev, e.tag = e.client[:0], e.fails[:0], e.born[:0], e.sent[:0], e.prev[:0], e.tag[:0]
+	e.free = e.free[:0]
+	e.ctl.reset()
+	var o *OpenTrial
+	var poisson distuv.Poisson
+	var arr *rand.PCG
+	end, threshold, collapse := 0, int64(0), int64(0)
+	var live, atEnd int64 // requests neither served nor given up
+	if e.open != nil {
+		o = &OpenTrial{}
+		t.Open = o
+		arr = rand.NewPCG(src.Uint64(), src.Uint64())
+		poisson = distuv.Poisson{Lambda: e.open.Rate, Src: arr}
+		end = e.open.OutageEnd()
+		threshold = int64(e.open.RecoveryBacklog(sc.Capacity))
+		collapse = int64(e.open.CollapseBacklog)
+	} else {
+		for id := range sc.Clients {
+			at := 0
+			if sc.FirstWindow > 1 {
+				at = int(below(src, uint64(sc.FirstWindow)))
+			}
+			e.alloc(int32(id), at)
+			e.ring[at] = append(e.ring[at], int32(id))
+		}
+		live = int64(sc.Clients)
+	}
+	k := sc.Capacity
+	last := -1
+	tick := 0
+	for ; tick < e.horizon; tick++ {
+		if o == nil && live == 0 {
+			break
+		}
+		slot := tick % r
+		cur := e.ring[slot]
+		gaveUp := int64(0)
+		if o != nil {
+			fresh := int(poisson.Rand())
+			o.NewRequests += int64(fresh)
+			for range fresh {
+				c := int32(0)
+				if sc.Clients > 1 {
+					c = int32(below(arr, uint64(sc.Clients)))
+				}
+				id, ok := e.alloc(c, tick)
+				if !ok { // more requests alive than the engine holds
+					e.overflow(t, live)
+					return
+				}
+				live++
+				cur = append(cur, id)
+			}
+			if e.ctl.state != nil { // the breakers decide who sends
+				kept := cur[:0]
+				for _, id := range cur {
+					if e.ctl.send(e.client[id], tick) {
+						kept = append(kept, id)
+						continue
+					}
+					o.GaveUp++
+					o.GaveUpBy[byBreaker]++
+					gaveUp++
+					e.free = append(e.free, id)
+					live--
+				}
+				cur = kept
+			}
+		}
+		m := len(cur)
+		if t.stopped(m) {
+			break
+		}
+		t.Calls += int64(m)
+		t.Peak = max(t.Peak, int64(m))
+		// 1. The sends arrive in a uniformly random order.
+		for i := 0; i+1 < m; i++ {
+			j := i + int(below(src, uint64(m-i)))
+			cur[i], cur[j] = cur[j], cur[i]
+		}
+		// 2. They join the queue while it has room.
+		n := m
+		if e.limit > 0 {
+			n = int(max(0, min(int64(m), e.limit-(e.tail-e.head))))
+		}
+		if e.timeout > 0 {
+			e.starts[tick%(e.timeout+1)] = e.tail
+		}
+		for _, id := range cur[:n] {
+			if o != nil && e.fails[id] > 0 {
+				o.Retries++
+			}
+			e.tag[id]++
+			e.sent[id] = int32(tick)
+			if !e.push(queued{id, e.tag[id]}) {
+				e.overflow(t, live)
+				return
+			}
+		}
+		q.Admitted += int64(n)
+		q.PeakQueue = max(q.PeakQueue, e.tail-e.head)
+		failed := append(e.failed[:0], cur[n:]...)
+		q.Rejected += int64(m - n)
+		if o != nil {
+			for _, id := range cur[n:] {
+				if e.fails[id] > 0 {
+					o.Retries++
+				}
+			}
+		}
+		e.ring[slot] = cur[:0]
+		// 3. The server completes the head of the queue.
+		c := k
+		if o != nil {
+			c = e.open.CapacityAt(k, tick)
+		}
+		wasted, useful := int64(0), int64(0)
+		mask := int64(len(e.queue) - 1)
+		for j := 0; j < c && e.head < e.tail; j++ {
+			x := e.queue[e.head&mask]
+			e.head++
+			if e.tag[x.id] != x.tag {
+				wasted++
+				continue
+			}
+			id := x.id
+			e.tag[id]++
+			useful++
+			last = tick
+			t.served(tick - int(e.born[id]) + 1)
+			rt := tick - int(e.sent[id]) + 1
+			for len(q.Response) <= rt {
+				q.Response = append(q.Response, 0)
+			}
+			q.Response[rt]++
+			live--
+			if o != nil {
+				e.ctl.outcome(e.client[id], tick, false, e.fails[id] > 0)
+				if tick >= end {
+					o.ServedAfter++
+				}
+				e.free = append(e.free, id)
+			}
+		}
+		q.Wasted += wasted
+		// 4. Attempts sent T − 1 ticks ago and still queued are abandoned.
+		if s := tick - e.timeout + 1; e.timeout > 0 && s >= 0 {
+			w := int64(e.timeout + 1)
+			from, to := max(e.head, e.starts[s%int(w)]), e.tail
+			if s < tick {
+				to = e.starts[(s+1)%int(w)]
+			}
+			for p := from; p < to; p++ {
+				x := e.queue[p&mask]
+				if e.tag[x.id] == x.tag {
+					e.tag[x.id]++
+					failed = append(failed, x.id)
+					q.TimedOut++
+				}
+			}
+		}
+		// 5. Failed attempts retry, or their requests give up.
+		for i, id := range failed {
+			if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+				return // cancelled within one huge tick
+			}
+			cl := e.client[id]
+			if o != nil {
+				e.ctl.outcome(cl, tick, true, e.fails[id] > 0)
+			}
+			if e.fails[id] < math.MaxInt32 {
+				e.fails[id]++
+			}
+			n := int(e.fails[id])
+			ok, cause := false, byLimit
+			if rl := sc.Policy.Retries; rl == 0 || n <= rl {
+				ok, cause = true, 0
+				if o != nil {
+					ok, cause = e.ctl.retry(cl, n)
+				}
+			}
+			w := -1
+			if ok {
+				if w = e.wait(src, id, n, tick); w < 0 {
+					ok, cause = false, byLimit
+				}
+			}
+			if !ok {
+				e.tag[id]++
+				live--
+				gaveUp++
+				if o != nil {
+					o.GaveUp++
+					o.GaveUpBy[cause]++
+					e.free = append(e.free, id)
+				} else {
+					t.GaveUp++
+				}
+				continue
+			}
+			at := (tick + w) % r
+			e.ring[at] = append(e.ring[at], id)
+		}
+		e.failed = failed[:0]
+		if arrivals {
+			t.Arrivals = append(t.Arrivals, int64(m))
+			q.QueueAt = append(q.QueueAt, e.tail-e.head)
+			q.WastedAt = append(q.WastedAt, wasted)
+		}
+		if o == nil {
+			continue
+		}
+		o.PeakBacklog = max(o.PeakBacklog, live)
+		if arrivals {
+			o.Goodput = append(o.Goodput, useful)
+			o.BacklogAt = append(o.BacklogAt, live)
+		}
+		if !o.Recovered && tick >= end && live <= threshold && e.tail-e.head <= threshold && gaveUp == 0 {
+			o.Recovered = true
+			o.RecoveryTicks = int64(tick + 1 - end)
+		}
+		if tick == end-1 {
+			atEnd = live
+		}
+		if collapse > 0 && tick >= end && live > atEnd+collapse && !o.Recovered {
+			o.Collapsed = true
+			tick++
+			break
+		}
+	}
+	q.Queued = e.tail - e.head
+	if o != nil {
+		o.Backlog = live
+		t.Censored = !o.Recovered
+		t.Completion = int64(tick)
+		return
+	}
+	t.Censored = live > 0
+	if !t.Censored {
+		q.Wasted += q.Queued // served after the last client was done
+	}
+	t.Completion = int64(last + 1)
+}

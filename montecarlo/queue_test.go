@@ -1,0 +1,227 @@
+package montecarlo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/herdlab/herd/model"
+)
+
+// queueTrials plays trials of a workload on the queue server and returns
+// deep copies of them (the engine reuses a trial's buffers).
+func queueTrials(t *testing.T, sc model.Scenario, w Workload, opt Options) []Trial {
+	t.Helper()
+	p, err := NewPlan(sc, w, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Choice.Engine != QueueName {
+		t.Fatalf("the plan chose %s for the queue server", p.Choice.Engine)
+	}
+	var out []Trial
+	err = p.Run(context.Background(), func(tr *Trial) error {
+		c := *tr
+		c.Latency = append([]int64(nil), tr.Latency...)
+		c.Arrivals = append([]int64(nil), tr.Arrivals...)
+		q := *tr.Queue
+		q.Response = append([]int64(nil), q.Response...)
+		q.QueueAt = append([]int64(nil), q.QueueAt...)
+		q.WastedAt = append([]int64(nil), q.WastedAt...)
+		c.Queue = &q
+		if tr.Open != nil {
+			o := *tr.Open
+			c.Open = &o
+		}
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func queueScenario(n, k, timeout, limit int, kind model.Kind) model.Scenario {
+	sc := model.Default()
+	sc.Server, sc.Clients, sc.Capacity, sc.Policy.Kind = model.Queue, n, k, kind
+	sc.Queue = model.Queueing{Limit: limit, Timeout: timeout}
+	return sc
+}
+
+// Issue 17's acceptance line 2: a cohort of N that reaches an empty queue
+// server together waits up to ⌈N/k⌉ ticks for its last response (the
+// queueing delay), and wastes work exactly when the timeout is below it —
+// in every trial, for every policy: with T ≥ ⌈N/k⌉ nobody times out, calls
+// are N and completion ⌈N/k⌉; with T < ⌈N/k⌉ the last client's first
+// attempt is abandoned and later served for nothing.
+func TestQueueWastesWorkExactlyWhenTimeoutBelowQueueingDelay(t *testing.T) {
+	for _, kind := range []model.Kind{model.None, model.Fixed, model.Full, model.Decorrelated} {
+		for _, nk := range [][2]int{{1, 1}, {5, 1}, {25, 10}, {40, 3}, {100, 10}} {
+			n, k := nk[0], nk[1]
+			delay := model.Default()
+			delay.Capacity = k
+			d := delay.ServiceDelay(n)
+			for timeout := 1; timeout <= d+2; timeout++ {
+				sc := queueScenario(n, k, timeout, 0, kind)
+				sc.Horizon = 300 // a stuck cohort (policy none, T = 1) grows its queue for ever
+				for _, x := range queueTrials(t, sc, Cohort{}, Options{Trials: 200, Seed: 3}) {
+					q := x.Queue
+					if timeout < d {
+						if q.Wasted == 0 || q.TimedOut == 0 || x.Calls <= int64(n) {
+							t.Fatalf("%s N=%d k=%d T=%d < delay %d: trial %d wasted %d, timed out %d, calls %d; want all > 0 (> N)", kind, n, k, timeout, d, x.Index, q.Wasted, q.TimedOut, x.Calls)
+						}
+						continue
+					}
+					if q.Wasted != 0 || q.TimedOut != 0 || x.Calls != int64(n) || x.Completion != int64(d) || x.Served != int64(n) {
+						t.Fatalf("%s N=%d k=%d T=%d ≥ delay %d: trial %d wasted %d, timed out %d, calls %d, completion %d; want 0, 0, %d, %d", kind, n, k, timeout, d, x.Index, q.Wasted, q.TimedOut, x.Calls, x.Completion, n, d)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The same line for open-loop traffic: under sustained overload a queue
+// limited to L holds up to L requests, so its queueing delay is ⌈L/k⌉; a
+// timeout at or above it never fires and nothing is wasted, one below it
+// wastes work in every trial.
+func TestQueueOpenLoopWastesWorkExactlyWhenTimeoutBelowQueueingDelay(t *testing.T) {
+	for _, lk := range [][2]int{{1, 1}, {7, 2}, {30, 10}} {
+		l, k := lk[0], lk[1]
+		sc := model.Default()
+		sc.Capacity = k
+		d := sc.ServiceDelay(l)
+		for timeout := 1; timeout <= d+1; timeout++ {
+			sc := queueScenario(10, k, timeout, l, model.Full)
+			tr := model.Traffic{Rate: 2 * float64(k), Ticks: 300}
+			for _, x := range queueTrials(t, sc, OpenLoop{Traffic: tr}, Options{Trials: 50, Seed: 5}) {
+				q := x.Queue
+				if q.PeakQueue > int64(l) {
+					t.Fatalf("L=%d: the queue held %d", l, q.PeakQueue)
+				}
+				if (q.Wasted > 0) != (timeout < d) || (q.TimedOut > 0) != (timeout < d) {
+					t.Fatalf("L=%d k=%d T=%d, delay %d: trial %d wasted %d, timed out %d", l, k, timeout, d, x.Index, q.Wasted, q.TimedOut)
+				}
+			}
+		}
+	}
+}
+
+// Without a timeout and a limit the queue serves a cohort in ⌈N/k⌉ waves
+// of k with no retry: calls N, k latencies of each 1…⌈N/k⌉ − 1 and the rest
+// at ⌈N/k⌉, and response time equal to latency.
+func TestQueueCohortWithoutTimeout(t *testing.T) {
+	sc := queueScenario(47, 5, 0, 0, model.Full)
+	for _, x := range queueTrials(t, sc, Cohort{}, Options{Trials: 20, Seed: 1}) {
+		want := []int64{0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 2}
+		if x.Calls != 47 || x.Completion != 10 || fmt.Sprint(x.Latency) != fmt.Sprint(want) || fmt.Sprint(x.Queue.Response) != fmt.Sprint(want) {
+			t.Fatalf("trial %+v, queue %+v", x, *x.Queue)
+		}
+	}
+}
+
+// A queue limit rejects at once what does not fit: a cohort of N > L with
+// no timeout sends N + (rejections) and never holds more than L.
+func TestQueueLimitRejects(t *testing.T) {
+	sc := queueScenario(30, 2, 0, 4, model.Fixed)
+	for _, x := range queueTrials(t, sc, Cohort{}, Options{Trials: 20, Seed: 1}) {
+		q := x.Queue
+		if q.PeakQueue > 4 || q.Rejected == 0 || x.Calls != 30+q.Rejected || q.Admitted != 30 || q.Wasted != 0 || x.Served != 30 {
+			t.Fatalf("trial %+v, queue %+v", x, *q)
+		}
+	}
+}
+
+// digest hashes everything a trial records.
+func digest(trials []Trial) uint64 {
+	h := fnv.New64a()
+	for _, x := range trials {
+		fmt.Fprint(h, x.Index, x.Calls, x.Completion, x.Censored, x.Served, x.GaveUp, x.Peak, x.Latency, x.Arrivals, *x.Queue)
+		if x.Open != nil {
+			fmt.Fprint(h, *x.Open)
+		}
+	}
+	return h.Sum64()
+}
+
+// Same seed, same bytes, whatever the workers, in a cohort and in open-loop
+// traffic with controls; another seed gives other trials (the digest can
+// tell them apart).
+func TestQueueWorkersDoNotChangeResults(t *testing.T) {
+	sc := queueScenario(60, 4, 6, 50, model.Decorrelated)
+	tr := model.Traffic{Rate: 3, Ticks: 400, OutageStart: 50, OutageLength: 40}
+	ctl := model.Controls{MaxAttempts: 4, Bucket: model.DefaultBucket(model.BrookerBucket), Breaker: model.DefaultBreaker()}
+	for _, w := range []Workload{Cohort{}, OpenLoop{Traffic: tr, Controls: ctl}} {
+		run := func(workers int, seed uint64) uint64 {
+			return digest(queueTrials(t, sc, w, Options{Trials: 150, Seed: seed, Workers: workers, Arrivals: true}))
+		}
+		a, b, c := run(1, 7), run(4, 7), run(3, 8)
+		if a != b {
+			t.Errorf("%s: 1 and 4 workers differ", w.Name())
+		}
+		if a == c {
+			t.Errorf("%s: seeds 7 and 8 gave the same trials", w.Name())
+		}
+	}
+}
+
+// After its buffers have grown, a cohort trial allocates nothing, however
+// many requests it sends; an open-loop trial only its OpenTrial and the
+// arrivals' stream.
+func TestQueueEngineDoesNotAllocatePerRequest(t *testing.T) {
+	for _, c := range []struct {
+		w    Workload
+		most float64
+	}{
+		{Cohort{}, 0},
+		{OpenLoop{Traffic: model.Traffic{Rate: 8, Ticks: 500, OutageStart: 50, OutageLength: 50}}, 2},
+	} {
+		sc := queueScenario(2000, 10, 8, 0, model.Full)
+		sc.Horizon = 1000
+		p, err := NewPlan(sc, c.w, Options{Trials: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := p.Work.build(sc, p.Choice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tr Trial
+		src := rand.NewPCG(1, 2)
+		play := func() {
+			tr.reset(0)
+			src.Seed(1, 2)
+			e.Play(src, &tr, false)
+		}
+		play()
+		play()
+		if n := testing.AllocsPerRun(5, play); n > c.most {
+			t.Errorf("%s: %g allocations per trial of %d calls, want at most %g", c.w.Name(), n, tr.Calls, c.most)
+		}
+		if tr.Calls < 10000 {
+			t.Errorf("%s: only %d calls, the test needs a large trial", c.w.Name(), tr.Calls)
+		}
+	}
+}
+
+// The plan refuses another engine for the queue server, and a queue limit
+// that would not fit the memory budget, before allocating it.
+func TestQueuePlanRefuses(t *testing.T) {
+	sc := queueScenario(10, 2, 3, 0, model.Full)
+	var le *LimitError
+	for _, want := range []EngineName{Clients, Counts} {
+		if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1, Use: want}); !errors.As(err, &le) {
+			t.Errorf("--engine %s on the queue server: %v", want, err)
+		}
+	}
+	sc.Queue.Limit = model.MaxQueueLimit
+	_, err := NewPlan(sc, Cohort{}, Options{Trials: 1, MaxMemory: 1 << 30})
+	if !errors.As(err, &le) {
+		t.Fatalf("a queue of 2^32 requests in 1 GiB: %v", err)
+	}
+	t.Log(err)
+}
