@@ -40,7 +40,10 @@ type Summary struct {
 	// Arrivals[t] is the mean number of arrivals at tick t over finished
 	// trials (a trial adds 0 after it finished), when requested.
 	Arrivals []Estimate `json:"arrivals,omitempty"`
-	Warnings []string   `json:"warnings,omitempty"`
+	// Queue is the queue server's goodput, wasted work and response
+	// times over the finished trials (queue.go); absent on other servers.
+	Queue    *QueueStats `json:"queue,omitempty"`
+	Warnings []string    `json:"warnings,omitempty"`
 }
 
 // Simulate runs opt.Trials trials of sc and summarizes them.
@@ -55,6 +58,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	var compTimes []float64 // continuous time: the completions, for exact quantiles
 	var lat LatencyCDF
 	var arrivals []Moments
+	var queue queueFold
 	censored := 0
 	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
 		if t.Censored {
@@ -68,6 +72,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 			compTimes = append(compTimes, t.Time)
 			return nil
 		}
+		queue.add(t)
 		peak.Add(float64(t.Peak))
 		gaveUp.Add(float64(t.GaveUp))
 		for int64(len(compHist)) <= t.Completion {
@@ -124,6 +129,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	for i := range arrivals {
 		s.Arrivals = append(s.Arrivals, arrivals[i].Estimate())
 	}
+	s.Queue = queue.stats(sc)
 	return s, nil
 }
 

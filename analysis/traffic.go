@@ -71,7 +71,10 @@ type TrafficSummary struct {
 	Sends     []float64 `json:"sends,omitempty"`
 	GoodputAt []float64 `json:"goodput,omitempty"`
 	BacklogAt []float64 `json:"backlog,omitempty"`
-	Warnings  []string  `json:"warnings,omitempty"`
+	// Queue is the queue server's goodput, wasted work, response times
+	// and latencies (queue.go); absent on other servers.
+	Queue    *QueueStats `json:"queue,omitempty"`
+	Warnings []string    `json:"warnings,omitempty"`
 }
 
 // GaveUpCause is the mean number of requests given up per trial, by cause.
@@ -142,7 +145,9 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 	var rec Moments
 	recovered, collapsed := 0, 0
 	var sends, good, back []float64
+	var queue queueFold
 	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
+		queue.add(t)
 		o := t.Open
 		fresh.Add(float64(o.NewRequests))
 		calls.Add(float64(t.Calls))
@@ -209,6 +214,7 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 		}
 	}
 	s.Sends, s.GoodputAt, s.BacklogAt = sends, good, back
+	s.Queue = queue.stats(sc)
 	return s, nil
 }
 

@@ -48,13 +48,24 @@ calls per new request. On the capacity server goodput stays k under any
 overload, so every λ < k recovers; --reject-cost c > 0 (rejecting a request
 costs c of serving one) or --server collision make goodput fall under
 overload, where a retry storm can outlive its trigger (metastability).
+
+--server queue makes requests wait in a FIFO queue served k per tick
+(--queue-limit bounds it; a send over the limit is rejected at once), and
+--timeout T makes a client abandon an attempt without a response within T
+ticks and retry, while the server still serves the abandoned request
+(wasted work). Both the cohort and --rate traffic then also report goodput
+(useful completions per tick), wasted work, timeouts, rejections and the
+response time of successful attempts; after an outage a full queue whose
+waits pass the timeout can keep itself full although λ < k.
 --bucket and --breaker need --rate for now; in the cohort --max-attempts A
 is the retry limit A − 1 (the smaller of it and --retries).`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --trials 50
-  herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50`,
+  herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50
+  herd simulate --server queue -n 40 -k 4 --timeout 5 --policy full --trials 1000
+  herd simulate --server queue -n 100 -k 10 --rate 5 --outage 30 --timeout 5 --trials 200`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return simulateRun(c, &o) },
 	}
@@ -159,6 +170,9 @@ func describe(sc model.Scenario) string {
 	if sc.FirstWindow > 1 {
 		s += fmt.Sprintf(", first sends over %d ticks", sc.FirstWindow)
 	}
+	if sc.Server == model.Queue {
+		s += "; " + queueDescription(sc)
+	}
 	return s
 }
 
@@ -187,7 +201,7 @@ func metrics(s analysis.Summary) []metric {
 	if s.GaveUp != nil && (s.Scenario.Policy.Retries > 0 || s.Scenario.Policy.MaxElapsed > 0) {
 		m = append(m, metric{"clients that gave up", s.GaveUp, nil})
 	}
-	return m
+	return append(m, queueMetrics(s.Queue)...)
 }
 
 func ci(iv *analysis.Interval) string {

@@ -147,7 +147,7 @@ func trafficMetrics(s analysis.TrafficSummary) []metric {
 	if s.RecoveryTicks != nil {
 		m = append(m, metric{"recovery (ticks, recovered trials)", &s.RecoveryTicks.Estimate, s.RecoveryTicks.Quantiles})
 	}
-	return m
+	return append(m, queueMetrics(s.Queue)...)
 }
 
 func trafficTable(w io.Writer, s analysis.TrafficSummary) error {
