@@ -128,6 +128,8 @@ const (
 func modelled(method string, sc Scenario) error {
 	p := sc.Policy
 	switch {
+	case sc.Server == Queue:
+		return &Unsupported{Method: method, Reason: "the queue server's requests wait and time out, which only the queue chain follows; use --method " + MethodChain}
 	case p.Retries > 0:
 		return &Unsupported{Method: method, Reason: fmt.Sprintf("clients give up after %d retries, and the models follow every client until it is served; use simulate", p.Retries)}
 	case p.MaxElapsed > 0:
