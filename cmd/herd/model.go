@@ -13,7 +13,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-var methods = []string{analysis.MethodClosed, analysis.MethodMarkov, analysis.MethodMeanField}
+var methods = []string{analysis.MethodClosed, analysis.MethodMarkov, analysis.MethodMeanField,
+	model.MethodChain,
+}
 
 type modelOptions struct {
 	scenario  scenarioFlags
@@ -21,6 +23,10 @@ type modelOptions struct {
 	method    string
 	maxStates int
 	grid      int
+	// the queue chain's (chain.go)
+	traffic  trafficFlags
+	controls controlFlags
+	chain    chainFlags
 }
 
 func newModelCmd() *cobra.Command {
@@ -40,11 +46,27 @@ func newModelCmd() *cobra.Command {
              decorrelated and state spaces beyond --max-states.
   meanfield  approximate, for large cohorts: expected calls, expected
              arrivals per tick and an estimate of completion.
+  chain      exact, for small systems on the queue server (--server queue):
+             a cohort, or open-loop traffic with an outage (--rate,
+             --outage, --ticks). Propagates the law of (abandoned requests
+             at the queue's head, live queued requests by age and retry
+             class, requests in backoff by ticks until they send and retry
+             class): moments of calls, useful and wasted work, timeouts and
+             rejections, the law of completion, the queue's expected length
+             per tick, the probability of recovering within the horizon
+             after the outage and the recovery time, and the stationary
+             goodput when there is no outage. Of the controls only
+             --max-attempts applies. Open-loop paths whose backlog passes
+             --max-backlog or whose queue passes --max-queue leave the
+             chain as overflowed (reported); the Poisson tail and states
+             below 1e-11 are cut (reported).
 
 A scenario a method cannot answer exits 1 with the reason.`,
 		Example: `  herd model --method closed -n 100 -k 10 --policy expo
   herd model --method markov -n 8 -k 2 --policy full --format json
-  herd model --method meanfield -n 100000 -k 1000 --policy equal`,
+  herd model --method meanfield -n 100000 -k 1000 --policy equal
+  herd model --method chain --server queue -n 6 -k 2 --timeout 2 --policy full
+  herd model --method chain --server queue -k 1 --rate 0.5 --ticks 60 --outage-start 5 --outage 6 --timeout 2 --policy none --max-attempts 2`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return modelRun(c, &o) },
 	}
@@ -54,6 +76,9 @@ A scenario a method cannot answer exits 1 with the reason.`,
 	complete(c, "method", methods)
 	o.scenario.register(c)
 	o.output.register(c)
+	o.traffic.register(c)
+	o.controls.register(c)
+	o.chain.register(c)
 	return c
 }
 
@@ -68,6 +93,7 @@ type modelResult struct {
 	Closed     *model.Closed    `json:"closed,omitempty"`
 	Markov     *markovDetail    `json:"markov,omitempty"`
 	MeanField  *model.MeanField `json:"meanfield,omitempty"`
+	Chain      *chainDetail     `json:"chain,omitempty"`
 	Provenance Provenance       `json:"provenance"`
 }
 
@@ -125,7 +151,18 @@ func modelRun(c *cobra.Command, o *modelOptions) error {
 		return usageError{fmt.Errorf("--grid must be an integer in [1, 100000], got %d", o.grid)}
 	}
 	res := modelResult{Method: o.method, Scenario: sc, Provenance: provenance()}
+	if o.method != model.MethodChain {
+		for _, f := range []string{"rate", "max-attempts", "bucket", "breaker", "max-backlog", "max-queue"} {
+			if c.Flags().Changed(f) {
+				return usageError{fmt.Errorf("--%s needs --method chain (the other models follow a cohort without controls)", f)}
+			}
+		}
+	}
 	switch o.method {
+	case model.MethodChain:
+		if err := chainModel(c, o, sc, &res); err != nil {
+			return err
+		}
 	case analysis.MethodClosed:
 		r, err := model.ClosedForm(sc)
 		if err != nil {
@@ -206,6 +243,8 @@ func modelTable(w io.Writer, r modelResult) error {
 		}
 	case r.MeanField != nil:
 		fmt.Fprintf(w, "\nexpected arrivals over %d ticks; completion is an estimate\n", len(r.MeanField.Arrivals))
+	case r.Chain != nil:
+		chainTable(w, r)
 	}
 	return nil
 }
@@ -224,6 +263,9 @@ func modelCSV(w io.Writer, r modelResult) error {
 	cw.Write([]string{r.Method, "completion", num(r.Completion.Mean), sd(r.Completion.modelValue)})
 	for _, m := range r.Completion.Distribution {
 		cw.Write([]string{r.Method, "P(completion=" + strconv.Itoa(m.Completion) + ")", num(m.P), ""})
+	}
+	if r.Chain != nil {
+		chainCSV(cw, r)
 	}
 	cw.Flush()
 	return cw.Error()
