@@ -23,6 +23,7 @@ const (
 	MethodClosed    = model.MethodClosed
 	MethodMarkov    = model.MethodMarkov
 	MethodMeanField = model.MethodMeanField
+	MethodChain     = model.MethodChain
 )
 
 // Check is one comparison of a model with Monte Carlo.
@@ -67,6 +68,10 @@ type ValidationCase struct {
 	// Series groups mean-field cases of one convergence study (same policy,
 	// fixed N/k, growing N); its calls error must shrink.
 	Series string
+	// Traffic, when set, makes a queue-chain case open-loop traffic under
+	// the Controls (queue_validate.go).
+	Traffic  *model.Traffic
+	Controls model.Controls
 }
 
 // ValidateOptions say how to run a validation.
@@ -152,7 +157,7 @@ func DefaultValidationGrid() []ValidationCase {
 		mf(scenario(1000, 10, cap, kind, 1, 32, model.HalfEven), 1000, "")
 	}
 	mf(scenario(1000, 10, cap, model.Decorrelated, 1, 32, model.HalfEven), 1000, "")
-	return g
+	return append(g, queueValidationGrid()...)
 }
 
 // Validate runs every case through its model and Monte Carlo and judges
@@ -174,6 +179,8 @@ func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (
 			if meanFieldJudged(c.Scenario) {
 				v.Statistical++
 			}
+		case MethodChain:
+			v.Statistical += chainChecks(c)
 		}
 	}
 	series := map[string]bool{}
@@ -200,6 +207,8 @@ func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (
 			checks, err = validateClosed(ctx, c.Scenario, msc, mopt)
 		case MethodMarkov:
 			checks, err = validateMarkov(ctx, c.Scenario, msc, mopt, v.Critical, alpha)
+		case MethodChain:
+			checks, err = validateChain(ctx, c, msc, mopt, v.Critical, alpha)
 		case MethodMeanField:
 			checks, err = validateMeanField(ctx, c.Scenario, msc, mopt, v.Critical)
 			if err == nil && c.Series != "" {
@@ -323,27 +332,44 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 		return nil, err
 	}
 	mean := func(q string, exact model.Moment, mc *Moments) Check {
-		e := mc.Estimate()
-		ch := Check{Method: MethodMarkov, Scenario: sc, Quantity: q, Model: Number(exact.Mean), MonteCarlo: &e}
-		se := exact.SD / math.Sqrt(float64(e.N))
-		d := e.Mean - exact.Mean
-		switch {
-		case se > 0:
-			ch.Z = Number(d / se)
-		case math.Abs(d) > 1e-9*math.Max(1, math.Abs(exact.Mean)) || e.SD != 0:
-			ch.Z = Number(math.Inf(int(math.Copysign(1, d))))
-		}
-		z := math.Abs(float64(ch.Z))
-		ch.Verdict = Pass
-		if z > critical {
-			ch.Verdict = Fail
-		}
-		ch.Detail = fmt.Sprintf("|z| = %.2f (limit %.2f), exact sd %.4g, %d states", z, critical, exact.SD, m.States)
-		return ch
+		return exactMean(MethodMarkov, sc, q, exact, mc, critical, fmt.Sprintf("%d states", m.States))
 	}
 	checks := []Check{mean("calls", m.Calls, &calls), mean("completion", m.Completion, &completion)}
-	stat, df := chiSquare(hist, m.Distribution, m.Finished())
-	gof := Check{Method: MethodMarkov, Scenario: sc, Quantity: "completion distribution", Model: Number(math.NaN()), ChiSquare: Number(stat), DF: df}
+	gof := chiSquareCheck(MethodMarkov, sc, "completion distribution", hist, m.Distribution, m.Finished(), alpha)
+	if censored > 0 || m.Unfinished > 1e-9 {
+		gof.Detail += fmt.Sprintf("; %d censored trials, chain unfinished mass %.2g", censored, m.Unfinished)
+	}
+	return append(checks, gof), nil
+}
+
+// exactMean compares a model's exact mean with the Monte Carlo mean in
+// units of the exact standard error σ/√n; a certain value (σ = 0) that
+// Monte Carlo misses is infinitely many standard errors away.
+func exactMean(method string, sc model.Scenario, q string, exact model.Moment, mc *Moments, critical float64, note string) Check {
+	e := mc.Estimate()
+	ch := Check{Method: method, Scenario: sc, Quantity: q, Model: Number(exact.Mean), MonteCarlo: &e}
+	se := exact.SD / math.Sqrt(float64(e.N))
+	d := e.Mean - exact.Mean
+	switch {
+	case se > 0:
+		ch.Z = Number(d / se)
+	case math.Abs(d) > 1e-9*math.Max(1, math.Abs(exact.Mean)) || e.SD != 0:
+		ch.Z = Number(math.Inf(int(math.Copysign(1, d))))
+	}
+	z := math.Abs(float64(ch.Z))
+	ch.Verdict = Pass
+	if z > critical {
+		ch.Verdict = Fail
+	}
+	ch.Detail = fmt.Sprintf("|z| = %.2f (limit %.2f), exact sd %.4g, %s", z, critical, exact.SD, note)
+	return ch
+}
+
+// chiSquareCheck is a goodness-of-fit check of a histogram against a
+// model's law at the family-wise level's share alpha.
+func chiSquareCheck(method string, sc model.Scenario, q string, hist []int64, law []float64, total, alpha float64) Check {
+	stat, df := chiSquare(hist, law, total)
+	gof := Check{Method: method, Scenario: sc, Quantity: q, Model: Number(math.NaN()), ChiSquare: Number(stat), DF: df}
 	if df > 0 {
 		gof.P = distuv.ChiSquared{K: float64(df)}.Survival(stat)
 	} else {
@@ -357,10 +383,7 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 		gof.Verdict = Fail
 	}
 	gof.Detail = fmt.Sprintf("χ² = %.2f, df %d, p = %.3g (limit %.2g)", stat, df, gof.P, alpha)
-	if censored > 0 || m.Unfinished > 1e-9 {
-		gof.Detail += fmt.Sprintf("; %d censored trials, chain unfinished mass %.2g", censored, m.Unfinished)
-	}
-	return append(checks, gof), nil
+	return gof
 }
 
 // chiSquare is Pearson's statistic of the histogram against the law p

@@ -23,7 +23,7 @@ type QueueChainOptions struct {
 	Tail float64
 	// ArrivalTail cuts the Poisson number of new requests per tick where
 	// its upper tail falls below it; the mass cut is reported as
-	// Truncated. 0 means 1e-12.
+	// Truncated. 0 means 1e-10.
 	ArrivalTail float64
 	// MaxBacklog and MaxQueue bound open-loop traffic's state: a path whose
 	// live requests pass MaxBacklog, or whose queue passes MaxQueue, leaves
@@ -33,7 +33,7 @@ type QueueChainOptions struct {
 	MaxBacklog, MaxQueue int
 	// Prune drops, at the end of each tick, the states of open-loop traffic
 	// whose probability is below it (a Poisson tail makes many states of
-	// negligible mass); the mass dropped joins Truncated. 0 means 1e-11;
+	// negligible mass); the mass dropped joins Truncated. 0 means 1e-9;
 	// a negative value keeps every state.
 	Prune float64
 	// Tolerance is the total-variation change between two ticks below which
@@ -240,7 +240,7 @@ func newQueueChain(sc Scenario, tr *Traffic, ctl Controls, opt QueueChainOptions
 		opt.MaxStates = DefaultMaxStates
 	}
 	if opt.ArrivalTail <= 0 {
-		opt.ArrivalTail = 1e-12
+		opt.ArrivalTail = 1e-10
 	}
 	if opt.MaxBacklog <= 0 {
 		opt.MaxBacklog = DefaultChainBacklog
@@ -249,7 +249,7 @@ func newQueueChain(sc Scenario, tr *Traffic, ctl Controls, opt QueueChainOptions
 		opt.MaxQueue = DefaultChainQueue
 	}
 	if opt.Prune == 0 {
-		opt.Prune = 1e-11
+		opt.Prune = 1e-9
 	}
 	if opt.Tolerance <= 0 {
 		opt.Tolerance = 1e-10
@@ -613,6 +613,12 @@ func (ch *qchain) run() (QueueChain, error) {
 	cur := ch.initial()
 	unfinished := 1.0
 	st := make([]uint16, ch.n)
+	// Open-loop states are pruned at the end of each tick, so a tick may
+	// hold more while it is built than the limit allows after.
+	building := opt.MaxStates
+	if tr != nil && opt.Prune > 0 {
+		building = 8 * opt.MaxStates
+	}
 	t := 0
 	for ; len(cur.keys) > 0 && t < horizon; t++ {
 		if tr == nil && opt.Tail > 0 && unfinished <= opt.Tail {
@@ -683,7 +689,7 @@ func (ch *qchain) run() (QueueChain, error) {
 						rec.merge(r)
 					}
 				}
-				err = next.add(nx, b, opt.MaxStates)
+				err = next.add(nx, b, building)
 			})
 			if ch.overflowed {
 				err = fmt.Errorf("more than %d abandoned requests queued", math.MaxUint16)
@@ -699,6 +705,9 @@ func (ch *qchain) run() (QueueChain, error) {
 		res.QueueLaw = append(res.QueueLaw, law)
 		if tr != nil && opt.Prune > 0 {
 			next = next.prune(opt.Prune)
+		}
+		if len(next.keys) > opt.MaxStates {
+			return res, &Unsupported{Method: MethodChain, Reason: fmt.Sprintf("tick %d has %d states, more than the limit of %d (a priori at most %.3g); use a smaller system, simulate, or a larger --max-states", t, len(next.keys), opt.MaxStates, res.Bound)}
 		}
 		if tr != nil && tr.OutageLength == 0 && res.Stationary == nil {
 			if change := variation(cur, next); change < opt.Tolerance {
