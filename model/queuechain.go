@@ -196,6 +196,9 @@ func QueueChainOf(sc Scenario, tr *Traffic, ctl Controls, opt QueueChainOptions)
 		if err := tr.Validate(sc); err != nil {
 			return QueueChain{}, err
 		}
+		if len(tr.Steps) > 0 {
+			return no("the chain takes one rate of new requests; use simulate for traffic whose rate steps")
+		}
 		if tr.CollapseBacklog > 0 {
 			return no("--collapse-backlog stops trials on a rule of the engine's; the chain bounds open-loop traffic by its own --max-backlog")
 		}

@@ -53,6 +53,8 @@ type Traffic struct {
 	RejectCost       float64 // capacity share that one rejection costs, in [0, 1]
 	RecoveredBacklog int     // backlog at or under which the system has recovered; 0: k
 	CollapseBacklog  int     // growth of the backlog after the outage that stops a trial, not recovered; 0: never
+	// Steps change the rate during the trial (traffic_steps.go); none: Rate throughout.
+	Steps []RateStep
 }
 
 // DefaultTraffic is a load of 80% of capacity k over a 2,000-tick run whose
@@ -143,5 +145,5 @@ func (t Traffic) Validate(sc Scenario) error {
 	case sc.FirstWindow != 1:
 		return bad("first-window", "1 in open-loop mode (new requests already arrive at random)", sc.FirstWindow)
 	}
-	return nil
+	return t.validateSteps(bad)
 }

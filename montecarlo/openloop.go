@@ -126,6 +126,9 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		slot := tick % r
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
+		if len(tr.Steps) > 0 {
+			poisson.Lambda = tr.RateAt(tick)
+		}
 		fresh := int(poisson.Rand())
 		o.NewRequests += int64(fresh)
 		for range fresh {

@@ -141,6 +141,13 @@ func queueBound(sc model.Scenario, tr *model.Traffic) int64 {
 		return int64(l)
 	}
 	var n float64
+	rate := 0.0
+	if tr != nil {
+		rate = tr.Rate
+		for _, s := range tr.Steps {
+			rate = max(rate, s.Rate)
+		}
+	}
 	switch {
 	case tr == nil && sc.Queue.Timeout == 0:
 		n = float64(sc.Clients) // each client has at most one request queued
@@ -148,9 +155,9 @@ func queueBound(sc model.Scenario, tr *model.Traffic) int64 {
 		// each client abandons at most one attempt per timeout
 		n = float64(sc.Clients) * (float64(sc.EffectiveHorizon())/float64(sc.Queue.Timeout) + 1)
 	case sc.Queue.Timeout == 0:
-		n = tr.Rate*float64(tr.Ticks) + float64(sc.Clients)
+		n = rate*float64(tr.Ticks) + float64(sc.Clients)
 	default:
-		n = (tr.Rate*float64(tr.Ticks) + float64(sc.Clients)) * (float64(tr.Ticks)/float64(sc.Queue.Timeout) + 1)
+		n = (rate*float64(tr.Ticks) + float64(sc.Clients)) * (float64(tr.Ticks)/float64(sc.Queue.Timeout) + 1)
 	}
 	return int64(math.Min(n, model.MaxQueueLive))
 }
@@ -299,6 +306,9 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		cur := e.ring[slot]
 		gaveUp := int64(0)
 		if o != nil {
+			if len(e.open.Steps) > 0 {
+				poisson.Lambda = e.open.RateAt(tick)
+			}
 			fresh := int(poisson.Rand())
 			o.NewRequests += int64(fresh)
 			for range fresh {

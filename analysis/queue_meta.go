@@ -1,0 +1,136 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+)
+
+// QueueMetastabilityScenario is the setting of herd's metastability figures
+// on the queue server: 100 clients, capacity k = 10 per tick, an unbounded
+// FIFO queue whose clients time out after 10 ticks (so a queue of more than
+// k·T = 100 requests answers every new request too late), Full Jitter
+// (base 1, cap 32), a total outage from tick 100, 1,000 ticks, and trials
+// stopped as collapsed once 50 ticks of capacity are backlogged.
+func QueueMetastabilityScenario() (model.Scenario, model.Traffic) {
+	sc := model.Default()
+	sc.Server, sc.Clients, sc.Capacity = model.Queue, 100, 10
+	sc.Queue.Timeout = 10
+	return sc, model.Traffic{Ticks: 1000, OutageStart: 100, CollapseBacklog: 50 * sc.Capacity}
+}
+
+// QueueVariant is one panel of the queue server's metastability map: a
+// policy, the timeout and queue limit, and the retry controls.
+type QueueVariant struct {
+	Name     string
+	Scenario model.Scenario
+	Controls model.Controls
+}
+
+// QueueVariants are the panels of the queue server's metastability map:
+// the policies without a retry control (and Full Jitter without a
+// timeout), then Full Jitter under each of StandardControls' controls and
+// under a queue limited to k·T requests, whose waits cannot pass the
+// timeout (load shedding at the server).
+func QueueVariants(sc model.Scenario) []QueueVariant {
+	with := func(kind model.Kind, edit func(*model.Scenario)) model.Scenario {
+		s := sc
+		s.Policy.Kind = kind
+		if edit != nil {
+			edit(&s)
+		}
+		return s
+	}
+	v := []QueueVariant{
+		{"Full Jitter, no timeout", with(model.Full, func(s *model.Scenario) { s.Queue.Timeout = 0 }), model.Controls{}},
+		{"Full Jitter", with(model.Full, nil), model.Controls{}},
+		{"expo", with(model.Expo, nil), model.Controls{}},
+		{"decorrelated", with(model.Decorrelated, nil), model.Controls{}},
+		{"no backoff (none)", with(model.None, nil), model.Controls{}},
+	}
+	for _, ctl := range StandardControls()[1:] {
+		v = append(v, QueueVariant{"Full Jitter + " + ctl.String(), with(model.Full, nil), ctl})
+	}
+	limit := sc.Capacity * sc.Queue.Timeout
+	return append(v, QueueVariant{fmt.Sprintf("Full Jitter, queue limit k·T = %d", limit),
+		with(model.Full, func(s *model.Scenario) { s.Queue.Limit = limit }), model.Controls{}})
+}
+
+// HysteresisPoint is the goodput at one step of a load that rises and then
+// falls: the mean over trials of the useful completions per tick over the
+// step's second half, over the capacity.
+type HysteresisPoint struct {
+	Load    float64  `json:"load"` // λ/k during the step
+	Rising  bool     `json:"rising"`
+	Goodput Estimate `json:"goodput"` // useful completions per tick / k
+	Backlog Estimate `json:"backlog"` // live requests at the step's end
+}
+
+// HysteresisLoads are the loads λ/k of the hysteresis figure: up from 0.2
+// to 1.2 in steps of 0.1, then down again to 0.2.
+func HysteresisLoads() []float64 {
+	var up []float64
+	for i := 2; i <= 12; i++ {
+		up = append(up, float64(i)/10)
+	}
+	loads := append([]float64(nil), up...)
+	for i := len(up) - 2; i >= 0; i-- {
+		loads = append(loads, up[i])
+	}
+	return loads
+}
+
+// Hysteresis plays traffic whose rate steps through loads (λ/k), each held
+// for stepTicks, with no outage: the goodput at each step as the load rises
+// and as it falls. Where the falling branch lies below the rising one at
+// the same load the system is metastable: the overload has left it in a
+// state that a load it handled on the way up does not get it out of.
+func Hysteresis(ctx context.Context, sc model.Scenario, ctl model.Controls, loads []float64, stepTicks int, opt montecarlo.Options) ([]HysteresisPoint, error) {
+	if len(loads) == 0 || stepTicks < 2 {
+		return nil, fmt.Errorf("hysteresis needs loads and steps of at least 2 ticks")
+	}
+	k := float64(sc.Capacity)
+	tr := model.Traffic{Rate: loads[0] * k, Ticks: stepTicks * len(loads)}
+	for i, l := range loads[1:] {
+		tr.Steps = append(tr.Steps, model.RateStep{From: (i + 1) * stepTicks, Rate: l * k})
+	}
+	opt.Arrivals = true
+	plan, err := montecarlo.NewPlan(sc, montecarlo.OpenLoop{Traffic: tr, Controls: ctl}, opt)
+	if err != nil {
+		return nil, err
+	}
+	good := make([]Moments, len(loads))
+	back := make([]Moments, len(loads))
+	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
+		o := t.Open
+		for i := range loads {
+			from, to := i*stepTicks+stepTicks/2, (i+1)*stepTicks
+			if to > len(o.Goodput) {
+				return fmt.Errorf("trial %d stopped at tick %d, before the steps ended", t.Index, len(o.Goodput))
+			}
+			var s int64
+			for _, g := range o.Goodput[from:to] {
+				s += g
+			}
+			good[i].Add(float64(s) / float64(to-from) / k)
+			back[i].Add(float64(o.BacklogAt[to-1]))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]HysteresisPoint, len(loads))
+	peak := 0
+	for i, l := range loads {
+		if l > loads[peak] {
+			peak = i
+		}
+	}
+	for i, l := range loads {
+		out[i] = HysteresisPoint{Load: l, Rising: i <= peak, Goodput: good[i].Estimate(), Backlog: back[i].Estimate()}
+	}
+	return out, nil
+}
