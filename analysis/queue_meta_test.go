@@ -25,7 +25,7 @@ func TestQueueMetastableCellExactAndSimulated(t *testing.T) {
 		ctl      model.Controls
 		recovers bool
 	}{{model.Controls{}, false}, {model.Controls{MaxAttempts: 2}, true}} {
-		q, err := model.QueueChainOf(sc, &tr, c.ctl, model.QueueChainOptions{MaxBacklog: 60})
+		q, err := model.QueueChainOf(context.Background(), sc, &tr, c.ctl, model.QueueChainOptions{MaxBacklog: 60})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func chainChecks(c ValidationCase) int {
 // chi-square, each at the Bonferroni share of the family-wise level.
 func validateChain(ctx context.Context, c ValidationCase, msc model.Scenario, opt montecarlo.Options, critical, alpha float64) ([]Check, error) {
 	sc := c.Scenario
-	q, err := model.QueueChainOf(msc, c.Traffic, c.Controls, model.QueueChainOptions{Tail: 1e-13})
+	q, err := model.QueueChainOf(ctx, msc, c.Traffic, c.Controls, model.QueueChainOptions{Tail: 1e-13})
 	if err != nil {
 		return []Check{notApplicable(MethodChain, sc, err)}, nil
 	}

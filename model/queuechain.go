@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -170,7 +171,9 @@ func (a path) moment(i int) Moment {
 // delay depends on their previous draw, an elapsed-time limit, buckets and
 // breakers, a first window with open-loop traffic, CollapseBacklog, and
 // systems whose state space passes MaxStates at some tick (naming it).
-func QueueChainOf(sc Scenario, tr *Traffic, ctl Controls, opt QueueChainOptions) (QueueChain, error) {
+//
+// It stops with ctx's error when ctx ends (between two ticks).
+func QueueChainOf(ctx context.Context, sc Scenario, tr *Traffic, ctl Controls, opt QueueChainOptions) (QueueChain, error) {
 	if err := sc.Validate(); err != nil {
 		return QueueChain{}, err
 	}
@@ -213,7 +216,7 @@ func QueueChainOf(sc Scenario, tr *Traffic, ctl Controls, opt QueueChainOptions)
 	if err != nil {
 		return no("%v", err)
 	}
-	return ch.run()
+	return ch.run(ctx)
 }
 
 // qchain holds what the propagation needs.
@@ -600,7 +603,7 @@ func (ch *qchain) fail(st, next []uint16, failed []int, q float64, d delta, out 
 }
 
 // run propagates the chain.
-func (ch *qchain) run() (QueueChain, error) {
+func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 	sc, tr, opt := ch.sc, ch.tr, ch.opt
 	res := QueueChain{Scenario: sc, Open: tr != nil}
 	res.Bound = ch.bound()
@@ -626,6 +629,9 @@ func (ch *qchain) run() (QueueChain, error) {
 	for ; len(cur.keys) > 0 && t < horizon; t++ {
 		if tr == nil && opt.Tail > 0 && unfinished <= opt.Tail {
 			break
+		}
+		if err := ctx.Err(); err != nil {
+			return QueueChain{}, err
 		}
 		res.States += len(cur.keys)
 		res.PeakStates = max(res.PeakStates, len(cur.keys))

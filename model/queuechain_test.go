@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"math"
 	"testing"
 )
@@ -25,7 +26,7 @@ func TestQueueChainWithLimitKIsTheCapacityServer(t *testing.T) {
 	}{{6, 2, Full, 1}, {5, 1, Equal, 1}, {7, 3, Fixed, 1}, {5, 2, Expo, 1}, {4, 1, Full, 3}} {
 		sc := queueSc(c.n, c.k, 0, c.k, c.kind)
 		sc.FirstWindow = c.w
-		q, err := QueueChainOf(sc, nil, Controls{}, QueueChainOptions{})
+		q, err := QueueChainOf(context.Background(), sc, nil, Controls{}, QueueChainOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,14 +63,14 @@ func TestQueueChainWithLimitKIsTheCapacityServer(t *testing.T) {
 // Without a timeout an unbounded queue serves a cohort in ⌈N/k⌉ ticks with
 // N calls, certainly; with a timeout below ⌈N/k⌉ work is wasted.
 func TestQueueChainCohortCertainties(t *testing.T) {
-	q, err := QueueChainOf(queueSc(7, 2, 0, 0, Full), nil, Controls{}, QueueChainOptions{})
+	q, err := QueueChainOf(context.Background(), queueSc(7, 2, 0, 0, Full), nil, Controls{}, QueueChainOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if q.Calls != (Moment{7, 0}) || q.Completion != (Moment{4, 0}) || q.Wasted.Mean != 0 {
 		t.Errorf("no timeout: calls %v, completion %v, wasted %v", q.Calls, q.Completion, q.Wasted)
 	}
-	q, err = QueueChainOf(queueSc(7, 2, 3, 0, Fixed), nil, Controls{}, QueueChainOptions{})
+	q, err = QueueChainOf(context.Background(), queueSc(7, 2, 3, 0, Fixed), nil, Controls{}, QueueChainOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func validateSection(ctx context.Context, cfg Config, d *doc) error {
 		}
 		byMethod[c.Method] = n
 	}
-	for _, m := range []string{analysis.MethodClosed, analysis.MethodMarkov, analysis.MethodMeanField} {
+	for _, m := range []string{analysis.MethodClosed, analysis.MethodMarkov, analysis.MethodMeanField, analysis.MethodChain} {
 		key := strings.ReplaceAll(m, "-", "")
 		d.set("validate."+key+".checks", num(float64(byMethod[m][0]), 0))
 		d.set("validate."+key+".passed", num(float64(byMethod[m][1]), 0))

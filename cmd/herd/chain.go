@@ -85,7 +85,7 @@ func chainModel(c *cobra.Command, o *modelOptions, sc model.Scenario, res *model
 	if open {
 		trp = &tr
 	}
-	r, err := model.QueueChainOf(sc, trp, ctl, opt)
+	r, err := model.QueueChainOf(c.Context(), sc, trp, ctl, opt)
 	if err != nil {
 		return err
 	}
