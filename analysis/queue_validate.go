@@ -84,6 +84,9 @@ func validateChain(ctx context.Context, c ValidationCase, msc model.Scenario, op
 		return []Check{notApplicable(MethodChain, sc, err)}, nil
 	}
 	var w montecarlo.Workload = montecarlo.Cohort{}
+	if a := c.Controls.MaxAttempts; c.Traffic == nil && a > 0 && (sc.Policy.Retries == 0 || a-1 < sc.Policy.Retries) {
+		sc.Policy.Retries = a - 1 // a cohort's attempt limit is its retry limit
+	}
 	tStar := 0
 	if c.Traffic != nil {
 		w = montecarlo.OpenLoop{Traffic: *c.Traffic, Controls: c.Controls}

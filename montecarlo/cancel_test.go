@@ -29,6 +29,11 @@ func TestCancelStopsALongTrial(t *testing.T) {
 		{"per-client engine, N = 4·10⁷", func() model.Scenario { s := huge; s.Clients = 40_000_000; return s }(), Cohort{}, Clients},
 		{"OCC events, N = 2·10⁶", occ, Cohort{}, Default},
 		{"open loop, 10⁷ ticks", open, OpenLoop{Traffic: model.Traffic{Rate: 19, Ticks: 10_000_000}}, Default},
+		{"queue, a stuck cohort of 10⁶", func() model.Scenario {
+			s := model.Default()
+			s.Server, s.Clients, s.Capacity, s.Policy.Kind, s.Queue.Timeout = model.Queue, 1_000_000, 5, model.None, 3
+			return s
+		}(), Cohort{}, Default},
 	} {
 		p, err := NewPlan(c.sc, c.w, Options{Trials: 1, Seed: 1, Workers: 1, Use: c.use})
 		if err != nil {
