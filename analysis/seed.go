@@ -46,6 +46,10 @@ var seedTable = []seedRow{
 	{200, model.Decorrelated, pub(36.30, 4.14), pub(751.7, 9.3)},
 }
 
+// SeedRows is the number of rows of the seed article's table, which
+// ReproduceSeed reruns one by one.
+func SeedRows() int { return len(seedTable) }
+
 func pub(mean, sd float64) Published { return Published{Mean: mean, SD: sd, N: 30} }
 
 // Agreement compares herd's estimate with a published value by a two-sided
