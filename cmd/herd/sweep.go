@@ -15,9 +15,25 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
+// sweepOptions are what herd sweep's flags said.
 type sweepOptions struct {
+	IO      *iostreams
+	Ctx     context.Context
+	Spec    analysis.SweepSpec
+	Points  []model.Scenario // the spec's grid, expanded
+	Shard   analysis.Shard
+	Workers int
+	// Out is the file the rows are appended to ("" for standard output);
+	// Resume continues the sweep whose rows it holds.
+	Out    string
+	Resume bool
+}
+
+// sweepFlags are herd sweep's flags as given.
+type sweepFlags struct {
 	grid        map[string]*string
 	spec        string
 	skipInvalid bool
@@ -27,8 +43,9 @@ type sweepOptions struct {
 	resume      bool
 }
 
-func newSweepCmd() *cobra.Command {
-	o := sweepOptions{grid: map[string]*string{}}
+func newCmdSweep(f *factory, runF func(*sweepOptions) error) *cobra.Command {
+	opts := &sweepOptions{IO: f.IO}
+	o := sweepFlags{grid: map[string]*string{}}
 	c := &cobra.Command{
 		Use:   "sweep",
 		Short: "Simulate every point of a grid of scenarios; one JSON line per point",
@@ -55,7 +72,27 @@ the rows in --out.`,
   herd sweep --spec deploy/sweep.yaml --shard auto --out shard-$JOB_COMPLETION_INDEX.jsonl --resume
   herd merge shard-*.jsonl --out sweep.jsonl`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return sweepRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Spec, err = o.specFrom(c.Flags()); err != nil {
+				return err
+			}
+			if opts.Points, err = opts.Spec.Points(); err != nil {
+				return usageError{err}
+			}
+			if opts.Shard, err = analysis.ParseShard(o.shard, f.Getenv); err != nil {
+				return usageError{err}
+			}
+			opts.Out, opts.Resume, opts.Workers = stdoutPath(o.out), o.resume, o.run.workers
+			if opts.Resume && opts.Out == "" {
+				return usageError{errors.New("--resume needs --out, the file whose rows it continues")}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return sweepRun(opts)
+		},
 	}
 	fs := c.Flags()
 	help := map[string]string{
@@ -88,8 +125,8 @@ the rows in --out.`,
 	return c
 }
 
-// spec builds the sweep from the spec file and the flags that were set.
-func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
+// specFrom builds the sweep from the spec file and the flags that were set.
+func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (analysis.SweepSpec, error) {
 	opt, err := o.run.options()
 	if err != nil {
 		return analysis.SweepSpec{}, err
@@ -100,7 +137,6 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 		// Run flags given on the command line win over the file.
-		fs := c.Flags()
 		if fs.Changed("trials") {
 			spec.Trials = opt.Trials
 		}
@@ -121,44 +157,30 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
 		}
 	}
 	for _, f := range analysis.GridFields {
-		if c.Flags().Changed(f) {
+		if fs.Changed(f) {
 			spec.Grid[f] = *o.grid[f]
 		}
 	}
 	return spec, nil
 }
 
-func sweepRun(c *cobra.Command, o *sweepOptions) error {
-	spec, err := o.specFrom(c)
-	if err != nil {
-		return err
-	}
-	points, err := spec.Points()
-	if err != nil {
-		return usageError{err}
-	}
-	shard, err := analysis.ParseShard(o.shard, os.Getenv)
-	if err != nil {
-		return usageError{err}
-	}
-	if o.resume && o.out == "" {
-		return usageError{errors.New("--resume needs --out, the file whose rows it continues")}
-	}
+func sweepRun(o *sweepOptions) error {
+	spec, points, shard := o.Spec, o.Points, o.Shard
 	hash := spec.Hash(points)
 	mine := len(analysis.ShardPoints(len(points), shard))
-	out, done, err := openSweepOut(o.out, o.resume, hash, len(points), shard)
+	out, done, err := openSweepOut(o.Out, o.Resume, hash, len(points), shard)
 	if err != nil {
 		return err
 	}
-	var w io.Writer = c.OutOrStdout()
+	var w io.Writer = o.IO.Out
 	if out != nil {
 		defer out.Close()
 		w = out
 	}
 	prov, _ := json.Marshal(provenance())
-	bar := newProgress(c.ErrOrStderr(), "points", mine-done)
+	bar := newProgress(o.IO, "points", mine-done)
 	started := time.Now()
-	opt := analysis.SweepOptions{Shard: shard, Workers: o.run.workers, Done: done, Provenance: prov,
+	opt := analysis.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,
 		Progress: func(rows, trials int) {
 			if bar == nil {
 				return
@@ -168,7 +190,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 			bar.set(rows)
 		}}
 	written := done
-	err = analysis.RunSweep(c.Context(), spec, points, opt, func(row []byte) error {
+	err = analysis.RunSweep(o.Ctx, spec, points, opt, func(row []byte) error {
 		// One write per row: an interruption never leaves half a row.
 		if _, err := w.Write(row); err != nil {
 			return err
@@ -179,8 +201,8 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
 		msg := fmt.Sprintf("interrupted after %d of shard %s's %d points", written, shard, mine)
-		if o.out != "" {
-			msg += fmt.Sprintf("; the rows in %s are whole: rerun with --resume to continue", o.out)
+		if o.Out != "" {
+			msg += fmt.Sprintf("; the rows in %s are whole: rerun with --resume to continue", o.Out)
 		}
 		return errors.New(msg)
 	}
