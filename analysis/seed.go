@@ -95,6 +95,10 @@ type SeedComparison struct {
 	Scenario   model.Scenario `json:"scenario"`
 }
 
+// Agrees reports whether herd agrees with the article on both calls and
+// completion in this row.
+func (c SeedComparison) Agrees() bool { return c.Calls.Agrees && c.Completion.Agrees }
+
 // Compared is herd's estimate beside the article's value.
 type Compared struct {
 	Estimate

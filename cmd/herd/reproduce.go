@@ -93,7 +93,7 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 	}
 	res := reproduceResult{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: provenance()}
 	for _, r := range rows {
-		if r.Calls.Agrees && r.Completion.Agrees {
+		if r.Agrees() {
 			res.Agree++
 		}
 	}
