@@ -143,6 +143,9 @@ func TestGoldenOutputs(t *testing.T) {
 		{"reproduce-aws.table", "reproduce aws --trials 5 --format table"},
 		{"reproduce-aws.csv", "reproduce aws --trials 5 --format csv"},
 		{"plots-list.table", "plots --list"},
+		{"delays.table", "delays --policy polly-v8-expo-jitter --count 4 --cells 65536 --format table"},
+		{"delays.markdown", "delays --policy decorrelated --base 1 --cap 32 --count 3 --cells 4096 --format markdown"},
+		{"delays.csv", "delays --policy cenkalti-v4 --count 3 --cells 4096 --format csv"},
 		// herd claims has no small scale (--trials 2 still takes minutes):
 		// its table and markdown are not covered here.
 	}

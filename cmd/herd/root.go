@@ -85,6 +85,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newCmdSweep(f, nil),
 		newCmdMerge(f, nil),
 		newCmdPaperData(f, nil),
+		newCmdDelays(f, nil),
 	)
 	return root
 }
