@@ -294,6 +294,21 @@ func TestOtherCommandsParse(t *testing.T) {
 	if o, _, code := parse(t, newCmdPresets, fields("presets --format markdown")...); code != 0 || o.Output.Format != "markdown" {
 		t.Errorf("presets: exit %d %+v", code, o)
 	}
+	// herd delays follows a policy up to its retry limit, or 10 retries.
+	for _, c := range []struct {
+		args  string
+		count int
+	}{{"delays --policy full", 10}, {"delays --policy full --retries 4", 4}, {"delays --policy grpc-retry", grpcRetries(t)}, {"delays --policy full --retries 4 --count 7", 7}} {
+		if o, errs, code := parse(t, newCmdDelays, fields(c.args)...); code != 0 || o.Count != c.count {
+			t.Errorf("%s: exit %d %s, count %v, want %d", c.args, code, errs, o, c.count)
+		}
+	}
+	if o, _, code := parse(t, newCmdDelays, fields("delays --figure w.svg --format markdown")...); code != 0 || o.FigureFormat != "svg" || o.Output.Format != "markdown" {
+		t.Errorf("delays --figure w.svg: exit %d %+v", code, o)
+	}
+	if _, errs, code := parse(t, newCmdDelays, fields("delays --figure w.gif")...); code != 2 || !strings.Contains(errs, "--figure") {
+		t.Errorf("delays --figure w.gif: exit %d %q", code, errs)
+	}
 	if o, _, code := parse(t, newCmdVersion, "version"); code != 0 || o.IO == nil {
 		t.Errorf("version: exit %d", code)
 	}
@@ -341,4 +356,13 @@ func TestContextReachesTheRun(t *testing.T) {
 	if code := execute(ctx, root, fields("simulate -n 100000 --trials 100000"), f.IO.ErrOut); code != 1 || !strings.Contains(f.IO.ErrOut.(*bytes.Buffer).String(), "context") {
 		t.Errorf("a cancelled simulate: exit %d, %q", code, f.IO.ErrOut.(*bytes.Buffer).String())
 	}
+}
+
+// grpcRetries is the retry limit of the grpc-retry preset.
+func grpcRetries(t *testing.T) int {
+	p, ok := model.LookupPreset(model.Kind("grpc-retry"))
+	if !ok || p.Retries < 1 {
+		t.Fatal("grpc-retry has no retry limit")
+	}
+	return p.Retries
 }
