@@ -172,6 +172,10 @@ func sweepRun(o *sweepOptions) error {
 	if err != nil {
 		return err
 	}
+	if done > 0 {
+		// In a requeued task's log, this line shows the work kept.
+		fmt.Fprintf(o.IO.ErrOut, "resuming %s: %d of shard %s's %d points already done\n", o.Out, done, shard, mine)
+	}
 	var w io.Writer = o.IO.Out
 	if out != nil {
 		defer out.Close()
