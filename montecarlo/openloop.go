@@ -2,6 +2,7 @@ package montecarlo
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
@@ -62,24 +63,9 @@ type OpenLoopEngine struct {
 
 // NewOpenLoopEngine prepares the open-loop engine.
 func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*OpenLoopEngine, error) {
-	if err := sc.Validate(); err != nil {
-		return nil, err
-	}
-	if err := tr.Validate(sc); err != nil {
-		return nil, err
-	}
-	if err := ctl.Validate(); err != nil {
-		return nil, err
-	}
 	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc.Clients)}
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
 	return e, nil
-}
-
-// OpenLoop returns an Options.Engine that builds open-loop engines for the
-// traffic and controls.
-func OpenLoop(tr model.Traffic, ctl model.Controls) func(model.Scenario) (Engine, error) {
-	return func(sc model.Scenario) (Engine, error) { return NewOpenLoopEngine(sc, tr, ctl) }
 }
 
 // alloc makes a new request of client c arriving at tick.
@@ -136,7 +122,7 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	collapse := int64(tr.CollapseBacklog)
 	var atEnd int64 // the backlog when the outage ended
 	tick := 0
-	for ; tick < tr.Ticks; tick++ {
+	for ; tick < tr.Ticks && !t.stopped(len(e.ring[tick%r])); tick++ {
 		slot := tick % r
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
@@ -205,7 +191,9 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				o.Retries++
 			}
 			e.ctl.outcome(c, tick, true, e.attempt[id] > 0)
-			e.attempt[id]++
+			if e.attempt[id] < math.MaxInt32 { // saturate, as in ClientEngine
+				e.attempt[id]++
+			}
 			n := int(e.attempt[id])     // sends made, and the number of the next retry
 			ok, cause := false, byLimit // the policy's own retry limit first
 			if r := sc.Policy.Retries; r == 0 || n <= r {

@@ -20,7 +20,8 @@ func herd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // result.
 func TestBadInputExitsTwo(t *testing.T) {
 	for _, c := range []struct{ args, flag, valid string }{
-		{"--capacity 0", "--capacity", "≥ 1"},
+		{"--capacity 0", "--capacity", "[1,"},
+		{"--capacity 9223372036854775807", "--capacity", "[1,"},
 		{"--clients -5", "--clients", "[1,"},
 		{"--base 0", "--base", "(0,"},
 		{"--cap 0.5 --base 1", "--cap", "[base,"},
@@ -29,7 +30,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"--trials 0", "--trials", "[1,"},
 		{"--rounding sideways", "--rounding", "half-even"},
 		{"--format xml", "--format", "json"},
-		{"--workers -1", "--workers", "≥ 0"},
+		{"--workers -1", "--workers", "[1, 4096]"},
+		{"--workers 100000000", "--workers", "[1, 4096]"},
+		{"--max-memory 12parsecs", "--max-memory", "512MiB"},
 		{"--first-window 0", "--first-window", "[1,"},
 		{"--clients x", "--clients", "invalid"},
 	} {

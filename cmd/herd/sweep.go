@@ -113,8 +113,8 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
 		if fs.Changed("skip-invalid") {
 			spec.SkipInvalid = o.skipInvalid
 		}
-		if spec.Trials < 1 || spec.Trials > maxTrials {
-			return spec, usageError{fmt.Errorf("--spec: trials must be an integer in [1, %d], got %d", maxTrials, spec.Trials)}
+		if err := (montecarlo.Options{Trials: spec.Trials}).Validate(); err != nil {
+			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); spec.Engine != montecarlo.Default && err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
@@ -149,6 +149,10 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 	out, done, err := openSweepOut(o.out, o.resume, hash, len(points), shard)
 	if err != nil {
 		return err
+	}
+	if done > 0 {
+		// In a requeued task's log, this line shows the work kept.
+		fmt.Fprintf(c.ErrOrStderr(), "resuming %s: %d of shard %s's %d points already done\n", o.out, done, shard, mine)
 	}
 	var w io.Writer = c.OutOrStdout()
 	if out != nil {
