@@ -1,14 +1,24 @@
 GO ?= go
 
-.PHONY: all build test race vet bench bench-vs-seed fuzz docs plots plots
+.PHONY: all build test test-short test-long race vet bench bench-vs-seed fuzz docs plots plots
 
 all: vet test build
 
 build:
 	$(GO) build -buildvcs=auto -o bin/herd ./cmd/herd
 
+# The default run (about a minute on 2 cores); -short skips the slowest
+# exact checks; test-long adds the long statistical suites (*_long_test.go:
+# every claim's verdict, verdicts across seeds, the mean field at 10^5
+# clients, the paper data's full reproducibility), several CPU-minutes.
 test:
 	$(GO) test ./...
+
+test-short:
+	$(GO) test -short ./...
+
+test-long:
+	$(GO) test -tags long ./...
 
 race:
 	$(GO) test -race ./montecarlo ./analysis
