@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -40,10 +41,10 @@ const (
 // Evidence is one number behind a verdict, with its 95% interval when it
 // is estimated (exact values have none).
 type Evidence struct {
-	Name  string    `json:"name"`
-	Value float64   `json:"value"`
-	CI95  *Interval `json:"ci95,omitempty"`
-	Unit  string    `json:"unit,omitempty"`
+	Name  string          `json:"name"`
+	Value float64         `json:"value"`
+	CI95  *stats.Interval `json:"ci95,omitempty"`
+	Unit  string          `json:"unit,omitempty"`
 }
 
 func (e Evidence) String() string {
@@ -289,8 +290,8 @@ func (m metric) unit(sc model.Scenario) string {
 }
 
 // mean is the mean of a metric over the finished trials of sc.
-func (l *Lab) mean(sc model.Scenario, m metric) Estimate {
-	var mo Moments
+func (l *Lab) mean(sc model.Scenario, m metric) stats.Estimate {
+	var mo stats.Moments
 	for _, o := range l.outcomes(sc, 0) {
 		if !o.censored {
 			mo.Add(m.of(o))
@@ -303,7 +304,7 @@ func (l *Lab) mean(sc model.Scenario, m metric) Estimate {
 // censored. Its interval deciding the sign of mean(A) − r·mean(B) is
 // Fieller's test of the ratio mean(A)/mean(B) against r; with r = 1 it is
 // Compare's paired difference.
-func (l *Lab) contrast(a, b model.Scenario, m metric, r float64) Difference {
+func (l *Lab) contrast(a, b model.Scenario, m metric, r float64) stats.Difference {
 	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
 	if r == 1 && m == calls {
 		return compareOutcomes(a, b, ra, rb).Calls
@@ -311,20 +312,20 @@ func (l *Lab) contrast(a, b model.Scenario, m metric, r float64) Difference {
 	if r == 1 {
 		return compareOutcomes(a, b, ra, rb).Completion
 	}
-	var mo Moments
+	var mo stats.Moments
 	for i := range min(len(ra), len(rb)) {
 		if !ra[i].censored && !rb[i].censored {
 			mo.Add(m.of(ra[i]) - r*m.of(rb[i]))
 		}
 	}
-	return difference(&mo)
+	return mo.Difference()
 }
 
 // ratio is mean(A)/mean(B) with a delta-method interval from the paired
 // trials.
 func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
-	var ma, mb Moments
+	var ma, mb stats.Moments
 	for i := range min(len(ra), len(rb)) {
 		if !ra[i].censored && !rb[i].censored {
 			ma.Add(m.of(ra[i]))
@@ -336,7 +337,7 @@ func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 		return Evidence{Name: name, Value: math.NaN()}
 	}
 	r := ea.Mean / eb.Mean
-	var lin Moments
+	var lin stats.Moments
 	for i := range min(len(ra), len(rb)) {
 		if !ra[i].censored && !rb[i].censored {
 			lin.Add(m.of(ra[i]) - r*m.of(rb[i]))
@@ -345,8 +346,8 @@ func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 	le := lin.Estimate()
 	ev := Evidence{Name: name, Value: r}
 	if le.N >= 2 {
-		h := TQuantile(le.N-1) * le.SD / math.Sqrt(float64(le.N)) / math.Abs(eb.Mean)
-		ev.CI95 = &Interval{r - h, r + h}
+		h := stats.TQuantile(le.N-1) * le.SD / math.Sqrt(float64(le.N)) / math.Abs(eb.Mean)
+		ev.CI95 = &stats.Interval{r - h, r + h}
 	}
 	return ev
 }
@@ -359,7 +360,7 @@ func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 const DecisionLevel = 0.999
 
 // decisionInterval widens an estimate's 95% interval to DecisionLevel.
-func decisionInterval(e Estimate) *Interval {
+func decisionInterval(e stats.Estimate) *stats.Interval {
 	if e.CI95 == nil {
 		return nil
 	}
@@ -368,11 +369,11 @@ func decisionInterval(e Estimate) *Interval {
 	}
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(e.N - 1)}.Quantile(1 - (1-DecisionLevel)/2)
 	h := q * e.SD / math.Sqrt(float64(e.N))
-	return &Interval{e.Mean - h, e.Mean + h}
+	return &stats.Interval{e.Mean - h, e.Mean + h}
 }
 
 // sign decides "the quantity is > 0" at DecisionLevel.
-func sign(d Difference) Verdict {
+func sign(d stats.Difference) Verdict {
 	iv := decisionInterval(d.Estimate)
 	switch {
 	case iv == nil:
@@ -391,11 +392,11 @@ func sign(d Difference) Verdict {
 }
 
 // widen rescales a normal 95% interval to DecisionLevel.
-func widen(iv Interval) Interval {
-	z95 := distuv.UnitNormal.Quantile(1 - (1-Confidence)/2)
+func widen(iv stats.Interval) stats.Interval {
+	z95 := distuv.UnitNormal.Quantile(1 - (1-stats.Confidence)/2)
 	z := distuv.UnitNormal.Quantile(1 - (1-DecisionLevel)/2)
 	c, h := (iv[0]+iv[1])/2, (iv[1]-iv[0])/2*z/z95
-	return Interval{c - h, c + h}
+	return stats.Interval{c - h, c + h}
 }
 
 // greater decides mean(A) > r·mean(B).
@@ -417,7 +418,7 @@ func all(vs ...Verdict) Verdict {
 	return out
 }
 
-func est(name string, e Estimate, unit string) Evidence {
+func est(name string, e stats.Estimate, unit string) Evidence {
 	return Evidence{Name: name, Value: e.Mean, CI95: e.CI95, Unit: unit}
 }
 
@@ -551,7 +552,7 @@ func (l *Lab) exponent(m string, kind model.Kind, grid []int, me metric, trials 
 	ys := make([]float64, len(grid))
 	vs := make([]float64, len(grid))
 	for i, n := range grid {
-		var mo Moments
+		var mo stats.Moments
 		for _, o := range l.outcomes(Scenario(m, n, kind), trials) {
 			if !o.censored {
 				mo.Add(me.of(o))
@@ -577,7 +578,7 @@ func (l *Lab) exponent(m string, kind model.Kind, grid []int, me metric, trials 
 	}
 	h := 1.959963984540054 * math.Sqrt(v)
 	return Evidence{Name: fmt.Sprintf("exponent of mean %s (%s, N = %d…%d)", me, kind, grid[0], grid[len(grid)-1]),
-		Value: slope, CI95: &Interval{slope - h, slope + h}}
+		Value: slope, CI95: &stats.Interval{slope - h, slope + h}}
 }
 
 // nearest decides "the exponent is closer to p than to p ± 1": its whole
@@ -658,7 +659,7 @@ func (l *Lab) burstiness(sc model.Scenario) []burstiness {
 
 func burstOf(counts []float64) burstiness {
 	var b burstiness
-	var mo Moments
+	var mo stats.Moments
 	for _, c := range counts {
 		mo.Add(c)
 		if c == 0 {
@@ -673,8 +674,8 @@ func burstOf(counts []float64) burstiness {
 }
 
 // burstMean is the mean over trials of one burstiness measure.
-func (l *Lab) burstMean(sc model.Scenario, pick func(burstiness) float64) Estimate {
-	var mo Moments
+func (l *Lab) burstMean(sc model.Scenario, pick func(burstiness) float64) stats.Estimate {
+	var mo stats.Moments
 	for _, b := range l.burstiness(sc) {
 		mo.Add(pick(b))
 	}
@@ -682,29 +683,29 @@ func (l *Lab) burstMean(sc model.Scenario, pick func(burstiness) float64) Estima
 }
 
 // burstContrast is the paired difference A − B of a burstiness measure.
-func (l *Lab) burstContrast(a, b model.Scenario, pick func(burstiness) float64) Difference {
+func (l *Lab) burstContrast(a, b model.Scenario, pick func(burstiness) float64) stats.Difference {
 	ba, bb := l.burstiness(a), l.burstiness(b)
-	var mo Moments
+	var mo stats.Moments
 	for i := range min(len(ba), len(bb)) {
 		mo.Add(pick(ba[i]) - pick(bb[i]))
 	}
-	return difference(&mo)
+	return mo.Difference()
 }
 
 // spreadContrast is the paired estimate of var(A) − var(B) of a metric:
 // the mean over trials of (A_i − Ā)² − (B_i − B̄)², whose t interval
 // accounts for the correlation common random numbers create.
-func (l *Lab) spreadContrast(a, b model.Scenario, m metric) Difference {
+func (l *Lab) spreadContrast(a, b model.Scenario, m metric) stats.Difference {
 	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
 	ea, eb := l.mean(a, m), l.mean(b, m)
-	var mo Moments
+	var mo stats.Moments
 	for i := range min(len(ra), len(rb)) {
 		if !ra[i].censored && !rb[i].censored {
 			da, db := m.of(ra[i])-ea.Mean, m.of(rb[i])-eb.Mean
 			mo.Add(da*da - db*db)
 		}
 	}
-	return difference(&mo)
+	return mo.Difference()
 }
 
 // censoredShare is the share of censored trials with its exact
@@ -717,22 +718,6 @@ func (l *Lab) censoredShare(sc model.Scenario, trials int) Evidence {
 			k++
 		}
 	}
-	lo, hi := clopperPearson(k, len(r))
-	return Evidence{Name: "share of trials still unfinished at the horizon", Value: float64(k) / float64(max(1, len(r))), CI95: &Interval{lo, hi}}
-}
-
-// clopperPearson is the exact 95% interval of a binomial proportion k/n.
-func clopperPearson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	a := (1 - Confidence) / 2
-	lo, hi = 0, 1
-	if k > 0 {
-		lo = distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(a)
-	}
-	if k < n {
-		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(1 - a)
-	}
-	return lo, hi
+	sh := stats.NewShare(k, len(r))
+	return Evidence{Name: "share of trials still unfinished at the horizon", Value: sh.Value, CI95: &sh.CI95}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // A synthetic claim that holds exactly from N = 37 on: bisection must name
@@ -99,7 +100,7 @@ func TestExponentAndNearest(t *testing.T) {
 	if nearest(e, 2) != Holds || nearest(e, 1) != Fails {
 		t.Errorf("nearest(%.3f): 2 → %s, 1 → %s", e.Value, nearest(e, 2), nearest(e, 1))
 	}
-	if v := nearest(Evidence{Value: 1.5, CI95: &Interval{1.4, 1.6}}, 2); v != Inconclusive {
+	if v := nearest(Evidence{Value: 1.5, CI95: &stats.Interval{1.4, 1.6}}, 2); v != Inconclusive {
 		t.Errorf("an interval across 1.5 decides %s", v)
 	}
 }
@@ -116,18 +117,6 @@ func leastSquaresSlope(n, y []float64) float64 {
 		sxx += (math.Log(n[i]) - xb) * (math.Log(n[i]) - xb)
 	}
 	return sxy / sxx
-}
-
-func TestClopperPearson(t *testing.T) {
-	// Known values: 0 of 100 → [0, 0.0362]; 100 of 100 → [0.9638, 1].
-	lo, hi := clopperPearson(0, 100)
-	if lo != 0 || math.Abs(hi-0.03621669) > 1e-6 {
-		t.Errorf("0/100: [%v, %v]", lo, hi)
-	}
-	lo, hi = clopperPearson(100, 100)
-	if hi != 1 || math.Abs(lo-(1-0.03621669)) > 1e-6 {
-		t.Errorf("100/100: [%v, %v]", lo, hi)
-	}
 }
 
 func TestEvaluateClaimsRejectsBadOptions(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 )
 
 // Where the claims come from.
@@ -41,15 +42,15 @@ func (l *Lab) at(m string, n int, test func(n int) (Verdict, []Evidence)) Findin
 }
 
 // above decides whether an estimate lies above x.
-func above(e Estimate, x float64) Verdict {
-	return sign(Difference{Estimate: Estimate{Mean: e.Mean - x, SD: e.SD, N: e.N, CI95: shift(e.CI95, -x)}})
+func above(e stats.Estimate, x float64) Verdict {
+	return sign(stats.Difference{Estimate: stats.Estimate{Mean: e.Mean - x, SD: e.SD, N: e.N, CI95: shift(e.CI95, -x)}})
 }
 
-func shift(iv *Interval, d float64) *Interval {
+func shift(iv *stats.Interval, d float64) *stats.Interval {
 	if iv == nil {
 		return nil
 	}
-	return &Interval{iv[0] + d, iv[1] + d}
+	return &stats.Interval{iv[0] + d, iv[1] + d}
 }
 
 func not(v Verdict) Verdict {
@@ -431,7 +432,7 @@ var registry = []Claim{
 func cut(r Evidence) Evidence {
 	c := Evidence{Name: r.Name, Value: 1 - r.Value, Unit: "(share)"}
 	if r.CI95 != nil {
-		c.CI95 = &Interval{1 - r.CI95[1], 1 - r.CI95[0]}
+		c.CI95 = &stats.Interval{1 - r.CI95[1], 1 - r.CI95[0]}
 	}
 	return c
 }
@@ -443,8 +444,8 @@ func increases(a, b Evidence) Verdict {
 	se := func(e Evidence) float64 { return (e.CI95[1] - e.CI95[0]) / 2 / 1.959963984540054 }
 	d := b.Value - a.Value
 	h := 1.959963984540054 * math.Hypot(se(a), se(b))
-	iv := widen(Interval{d - h, d + h})
-	return sign(Difference{Estimate: Estimate{Mean: d, CI95: &iv}}) // N = 0: taken as is
+	iv := widen(stats.Interval{d - h, d + h})
+	return sign(stats.Difference{Estimate: stats.Estimate{Mean: d, CI95: &iv}}) // N = 0: taken as is
 }
 
 func shareVerdict(e Evidence) Verdict {
@@ -462,7 +463,7 @@ func shareVerdict(e Evidence) Verdict {
 // one − calls of the best jittered one), the policies being ranked by their
 // mean calls; its mean is the article's "whether to jitter matters more
 // than which jitter" as a positive number.
-func (l *Lab) jitterDominance(m string, n int) Difference {
+func (l *Lab) jitterDominance(m string, n int) stats.Difference {
 	pick := func(kinds []model.Kind, better func(a, b float64) bool) model.Scenario {
 		best := Scenario(m, n, kinds[0])
 		for _, k := range kinds[1:] {
@@ -478,12 +479,12 @@ func (l *Lab) jitterDominance(m string, n int) Difference {
 	noJitter := pick([]model.Kind{model.Fixed, model.Expo}, less)
 	worst, best := pick(jittered, more), pick(jittered, less)
 	rn, rw, rb := l.outcomes(noJitter, 0), l.outcomes(worst, 0), l.outcomes(best, 0)
-	var mo Moments
+	var mo stats.Moments
 	for i := range min(len(rn), len(rw), len(rb)) {
 		if rn[i].censored || rw[i].censored || rb[i].censored {
 			continue
 		}
 		mo.Add((rn[i].calls - rw[i].calls) - (rw[i].calls - rb[i].calls))
 	}
-	return difference(&mo)
+	return mo.Difference()
 }

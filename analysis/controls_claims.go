@@ -6,6 +6,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // ControlFinding is a published claim about retry controls, layers or
@@ -49,11 +50,11 @@ const (
 
 func exact(name string, x float64) Evidence { return Evidence{Name: name, Value: x} }
 
-func estimated(name string, e Estimate) Evidence {
+func estimated(name string, e stats.Estimate) Evidence {
 	return Evidence{Name: name, Value: e.Mean, CI95: e.CI95}
 }
 
-func share(name string, s Share) Evidence {
+func share(name string, s stats.Share) Evidence {
 	iv := s.CI95
 	return Evidence{Name: name, Value: s.Value, CI95: &iv}
 }
@@ -167,7 +168,7 @@ func claimBucketBound(ctx context.Context, opt montecarlo.Options) (ControlFindi
 		Check: "open loop at total failure, 100 clients, λ = 20 for 2,000 ticks: holds when the 95% interval of calls per new request under Brooker's bucket lies under 1.1; the AWS SDK's bucket and no bucket are shown beside it",
 	}
 	sc, tr := totalOutage()
-	var loads []Estimate
+	var loads []stats.Estimate
 	for _, ctl := range []model.Controls{{Bucket: model.DefaultBucket(model.BrookerBucket)}, {Bucket: model.DefaultBucket(model.AWSBucket)}, {MaxAttempts: 3}} {
 		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
 		if err != nil {

@@ -8,15 +8,16 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // QuantilePath is how the estimate of one quantile of completion, and its
 // order-statistic 95% interval, evolve as trials accumulate: At[i] is the
 // estimate from the first Trials[i] trials.
 type QuantilePath struct {
-	P      float64    `json:"p"`
-	Trials []int      `json:"trials"`
-	At     []Quantile `json:"at"`
+	P      float64          `json:"p"`
+	Trials []int            `json:"trials"`
+	At     []stats.Quantile `json:"at"`
 }
 
 // HalfWidth is half the length of At[i]'s interval: +Inf while the trials
@@ -78,7 +79,7 @@ func RunningQuantiles(ctx context.Context, sc model.Scenario, opt montecarlo.Opt
 		}
 		for next < len(at) && at[next] == done {
 			for i, p := range ps {
-				c.Paths[i].At = append(c.Paths[i].At, QuantileOf(hist, p))
+				c.Paths[i].At = append(c.Paths[i].At, stats.QuantileOf(hist, p))
 			}
 			next++
 		}

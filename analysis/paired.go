@@ -6,28 +6,16 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
-
-// Difference is a paired difference A − B of a per-trial quantity over
-// trials that share their random stream (common random numbers), with its
-// 95% Student-t interval. Significant is true when the interval excludes 0.
-type Difference struct {
-	Estimate
-	Significant bool `json:"significant"`
-}
-
-func difference(m *Moments) Difference {
-	e := m.Estimate()
-	return Difference{Estimate: e, Significant: e.CI95 != nil && (e.CI95[0] > 0 || e.CI95[1] < 0)}
-}
 
 // Comparison is scenario A against scenario B, trial by trial.
 type Comparison struct {
 	A, B       model.Scenario
-	Trials     int        `json:"trials"`
-	Censored   int        `json:"censored"` // trials where A or B was censored; left out of the differences
-	Calls      Difference `json:"calls"`
-	Completion Difference `json:"completion"`
+	Trials     int              `json:"trials"`
+	Censored   int              `json:"censored"` // trials where A or B was censored; left out of the differences
+	Calls      stats.Difference `json:"calls"`
+	Completion stats.Difference `json:"completion"`
 }
 
 // Compare runs A and B with the same options — so trial i of both draws
@@ -68,7 +56,7 @@ func collectOutcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Opti
 // reuses it on cached runs.
 func compareOutcomes(a, b model.Scenario, ra, rb []outcome) Comparison {
 	c := Comparison{A: a, B: b, Trials: len(ra)}
-	var calls, completion Moments
+	var calls, completion stats.Moments
 	for i := range ra {
 		if ra[i].censored || rb[i].censored {
 			c.Censored++
@@ -77,6 +65,6 @@ func compareOutcomes(a, b model.Scenario, ra, rb []outcome) Comparison {
 		calls.Add(ra[i].calls - rb[i].calls)
 		completion.Add(ra[i].completion - rb[i].completion)
 	}
-	c.Calls, c.Completion = difference(&calls), difference(&completion)
+	c.Calls, c.Completion = calls.Difference(), completion.Difference()
 	return c
 }

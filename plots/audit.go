@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -53,11 +54,11 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 	metrics := []struct {
 		title string
 		log   bool
-		of    func(analysis.PresetsAuditPoint) analysis.Estimate
+		of    func(analysis.PresetsAuditPoint) stats.Estimate
 	}{
-		{fmt.Sprintf("completion (%s)", a.Unit), true, func(d analysis.PresetsAuditPoint) analysis.Estimate { return d.Completion }},
-		{"share of clients that gave up", false, func(d analysis.PresetsAuditPoint) analysis.Estimate { return d.GaveUpRate }},
-		{"share of the retrying cohort in one tick after wave 1", false, func(d analysis.PresetsAuditPoint) analysis.Estimate { return d.Sync }},
+		{fmt.Sprintf("completion (%s)", a.Unit), true, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Completion }},
+		{"share of clients that gave up", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.GaveUpRate }},
+		{"share of the retrying cohort in one tick after wave 1", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Sync }},
 	}
 	row := Row{}
 	for mi, m := range metrics {

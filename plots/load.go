@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -71,7 +72,7 @@ func CallsVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	return s.draw("Calls per client against load N/k",
 		"calls per client",
-		func(sum analysis.Summary) analysis.Estimate {
+		func(sum analysis.Summary) stats.Estimate {
 			return sum.Calls.Scale(1 / float64(sum.Scenario.Clients))
 		},
 		func(c model.Closed) float64 { return float64(c.Calls) / float64(c.Scenario.Clients) },
@@ -86,7 +87,7 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	return s.draw("Completion time against load N/k",
 		"completion (ticks)",
-		func(sum analysis.Summary) analysis.Estimate { return sum.Completion.Estimate },
+		func(sum analysis.Summary) stats.Estimate { return sum.Completion.Estimate },
 		func(c model.Closed) float64 { return float64(c.Completion) },
 		func(m model.MeanField) float64 { return m.Completion })
 }
@@ -94,7 +95,7 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 // draw makes one panel per capacity with every policy's Monte Carlo means
 // and 95% bands, the closed form of the policies without jitter (solid) and
 // the mean field of the jittered ones (dashed), on shared log axes.
-func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) analysis.Estimate,
+func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) stats.Estimate,
 	exact func(model.Closed) float64, approx func(model.MeanField) float64) (*Drawing, error) {
 	kinds := model.Kinds()
 	ys := newSpan()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
@@ -74,10 +75,10 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 	metrics := []struct {
 		label string
 		log   bool
-		of    func(analysis.Summary) analysis.Estimate
+		of    func(analysis.Summary) stats.Estimate
 	}{
-		{"calls (all attempts)", false, func(s analysis.Summary) analysis.Estimate { return *s.Calls }},
-		{"completion (ticks)", false, func(s analysis.Summary) analysis.Estimate { return s.Completion.Estimate }},
+		{"calls (all attempts)", false, func(s analysis.Summary) stats.Estimate { return *s.Calls }},
+		{"completion (ticks)", false, func(s analysis.Summary) stats.Estimate { return s.Completion.Estimate }},
 	}
 	xs := newSpan()
 	xs.add(sensitivityCaps[0], sensitivityCaps[nc-1])
@@ -135,10 +136,10 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 	heat := Row{Widths: []float64{1, 0.13, 0.2, 1, 0.13}, Height: 1.3}
 	for i, m := range []struct {
 		label string
-		of    func(analysis.Comparison) analysis.Difference
+		of    func(analysis.Comparison) stats.Difference
 	}{
-		{"calls", func(c analysis.Comparison) analysis.Difference { return c.Calls }},
-		{"completion (ticks)", func(c analysis.Comparison) analysis.Difference { return c.Completion }},
+		{"calls", func(c analysis.Comparison) stats.Difference { return c.Calls }},
+		{"completion (ticks)", func(c analysis.Comparison) stats.Difference { return c.Completion }},
 	} {
 		hm, bar, err := differenceMap("full - decorrelated: "+m.label, diff, m.of)
 		if err != nil {
@@ -175,7 +176,7 @@ func (g grid) Y(r int) float64    { return float64(r) }
 // differenceMap draws the paired differences as a heat map on a diverging
 // blue–red scale centred on 0, each cell labelled with its estimate or
 // marked n.s., and returns it with its colour bar.
-func differenceMap(title string, diff [][]analysis.Comparison, of func(analysis.Comparison) analysis.Difference) (*plot.Plot, *plot.Plot, error) {
+func differenceMap(title string, diff [][]analysis.Comparison, of func(analysis.Comparison) stats.Difference) (*plot.Plot, *plot.Plot, error) {
 	g := grid{}
 	lim := 0.0
 	labels := plotter.XYLabels{}

@@ -10,6 +10,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // Config says how much Monte Carlo the paper's numbers get and how.
@@ -252,7 +253,7 @@ func loadSection(ctx context.Context, cfg Config, d *doc) error {
 			at[k][kind] = sums
 		}
 	}
-	perClient := func(s analysis.Summary) analysis.Estimate { return s.Calls.Scale(1 / float64(s.Scenario.Clients)) }
+	perClient := func(s analysis.Summary) stats.Estimate { return s.Calls.Scale(1 / float64(s.Scenario.Clients)) }
 	var body [][]string
 	maxRel := 0.0
 	for j, load := range loadLoads {
@@ -329,7 +330,7 @@ func tailsSection(ctx context.Context, cfg Config, d *doc) error {
 	for i, p := range ps {
 		n := 1
 		for ; ; n++ {
-			l, u := analysis.OrderStatisticRanks(n, p)
+			l, u := stats.OrderStatisticRanks(n, p)
 			if l >= 1 && u <= n {
 				break
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -142,7 +143,7 @@ func modelRun(c *cobra.Command, o *modelOptions) error {
 		res.Calls = exactly(r.Calls.Mean, r.Calls.SD)
 		res.Completion.modelValue = exactly(r.Completion.Mean, r.Completion.SD)
 		res.Completion.Quantiles = map[string]quantileValue{}
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			res.Completion.Quantiles[p.Name] = quantileValue{float64(r.Quantile(p.P))}
 		}
 		for t, p := range r.Distribution {
@@ -180,7 +181,7 @@ func modelTable(w io.Writer, r modelResult) error {
 	fmt.Fprintln(tw, "metric\tmean\tsd")
 	fmt.Fprintf(tw, "calls\t%s\t%s\n", fmtNum(r.Calls.Mean), r.Calls.sd())
 	fmt.Fprintf(tw, "completion (ticks)\t%s\t%s\n", fmtNum(r.Completion.Mean), r.Completion.sd())
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		if q, ok := r.Completion.Quantiles[p.Name]; ok {
 			fmt.Fprintf(tw, "completion %s\t%s\t\n", p.Name, fmtNum(q.Value))
 		}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -92,7 +93,7 @@ func reproduceSeedRun(c *cobra.Command, o *reproduceSeedOptions) error {
 	})
 }
 
-func verdict(a analysis.Agreement) string {
+func verdict(a stats.Agreement) string {
 	if a.Agrees {
 		return "agrees"
 	}
