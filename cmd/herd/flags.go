@@ -129,20 +129,16 @@ func (f *runFlags) register(c *cobra.Command, trials int) {
 	complete(c, "engine", montecarlo.EngineNames())
 }
 
-const maxTrials = 100_000_000
-
 func (f *runFlags) options() (montecarlo.Options, error) {
-	if f.trials < 1 || f.trials > maxTrials {
-		return montecarlo.Options{}, usageError{fmt.Errorf("--trials must be an integer in [1, %d], got %d", maxTrials, f.trials)}
-	}
-	if f.workers < 0 {
-		return montecarlo.Options{}, usageError{fmt.Errorf("--workers must be ≥ 0 (0 means one per CPU), got %d", f.workers)}
-	}
 	use, err := montecarlo.ParseEngineName(f.engine)
 	if err != nil {
 		return montecarlo.Options{}, usageError{fmt.Errorf("--%w", err)}
 	}
-	return montecarlo.Options{Trials: f.trials, Seed: f.seed, Workers: f.workers, Use: use}, nil
+	opt := montecarlo.Options{Trials: f.trials, Seed: f.seed, Workers: f.workers, Use: use}
+	if err := opt.Validate(); err != nil {
+		return montecarlo.Options{}, usageError{fmt.Errorf("--%w", err)}
+	}
+	return opt, nil
 }
 
 // fmtNum prints a statistic compactly: integers as integers, others with

@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 )
 
@@ -21,15 +21,15 @@ absent (a missing or unfinished shard) and a file cut off mid-row.`,
 		Example: `  herd merge shard-0.jsonl shard-1.jsonl shard-2.jsonl shard-3.jsonl --out sweep.jsonl`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			var files []analysis.ShardFile
+			var files []sweep.ShardFile
 			for _, name := range args {
 				data, err := os.ReadFile(name)
 				if err != nil {
 					return err
 				}
-				files = append(files, analysis.ShardFile{Name: name, Data: data})
+				files = append(files, sweep.ShardFile{Name: name, Data: data})
 			}
-			merged, err := analysis.Merge(files)
+			merged, err := sweep.Merge(files)
 			if err != nil {
 				return err
 			}

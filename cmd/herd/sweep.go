@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +66,7 @@ the rows in --out.`,
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(model.RoundingNames(), ",")}
-	for _, f := range analysis.GridFields {
+	for _, f := range sweep.GridFields {
 		o.grid[f] = new(string)
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]
 		usage := help[f] + ": a comma list of values and ranges lo:hi[:step|:*factor]"
@@ -89,14 +88,14 @@ the rows in --out.`,
 }
 
 // spec builds the sweep from the spec file and the flags that were set.
-func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
+func (o *sweepOptions) specFrom(c *cobra.Command) (sweep.SweepSpec, error) {
 	opt, err := o.run.options()
 	if err != nil {
-		return analysis.SweepSpec{}, err
+		return sweep.SweepSpec{}, err
 	}
-	spec := analysis.SweepSpec{Grid: analysis.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
+	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
 	if o.spec != "" {
-		if spec, err = analysis.ReadSweepSpec(o.spec, spec); err != nil {
+		if spec, err = sweep.ReadSweepSpec(o.spec, spec); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 		// Run flags given on the command line win over the file.
@@ -113,14 +112,11 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
 		if fs.Changed("skip-invalid") {
 			spec.SkipInvalid = o.skipInvalid
 		}
-		if spec.Trials < 1 || spec.Trials > maxTrials {
-			return spec, usageError{fmt.Errorf("--spec: trials must be an integer in [1, %d], got %d", maxTrials, spec.Trials)}
-		}
-		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); spec.Engine != montecarlo.Default && err != nil {
+		if err := spec.Validate(); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 	}
-	for _, f := range analysis.GridFields {
+	for _, f := range sweep.GridFields {
 		if c.Flags().Changed(f) {
 			spec.Grid[f] = *o.grid[f]
 		}
@@ -137,7 +133,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	shard, err := analysis.ParseShard(o.shard, os.Getenv)
+	shard, err := sweep.ParseShard(o.shard, os.Getenv)
 	if err != nil {
 		return usageError{err}
 	}
@@ -145,7 +141,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 		return usageError{errors.New("--resume needs --out, the file whose rows it continues")}
 	}
 	hash := spec.Hash(points)
-	mine := len(analysis.ShardPoints(len(points), shard))
+	mine := len(sweep.ShardPoints(len(points), shard))
 	out, done, err := openSweepOut(o.out, o.resume, hash, len(points), shard)
 	if err != nil {
 		return err
@@ -158,7 +154,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 	prov, _ := json.Marshal(provenance())
 	bar := newProgress(c.ErrOrStderr(), "points", mine-done)
 	started := time.Now()
-	opt := analysis.SweepOptions{Shard: shard, Workers: o.run.workers, Done: done, Provenance: prov,
+	opt := sweep.SweepOptions{Shard: shard, Workers: o.run.workers, Done: done, Provenance: prov,
 		Progress: func(rows, trials int) {
 			if bar == nil {
 				return
@@ -168,7 +164,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 			bar.set(rows)
 		}}
 	written := done
-	err = analysis.RunSweep(c.Context(), spec, points, opt, func(row []byte) error {
+	err = sweep.RunSweep(c.Context(), spec, points, opt, func(row []byte) error {
 		// One write per row: an interruption never leaves half a row.
 		if _, err := w.Write(row); err != nil {
 			return err
@@ -197,7 +193,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 // rows of this sweep's shard already there and cuts off a half-written last
 // one; otherwise it refuses a file that holds rows, which a resume would
 // need.
-func openSweepOut(path string, resume bool, hash string, total int, shard analysis.Shard) (*os.File, int, error) {
+func openSweepOut(path string, resume bool, hash string, total int, shard sweep.Shard) (*os.File, int, error) {
 	if path == "" {
 		return nil, 0, nil
 	}
@@ -210,7 +206,7 @@ func openSweepOut(path string, resume bool, hash string, total int, shard analys
 		if !resume {
 			return nil, 0, usageError{fmt.Errorf("--out %s already holds rows; pass --resume to continue that sweep, or remove the file", path)}
 		}
-		if done, size, err = analysis.ResumeFrom(data, hash, total, shard); err != nil {
+		if done, size, err = sweep.ResumeFrom(data, hash, total, shard); err != nil {
 			return nil, 0, fmt.Errorf("--resume: %s: %w", path, err)
 		}
 	}
