@@ -22,48 +22,51 @@ type Comparison struct {
 // from the same stream when they differ only in their policy — and
 // estimates the paired differences A − B of calls and completion.
 func Compare(ctx context.Context, a, b model.Scenario, opt montecarlo.Options) (Comparison, error) {
-	ra, err := collectOutcomes(ctx, a, opt)
+	ra, err := Outcomes(ctx, a, opt)
 	if err != nil {
 		return Comparison{}, fmt.Errorf("scenario A: %w", err)
 	}
-	rb, err := collectOutcomes(ctx, b, opt)
+	rb, err := Outcomes(ctx, b, opt)
 	if err != nil {
 		return Comparison{}, fmt.Errorf("scenario B: %w", err)
 	}
-	return compareOutcomes(a, b, ra, rb), nil
+	return CompareOutcomes(a, b, ra, rb), nil
 }
 
-// outcome is what a paired comparison keeps of one trial. Completion is in
+// Outcome is what a paired comparison keeps of one trial. Completion is in
 // the scenario's unit (ticks, or ms for OCC).
-type outcome struct {
-	calls, completion float64
-	censored          bool
+type Outcome struct {
+	Calls, Completion float64
+	Censored          bool
 }
 
-func collectOutcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]outcome, error) {
+// Outcomes runs sc and keeps every trial's Outcome, in trial order, for
+// comparisons that pair trial i of one scenario with trial i of another.
+func Outcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]Outcome, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
-	out := make([]outcome, 0, opt.Trials)
+	out := make([]Outcome, 0, opt.Trials)
 	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
-		out = append(out, outcome{float64(t.Calls), t.CompletionTime(), t.Censored})
+		out = append(out, Outcome{float64(t.Calls), t.CompletionTime(), t.Censored})
 		return nil
 	})
 	return out, err
 }
 
-// compareOutcomes pairs trial i of A with trial i of B; the claims registry
-// reuses it on cached runs.
-func compareOutcomes(a, b model.Scenario, ra, rb []outcome) Comparison {
+// CompareOutcomes pairs trial i of A with trial i of B, leaving out the
+// pairs where either was censored; Compare runs it on fresh trials, the
+// claims' Lab on cached ones.
+func CompareOutcomes(a, b model.Scenario, ra, rb []Outcome) Comparison {
 	c := Comparison{A: a, B: b, Trials: len(ra)}
 	var calls, completion stats.Moments
 	for i := range ra {
-		if ra[i].censored || rb[i].censored {
+		if ra[i].Censored || rb[i].Censored {
 			c.Censored++
 			continue
 		}
-		calls.Add(ra[i].calls - rb[i].calls)
-		completion.Add(ra[i].completion - rb[i].completion)
+		calls.Add(ra[i].Calls - rb[i].Calls)
+		completion.Add(ra[i].Completion - rb[i].Completion)
 	}
 	c.Calls, c.Completion = calls.Difference(), completion.Difference()
 	return c

@@ -12,11 +12,14 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Verdicts of a Check.
+// CheckVerdict is what Validate concludes of one Check.
+type CheckVerdict string
+
+// The verdicts of a Check.
 const (
-	Pass = "pass"
-	Fail = "fail"
-	Info = "info" // reported, not judged (a mean field's completion error)
+	Pass CheckVerdict = "pass"
+	Fail CheckVerdict = "fail"
+	Info CheckVerdict = "info" // reported, not judged (a mean field's completion error)
 )
 
 // Methods of the analytical models, as herd model --method spells them.
@@ -37,13 +40,13 @@ type Check struct {
 	// Z is the discrepancy in standard errors of the Monte Carlo mean
 	// (Markov); RelErr is model/MC − 1 (mean field); ChiSquare, DF and P
 	// are the goodness-of-fit test of the completion distribution.
-	Z         Number  `json:"z,omitempty"`
-	RelErr    float64 `json:"rel_err,omitempty"`
-	ChiSquare Number  `json:"chi_square,omitempty"`
-	DF        int     `json:"df,omitempty"`
-	P         float64 `json:"p,omitempty"`
-	Verdict   string  `json:"verdict"`
-	Detail    string  `json:"detail"`
+	Z         Number       `json:"z,omitempty"`
+	RelErr    float64      `json:"rel_err,omitempty"`
+	ChiSquare Number       `json:"chi_square,omitempty"`
+	DF        int          `json:"df,omitempty"`
+	P         float64      `json:"p,omitempty"`
+	Verdict   CheckVerdict `json:"verdict"`
+	Detail    string       `json:"detail"`
 }
 
 // Number is a float64 written to JSON as null when it is not finite (a

@@ -1,4 +1,4 @@
-package analysis
+package claims
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
@@ -91,10 +92,10 @@ type Claim struct {
 	check  func(l *Lab, model string) Finding
 }
 
-// ClaimResult is a claim with its verdict in its own model and in the
+// Result is a claim with its verdict in its own model and in the
 // other. Verdict, Condition and Evidence are those of the claim's own
 // model.
-type ClaimResult struct {
+type Result struct {
 	ID         string     `json:"id"`
 	Origin     string     `json:"origin"`
 	Source     string     `json:"source"`
@@ -112,9 +113,9 @@ type ClaimResult struct {
 	Note string `json:"note,omitempty"`
 }
 
-// ClaimOptions sets the trial budget of EvaluateClaims.
-type ClaimOptions struct {
-	Trials  int    // trials per scenario; DefaultClaimTrials when 0
+// Options sets the trial budget of Evaluate.
+type Options struct {
+	Trials  int    // trials per scenario; DefaultTrials when 0
 	Seed    uint64 // seed of every run
 	Workers int    // 0: one per CPU
 	Origin  string // "aws", "seed", or "" for all
@@ -122,26 +123,35 @@ type ClaimOptions struct {
 	Progress func(done, total int)
 }
 
-// DefaultClaimTrials is the default budget: enough that every verdict
-// except an inconclusive one is the same under any seed (claims_test.go).
-const DefaultClaimTrials = 1000
-
-// Claims lists the registry, in the order of the report.
-func Claims() []Claim { return append([]Claim(nil), registry...) }
-
-// EvaluateClaims runs every claim of the registry (or those of one origin)
-// in its own model and in the other.
-func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) {
-	if o.Trials == 0 {
-		o.Trials = DefaultClaimTrials
-	}
-	if o.Trials < 2 {
-		return nil, fmt.Errorf("claims need at least 2 trials per scenario, got %d", o.Trials)
+// Validate checks the budget and the origin: a verdict needs an interval,
+// so at least 2 trials per scenario (0 stands for DefaultTrials).
+func (o Options) Validate() error {
+	if o.Trials != 0 && o.Trials < 2 {
+		return fmt.Errorf("trials must be ≥ 2 for claims, got %d", o.Trials)
 	}
 	switch o.Origin {
 	case "", "aws", "seed", OriginControls:
 	default:
-		return nil, fmt.Errorf("claim origin must be aws, seed, controls or empty, got %q", o.Origin)
+		return fmt.Errorf("claim origin must be aws, seed, controls or empty, got %q", o.Origin)
+	}
+	return nil
+}
+
+// DefaultTrials is the default budget: enough that every verdict
+// except an inconclusive one is the same under any seed (claims_test.go).
+const DefaultTrials = 1000
+
+// All lists the registry, in the order of the report.
+func All() []Claim { return append([]Claim(nil), registry...) }
+
+// Evaluate runs every claim of the registry (or those of one origin)
+// in its own model and in the other.
+func Evaluate(ctx context.Context, o Options) ([]Result, error) {
+	if o.Trials == 0 {
+		o.Trials = DefaultTrials
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
 	}
 	l := NewLab(ctx, montecarlo.Options{Trials: o.Trials, Seed: o.Seed, Workers: o.Workers})
 	var todo []Claim
@@ -155,7 +165,7 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 	if controls {
 		total++
 	}
-	var out []ClaimResult
+	var out []Result
 	for i, c := range todo {
 		r, err := l.Evaluate(c)
 		if err != nil {
@@ -167,13 +177,11 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 		}
 	}
 	if controls {
-		found, err := ControlClaims(ctx, montecarlo.Options{Trials: ControlClaimTrials, Seed: o.Seed, Workers: o.Workers})
+		found, err := EvaluateControls(ctx, montecarlo.Options{Trials: ControlTrials, Seed: o.Seed, Workers: o.Workers})
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range found {
-			out = append(out, f.Result())
-		}
+		out = append(out, found...)
 		if o.Progress != nil {
 			o.Progress(total, total)
 		}
@@ -188,7 +196,7 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 type Lab struct {
 	ctx   context.Context
 	opt   montecarlo.Options
-	runs  map[runKey][]outcome
+	runs  map[runKey][]analysis.Outcome
 	burst map[runKey][]burstiness
 	err   error
 	scale int // multiplies the budget while an undecided point is rerun
@@ -201,17 +209,17 @@ type runKey struct {
 
 // NewLab prepares a lab that runs opt.Trials trials per scenario.
 func NewLab(ctx context.Context, opt montecarlo.Options) *Lab {
-	return &Lab{ctx: ctx, opt: opt, runs: map[runKey][]outcome{}, burst: map[runKey][]burstiness{}}
+	return &Lab{ctx: ctx, opt: opt, runs: map[runKey][]analysis.Outcome{}, burst: map[runKey][]burstiness{}}
 }
 
 // Evaluate runs one claim in its own model and in the other.
-func (l *Lab) Evaluate(c Claim) (ClaimResult, error) {
+func (l *Lab) Evaluate(c Claim) (Result, error) {
 	own := c.check(l, c.Model)
 	other := c.check(l, otherModel(c.Model))
 	if l.err != nil {
-		return ClaimResult{}, fmt.Errorf("claim %s: %w", c.ID, l.err)
+		return Result{}, fmt.Errorf("claim %s: %w", c.ID, l.err)
 	}
-	r := ClaimResult{ID: c.ID, Origin: c.Origin, Source: c.Source, Quote: c.Quote, Model: c.Model,
+	r := Result{ID: c.ID, Origin: c.Origin, Source: c.Source, Quote: c.Quote, Model: c.Model,
 		Parameters: own.Scenario, Check: c.Check, Verdict: own.Verdict, Condition: own.Condition,
 		Evidence: own.Evidence, Other: other, Transfer: DoesNotTransfer}
 	if own.Verdict == other.Verdict && own.Verdict != Inconclusive {
@@ -235,7 +243,7 @@ func Scenario(m string, n int, kind model.Kind) model.Scenario {
 	if m == ModelOCC {
 		return model.AWSScenario(n, kind)
 	}
-	return SeedScenario(n, kind)
+	return analysis.SeedScenario(n, kind)
 }
 
 func describeModel(m string) string {
@@ -246,7 +254,7 @@ func describeModel(m string) string {
 }
 
 // outcomes are the trials of sc at the lab's budget (or trials, if > 0).
-func (l *Lab) outcomes(sc model.Scenario, trials int) []outcome {
+func (l *Lab) outcomes(sc model.Scenario, trials int) []analysis.Outcome {
 	if trials <= 0 {
 		trials = l.opt.Trials * max(1, l.scale)
 	}
@@ -256,7 +264,7 @@ func (l *Lab) outcomes(sc model.Scenario, trials int) []outcome {
 	}
 	opt := l.opt
 	opt.Trials = trials
-	r, err := collectOutcomes(l.ctx, sc, opt)
+	r, err := analysis.Outcomes(l.ctx, sc, opt)
 	if err != nil {
 		l.err = err
 		return nil
@@ -265,7 +273,7 @@ func (l *Lab) outcomes(sc model.Scenario, trials int) []outcome {
 	return r
 }
 
-// metric picks calls or completion from an outcome.
+// metric picks calls or completion from an Outcome.
 type metric int
 
 const (
@@ -273,11 +281,11 @@ const (
 	completion
 )
 
-func (m metric) of(o outcome) float64 {
+func (m metric) of(o analysis.Outcome) float64 {
 	if m == calls {
-		return o.calls
+		return o.Calls
 	}
-	return o.completion
+	return o.Completion
 }
 
 func (m metric) String() string { return [...]string{"calls", "completion"}[m] }
@@ -293,7 +301,7 @@ func (m metric) unit(sc model.Scenario) string {
 func (l *Lab) mean(sc model.Scenario, m metric) stats.Estimate {
 	var mo stats.Moments
 	for _, o := range l.outcomes(sc, 0) {
-		if !o.censored {
+		if !o.Censored {
 			mo.Add(m.of(o))
 		}
 	}
@@ -307,14 +315,14 @@ func (l *Lab) mean(sc model.Scenario, m metric) stats.Estimate {
 func (l *Lab) contrast(a, b model.Scenario, m metric, r float64) stats.Difference {
 	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
 	if r == 1 && m == calls {
-		return compareOutcomes(a, b, ra, rb).Calls
+		return analysis.CompareOutcomes(a, b, ra, rb).Calls
 	}
 	if r == 1 {
-		return compareOutcomes(a, b, ra, rb).Completion
+		return analysis.CompareOutcomes(a, b, ra, rb).Completion
 	}
 	var mo stats.Moments
 	for i := range min(len(ra), len(rb)) {
-		if !ra[i].censored && !rb[i].censored {
+		if !ra[i].Censored && !rb[i].Censored {
 			mo.Add(m.of(ra[i]) - r*m.of(rb[i]))
 		}
 	}
@@ -327,7 +335,7 @@ func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
 	var ma, mb stats.Moments
 	for i := range min(len(ra), len(rb)) {
-		if !ra[i].censored && !rb[i].censored {
+		if !ra[i].Censored && !rb[i].Censored {
 			ma.Add(m.of(ra[i]))
 			mb.Add(m.of(rb[i]))
 		}
@@ -339,7 +347,7 @@ func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 	r := ea.Mean / eb.Mean
 	var lin stats.Moments
 	for i := range min(len(ra), len(rb)) {
-		if !ra[i].censored && !rb[i].censored {
+		if !ra[i].Censored && !rb[i].Censored {
 			lin.Add(m.of(ra[i]) - r*m.of(rb[i]))
 		}
 	}
@@ -554,7 +562,7 @@ func (l *Lab) exponent(m string, kind model.Kind, grid []int, me metric, trials 
 	for i, n := range grid {
 		var mo stats.Moments
 		for _, o := range l.outcomes(Scenario(m, n, kind), trials) {
-			if !o.censored {
+			if !o.Censored {
 				mo.Add(me.of(o))
 			}
 		}
@@ -700,7 +708,7 @@ func (l *Lab) spreadContrast(a, b model.Scenario, m metric) stats.Difference {
 	ea, eb := l.mean(a, m), l.mean(b, m)
 	var mo stats.Moments
 	for i := range min(len(ra), len(rb)) {
-		if !ra[i].censored && !rb[i].censored {
+		if !ra[i].Censored && !rb[i].Censored {
 			da, db := m.of(ra[i])-ea.Mean, m.of(rb[i])-eb.Mean
 			mo.Add(da*da - db*db)
 		}
@@ -714,7 +722,7 @@ func (l *Lab) censoredShare(sc model.Scenario, trials int) Evidence {
 	r := l.outcomes(sc, trials)
 	k := 0
 	for _, o := range r {
-		if o.censored {
+		if o.Censored {
 			k++
 		}
 	}

@@ -1,4 +1,4 @@
-package analysis
+package claims
 
 import (
 	"context"
@@ -119,11 +119,11 @@ func leastSquaresSlope(n, y []float64) float64 {
 	return sxy / sxx
 }
 
-func TestEvaluateClaimsRejectsBadOptions(t *testing.T) {
-	if _, err := EvaluateClaims(context.Background(), ClaimOptions{Trials: 1}); err == nil {
+func TestEvaluateRejectsBadOptions(t *testing.T) {
+	if _, err := Evaluate(context.Background(), Options{Trials: 1}); err == nil {
 		t.Error("1 trial accepted")
 	}
-	if _, err := EvaluateClaims(context.Background(), ClaimOptions{Origin: "blog"}); err == nil || !strings.Contains(err.Error(), "aws, seed") {
+	if _, err := Evaluate(context.Background(), Options{Origin: "blog"}); err == nil || !strings.Contains(err.Error(), "aws, seed") {
 		t.Errorf("bad origin: %v", err)
 	}
 }
@@ -131,7 +131,7 @@ func TestEvaluateClaimsRejectsBadOptions(t *testing.T) {
 // The registry's ids are unique and every claim names its source and model.
 func TestRegistryWellFormed(t *testing.T) {
 	seen := map[string]bool{}
-	for _, c := range Claims() {
+	for _, c := range All() {
 		if seen[c.ID] {
 			t.Errorf("duplicate id %s", c.ID)
 		}
@@ -147,16 +147,3 @@ func TestRegistryWellFormed(t *testing.T) {
 
 // The figure data carry every policy's curve over the client counts, in
 // order, with the estimates of the rows.
-func TestAWSSeries(t *testing.T) {
-	rows, err := ReproduceAWS(context.Background(), []int{10, 20}, []model.Kind{model.Full, model.Expo}, montecarlo.Options{Trials: 20, Seed: 1}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls, time := AWSCallsVersusClients(rows), AWSTimeVersusClients(rows)
-	if len(calls) != 2 || calls[0].Policy != "full" || len(calls[0].Points) != 2 || calls[0].Points[1].X != 20 {
-		t.Fatalf("calls series %+v", calls)
-	}
-	if calls[1].Points[0].Mean != rows[1].Calls.Mean || time[0].Points[1].Mean != rows[2].Completion.Mean || time[0].Unit != "ms" {
-		t.Fatalf("series do not carry the rows' estimates")
-	}
-}

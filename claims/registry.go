@@ -1,9 +1,10 @@
-package analysis
+package claims
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 )
@@ -70,7 +71,7 @@ func within(l *Lab, a, b model.Scenario, me metric, lo, hi float64) Verdict {
 
 var registry = []Claim{
 	{
-		ID: "aws-work-grows-n2", Origin: "aws", Source: AWSSource + " (the introduction)", Model: ModelOCC,
+		ID: "aws-work-grows-n2", Origin: "aws", Source: analysis.AWSSource + " (the introduction)", Model: ModelOCC,
 		Quote: "With N clients contending, the total amount of work done by the system increases with N2.",
 		Check: "policy none: least-squares exponent of mean calls against N over N = 10…190; holds when its 95% interval lies within (1.5, 2.5), i.e. N² is the nearest power",
 		check: func(l *Lab, m string) Finding {
@@ -79,7 +80,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-time-grows-linearly", Origin: "aws", Source: AWSSource + " (the introduction)", Model: ModelOCC,
+		ID: "aws-time-grows-linearly", Origin: "aws", Source: analysis.AWSSource + " (the introduction)", Model: ModelOCC,
 		Quote: "the time to complete all the updates grows linearly with contention",
 		Check: "policy none: least-squares exponent of mean completion time against N over N = 10…190; holds when its 95% interval lies within (0.5, 1.5)",
 		check: func(l *Lab, m string) Finding {
@@ -88,7 +89,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-reduces-work-slightly", Origin: "aws", Source: AWSSource + " (Adding Backoff)", Model: ModelOCC,
+		ID: "aws-expo-reduces-work-slightly", Origin: "aws", Source: analysis.AWSSource + " (Adding Backoff)", Model: ModelOCC,
 		Quote: "backoff helps a small amount, but doesn’t solve the problem. Client work has only been reduced slightly.",
 		Check: "expo against none, paired: holds at N when 0.5 < calls(expo)/calls(none) < 0.99 (a reduction of at least 1%, so one can notice it, and of less than the half that jitter achieves)",
 		check: func(l *Lab, m string) Finding {
@@ -100,7 +101,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-clusters", Origin: "aws", Source: AWSSource + " (Adding Backoff)", Model: ModelOCC,
+		ID: "aws-expo-clusters", Origin: "aws", Source: analysis.AWSSource + " (Adding Backoff)", Model: ModelOCC,
 		Quote: "there are still clusters of calls",
 		Check: fmt.Sprintf("expo at N = 100: mean share of empty bins (100 ms, or 1 tick) between the initial spike and the 90%% call; holds when above %.2f", clustered),
 		check: func(l *Lab, m string) Finding {
@@ -111,7 +112,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-gaps-gone", Origin: "aws", Source: AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-gaps-gone", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Quote: "The gaps are gone, and beyond the initial spike, there’s an approximately constant rate of calls.",
 		Check: fmt.Sprintf("full at N = 100: mean share of empty bins (100 ms, or 1 tick) between the initial spike and the 90%% call; holds when below %.2f. The index of dispersion is reported, not judged", gapsGone),
 		check: func(l *Lab, m string) Finding {
@@ -124,7 +125,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-halves-calls-at-100", Origin: "aws", Source: AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-halves-calls-at-100", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Quote: "In the case with 100 contending clients, we’ve reduced our call count by more than half.",
 		Check: "full against expo at N = 100, paired: holds when calls(full)/calls(expo) < 0.5 (Fieller)",
 		check: func(l *Lab, m string) Finding {
@@ -135,7 +136,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-faster-than-expo", Origin: "aws", Source: AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-faster-than-expo", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Quote: "We’ve also significantly improved the time to completion, when compared to un-jittered exponential backoff.",
 		Check: "full against expo at N = 100, paired: holds when completion(full) < completion(expo)",
 		check: func(l *Lab, m string) Finding {
@@ -146,7 +147,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-equal-same-calls", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-full-equal-same-calls", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "the number of calls is approximately the same for “Full” and “Equal” jitter",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when calls(equal)/calls(full) lies within 1 ± %.2f (Fieller at each end)", approxSame),
 		check: func(l *Lab, m string) Finding {
@@ -157,7 +158,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-decorrelated-more-calls", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-decorrelated-more-calls", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "and higher for “Decorrelated”",
 		Check: "decorrelated against full and equal, paired: holds at N when calls(decorrelated) exceeds both",
 		check: func(l *Lab, m string) Finding {
@@ -169,7 +170,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-clear-loser", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-expo-clear-loser", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "The no-jitter exponential backoff approach is the clear loser. It not only takes more work, but also takes more time than the jittered approaches.",
 		Check: "expo against full, equal and decorrelated, paired: holds at N when expo has more calls and a longer completion than each",
 		check: func(l *Lab, m string) Finding {
@@ -187,7 +188,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-equal-slightly-more-work", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-equal-slightly-more-work", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "“Equal Jitter” is the loser. It does slightly more work than “Full Jitter”",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when 1 < calls(equal)/calls(full) < 1 + %.2f", approxSame),
 		check: func(l *Lab, m string) Finding {
@@ -198,7 +199,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-equal-much-longer", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-equal-much-longer", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "and takes much longer",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when completion(equal)/completion(full) > %.2f", much),
 		check: func(l *Lab, m string) Finding {
@@ -209,7 +210,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-less-work-more-time-than-decorrelated", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-full-less-work-more-time-than-decorrelated", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "The “Full Jitter” approach uses less work, but slightly more time.",
 		Check: fmt.Sprintf("full against decorrelated, paired: holds at N when calls(full) < calls(decorrelated) and 1 < completion(full)/completion(decorrelated) < %.2f", much),
 		check: func(l *Lab, m string) Finding {
@@ -221,7 +222,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-jitter-keeps-n2", Origin: "aws", Source: AWSSource + " (the conclusion)", Model: ModelOCC,
+		ID: "aws-jitter-keeps-n2", Origin: "aws", Source: analysis.AWSSource + " (the conclusion)", Model: ModelOCC,
 		Quote: "none of these approaches fundamentally change the N2 nature of the work to be done",
 		Check: "expo, full, equal, decorrelated: least-squares exponent of mean calls against N over N = 190, 380, 760 (a tenth of the trials, at least 100); holds when every interval lies within (1.5, 2.5)",
 		check: func(l *Lab, m string) Finding {
@@ -481,10 +482,10 @@ func (l *Lab) jitterDominance(m string, n int) stats.Difference {
 	rn, rw, rb := l.outcomes(noJitter, 0), l.outcomes(worst, 0), l.outcomes(best, 0)
 	var mo stats.Moments
 	for i := range min(len(rn), len(rw), len(rb)) {
-		if rn[i].censored || rw[i].censored || rb[i].censored {
+		if rn[i].Censored || rw[i].Censored || rb[i].Censored {
 			continue
 		}
-		mo.Add((rn[i].calls - rw[i].calls) - (rw[i].calls - rb[i].calls))
+		mo.Add((rn[i].Calls - rw[i].Calls) - (rw[i].Calls - rb[i].Calls))
 	}
 	return mo.Difference()
 }
