@@ -41,7 +41,7 @@ type Convergence struct {
 
 // RunningQuantiles runs max(checkpoints) trials of sc and, after the first n
 // trials for each n in checkpoints, records the estimate of each p-quantile
-// of completion with its exact order-statistic interval (QuantileOf). Every
+// of completion with its exact order-statistic interval (stats.QuantileOf). Every
 // checkpoint sees a prefix of the same trials, as a user adding trials
 // would, so the paths show how one study's estimate settles, not
 // independent studies. opt.Trials is ignored.

@@ -33,8 +33,6 @@ const (
 	noticeable  = 0.99 // "reduced": by at least 1%
 )
 
-var jittered = []model.Kind{model.Full, model.Equal, model.Decorrelated}
-
 // at is a Finding for a single client count; an undecided test is rerun
 // with a larger budget, as at the points of a grid.
 func (l *Lab) at(m string, n int, test func(n int) (Verdict, []Evidence)) Finding {
@@ -178,7 +176,7 @@ var registry = []Claim{
 				x := Scenario(m, n, model.Expo)
 				var vs []Verdict
 				var ev []Evidence
-				for _, k := range jittered {
+				for _, k := range analysis.Jittered {
 					j := Scenario(m, n, k)
 					vs = append(vs, l.greater(x, j, calls, 1), l.greater(x, j, completion, 1))
 					ev = append(ev, l.ratio("completion expo/"+string(k), x, j, completion))
@@ -277,7 +275,7 @@ var registry = []Claim{
 				f := Scenario(m, n, model.Fixed)
 				var vs []Verdict
 				var ev []Evidence
-				for _, k := range jittered {
+				for _, k := range analysis.Jittered {
 					j := Scenario(m, n, k)
 					vs = append(vs, within(l, j, f, calls, 1-0.645, 1-0.205))
 					ev = append(ev, cut(l.ratio("cut in calls, "+string(k)+" vs fixed", j, f, calls)))
@@ -293,7 +291,7 @@ var registry = []Claim{
 		check: func(l *Lab, m string) Finding {
 			var vs []Verdict
 			var ev []Evidence
-			for _, k := range jittered {
+			for _, k := range analysis.Jittered {
 				var cuts []Evidence
 				for _, n := range seedGrid {
 					c := cut(l.ratio(fmt.Sprintf("cut %s N=%d", k, n), Scenario(m, n, k), Scenario(m, n, model.Fixed), calls))
@@ -478,7 +476,7 @@ func (l *Lab) jitterDominance(m string, n int) stats.Difference {
 	less := func(a, b float64) bool { return a < b }
 	more := func(a, b float64) bool { return a > b }
 	noJitter := pick([]model.Kind{model.Fixed, model.Expo}, less)
-	worst, best := pick(jittered, more), pick(jittered, less)
+	worst, best := pick(analysis.Jittered, more), pick(analysis.Jittered, less)
 	rn, rw, rb := l.outcomes(noJitter, 0), l.outcomes(worst, 0), l.outcomes(best, 0)
 	var mo stats.Moments
 	for i := range min(len(rn), len(rw), len(rb)) {
