@@ -11,7 +11,7 @@ test:
 	$(GO) test ./...
 
 race:
-	$(GO) test -race ./montecarlo ./analysis
+	$(GO) test -race ./montecarlo ./analysis ./sweep
 
 vet:
 	$(GO) vet ./...
@@ -20,7 +20,7 @@ vet:
 # count engine's samplers, and the sweep runner (points/s, trials/s).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
-	$(GO) test -run '^$$' -bench Sweep -benchmem ./analysis
+	$(GO) test -run '^$$' -bench Sweep -benchmem ./sweep
 
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;
