@@ -127,7 +127,7 @@ type Options struct {
 // so at least 2 trials per scenario (0 stands for DefaultTrials).
 func (o Options) Validate() error {
 	if o.Trials != 0 && o.Trials < 2 {
-		return fmt.Errorf("trials must be ≥ 2 for claims, got %d", o.Trials)
+		return &model.FieldError{Flag: "trials", Valid: "≥ 2 for claims", Got: fmt.Sprint(o.Trials)}
 	}
 	switch o.Origin {
 	case "", "aws", "seed", OriginControls:

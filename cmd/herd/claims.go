@@ -80,7 +80,7 @@ func claimsRun(c *cobra.Command, o *claimsOptions) error {
 	}
 	copt := claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin}
 	if err := copt.Validate(); err != nil {
-		return usageError{fmt.Errorf("--%w", err)}
+		return usageError{err}
 	}
 	bar := newProgress(c.ErrOrStderr(), "claims", len(claims.All()))
 	copt.Progress = func(done, _ int) { bar.set(done) }
