@@ -30,8 +30,23 @@ bench-cost:
 	$(GO) test -run '^$$' -bench BenchmarkCostVersusN -benchtime 1s -count 5 ./montecarlo > plots/data/engine-cost.txt.tmp
 	mv plots/data/engine-cost.txt.tmp plots/data/engine-cost.txt
 
+# Per-client engine against the seed article's numpy code, one core each,
+# side by side (skips when ../shared/seeds is absent; SHARED moves it).
 bench-vs-seed:
 	scripts/bench-vs-seed.sh
+
+# herd reproduce aws against the AWS blog's own simulator (pyenv's Python
+# 2.7.18), one core each, per trial (skips when ../shared/anchors is absent).
+.PHONY: bench-vs-aws
+bench-vs-aws:
+	scripts/bench-vs-aws.sh
+
+# deploy/slurm on a real one-node Slurm cluster on localhost: as root it
+# installs slurm-wlm and munge, runs the array, the merge and two requeues,
+# compares with an unsharded sweep, and stops every daemon (a few minutes).
+.PHONY: slurm-check
+slurm-check:
+	deploy/slurm/check.sh
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzPolicy -fuzztime 30s ./model

@@ -5,16 +5,60 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 )
 
-// SyncThreshold is the share of the retrying cohort arriving in one tick
-// after the first wave above which an audit calls a policy synchronized:
-// the cohort still hits the server together, almost whole.
+// SyncThreshold is the share of the retrying cohort arriving within one
+// SyncWindow after the first wave above which an audit calls a policy
+// synchronized: the cohort still hits the server together, almost whole.
 const SyncThreshold = 0.9
+
+// SyncWindow is the real length of the window in which an audit counts the
+// cohort's retries together. It is real time, not a tick, so that whether a
+// policy keeps clients in step does not depend on the tick the scenario is
+// played on: as the tick shrinks the window spans more ticks and the share
+// converges. With abstract ticks (textbook policies only) it is one tick.
+const SyncWindow = time.Second
+
+// FirstRetrySync is the share of a large cohort's first retries that fall
+// within the busiest window of length window: the most probability that the
+// first retry's time — the first send's tick (uniform over the first
+// window) plus the policy's unrounded first delay — puts in any interval
+// (x, x + window]. The first retries of clients that failed together are
+// independent draws of that time, so this is the share the busiest window
+// holds as N grows, whatever the server. It is in real time (window and
+// delays in seconds) when the policy has a tick, and in ticks otherwise, so
+// it does not depend on the tick a scenario is played on. The scan's step
+// is window/400, so a share is exact to within the mass the law puts in
+// that step.
+func FirstRetrySync(sc model.Scenario, window time.Duration) float64 {
+	p := sc.Policy
+	unit := p.TickLength().Seconds() // seconds per tick; 0: abstract ticks
+	tau := window.Seconds()
+	if unit == 0 {
+		unit, tau = 1, 1 // one tick
+	}
+	law := p.Law(1, p.Start())
+	lo, hi := law.Draw(0)*unit, law.Sup()*unit
+	w := sc.FirstWindow
+	cdf := func(x float64) float64 { // P(first send + delay ≤ x), x in seconds
+		var sum float64
+		for f := range w {
+			sum += law.CDF((x - float64(f)*unit) / unit)
+		}
+		return sum / float64(w)
+	}
+	step := tau / 400
+	best := 0.0
+	for x := lo - tau - step; x <= hi+float64(w)*unit; x += step {
+		best = max(best, cdf(x+tau)-cdf(x))
+	}
+	return math.Min(1, best)
+}
 
 // Cohort is the number of clients that fail their first request in the
 // first-request window and so retry: N − k·W on the capacity server (at
@@ -44,9 +88,10 @@ type AuditRow struct {
 	Completion *stats.Estimate `json:"completion"`
 	GaveUp     *stats.Estimate `json:"gave_up"`
 	// RetryPeak is the largest number of arrivals in one tick after the
-	// first-request window; PeakOverCapacity is RetryPeak / k, and Sync is
-	// RetryPeak / Cohort, the share of the retrying cohort that still
-	// arrives together.
+	// first-request window and PeakOverCapacity is RetryPeak / k, both
+	// measured in the tick model. Sync is FirstRetrySync: the share of the
+	// cohort's first retries within the busiest SyncWindow, exact and in
+	// real time.
 	RetryPeak        *stats.Estimate `json:"retry_peak"`
 	PeakOverCapacity *stats.Estimate `json:"peak_over_capacity"`
 	Sync             *stats.Estimate `json:"sync"`
@@ -78,9 +123,11 @@ type Audit struct {
 	Trials   int            `json:"trials"`
 	Seed     uint64         `json:"seed"`
 	// RankedBy says how rows are ordered.
-	RankedBy      string     `json:"ranked_by"`
-	SyncThreshold float64    `json:"sync_threshold"`
-	Rows          []AuditRow `json:"rows"`
+	RankedBy      string  `json:"ranked_by"`
+	SyncThreshold float64 `json:"sync_threshold"`
+	// SyncWindow is the window of Sync, in real time.
+	SyncWindow string     `json:"sync_window"`
+	Rows       []AuditRow `json:"rows"`
 }
 
 // AuditPolicies are the policies an audit of sc compares: the textbook
@@ -119,6 +166,11 @@ func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, pr
 	a.Scenario = sc
 	a.Scenario.Policy = policies[0]
 	a.Unit = policies[0].Unit()
+	tick := policies[0].TickLength()
+	a.SyncWindow = SyncWindow.String()
+	if tick == 0 {
+		a.SyncWindow = "1 tick"
+	}
 	opt.Arrivals = true
 	for _, p := range policies { // refuse before any work, as the plans would
 		s := sc
@@ -180,9 +232,9 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	if ps, ok := model.LookupPreset(sc.Policy.Kind); ok {
 		row.Preset, row.Library, row.Why = true, ps.Library, ps.Synchronizing
 	}
-	var calls, completion, gaveUp, peak, over, sync stats.Moments
+	var calls, completion, gaveUp, peak, over stats.Moments
 	var lat stats.LatencyCDF
-	n, k := Cohort(sc), float64(sc.Capacity)
+	k := float64(sc.Capacity)
 	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		var rp int64
 		for tick := sc.FirstWindow; tick < len(t.Arrivals); tick++ {
@@ -199,7 +251,6 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 		gaveUp.Add(x.gaveUp)
 		peak.Add(x.retryPeak)
 		over.Add(x.retryPeak / k)
-		sync.Add(x.retryPeak / n)
 		lat.Add(t.Latency)
 		return nil
 	})
@@ -211,15 +262,17 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	}
 	est := func(m *stats.Moments) *stats.Estimate { e := m.Estimate(); return &e }
 	row.Calls, row.Completion, row.GaveUp = est(&calls), est(&completion), est(&gaveUp)
-	row.RetryPeak, row.PeakOverCapacity, row.Sync = est(&peak), est(&over), est(&sync)
+	sync := stats.Exact(FirstRetrySync(sc, SyncWindow))
+	row.RetryPeak, row.PeakOverCapacity, row.Sync = est(&peak), est(&over), &sync
 	q := lat.Quantile(0.99)
 	row.LatencyP99 = &q
 	row.Synchronized = row.Sync.Mean >= SyncThreshold
 	switch {
 	case !row.Synchronized:
 		row.Why = ""
-	case row.Preset && row.Why == "" && sc.Rounding.Ticks(sc.Policy.Law(1, sc.Policy.Start()).Sup()) == 1:
-		row.Why = fmt.Sprintf("every first-retry delay rounds to one tick (%s), so the cohort re-arrives within one tick (a finer --tick resolves it)", sc.Policy.TickLength())
+	case row.Preset && row.Why == "" && sc.Policy.Law(1, sc.Policy.Start()).Sup()*sc.Policy.TickLength().Seconds() <= SyncWindow.Seconds():
+		row.Why = fmt.Sprintf("every first-retry delay is at most %s, so the cohort re-arrives within one %s window",
+			time.Duration(sc.Policy.Law(1, sc.Policy.Start()).Sup()*float64(sc.Policy.TickLength())).Round(time.Millisecond), SyncWindow)
 	}
 	return row, nil
 }

@@ -144,8 +144,8 @@ func (s Scenario) Validate() error {
 	switch {
 	case s.Clients < 1 || s.Clients > MaxClients:
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
-	case s.Capacity < 1:
-		return bad("capacity", "an integer ≥ 1", s.Capacity)
+	case s.Capacity < 1 || s.Capacity > MaxClients:
+		return bad("capacity", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Capacity)
 	case s.Server != Capacity && s.Server != Collision && s.Server != OCC:
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
 	case s.Rounding < HalfEven || s.Rounding > Floor:

@@ -186,8 +186,13 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
 				return // cancelled within one huge tick
 			}
-			n := int(e.retry[id]) + 1
-			e.retry[id] = int32(n)
+			// Retries past Classes() share one law, so the count saturates
+			// rather than wrap after 2³¹ retries (a collision cohort can
+			// retry for ever).
+			if e.retry[id] < math.MaxInt32 {
+				e.retry[id]++
+			}
+			n := int(e.retry[id])
 			w := e.wait(src, id, n, tick)
 			if w < 0 {
 				t.GaveUp++

@@ -20,8 +20,8 @@ var presetGlyph = draw.GlyphStyle{Color: grey, Radius: vg.Points(4), Shape: draw
 
 // PresetsAudit draws the audit of every library preset and textbook policy
 // in rank order: mean completion, the share of clients that gave up, and
-// the share of the retrying cohort that still arrives in one tick after
-// the first wave, against the synchronization threshold.
+// the share of the cohort's first retries within one second (exact, in
+// real time), against the synchronization threshold.
 func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 	// The README's audit: analysis.AuditStudy at its first tick, 1 s.
 	study := analysis.AuditStudy()
@@ -50,7 +50,7 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 	}{
 		{fmt.Sprintf("completion (%s)", a.Unit), true, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Completion }},
 		{"share of clients that gave up", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.GaveUpRate }},
-		{"share of the retrying cohort in one tick after wave 1", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Sync }},
+		{"share of first retries within 1 s (exact)", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Sync }},
 	}
 	row := Row{}
 	for mi, m := range metrics {

@@ -261,7 +261,17 @@ func (g Grid) axes() ([]axis, error) {
 		a := axis{flag: flag}
 		var err error
 		switch flag {
-		case "clients", "capacity", "first-window", "horizon", "retries":
+		case "capacity":
+			if strings.Contains(text, "/") { // rates such as 100/s, converted per point with its tick
+				a.values = names(text)
+				break
+			}
+			var xs []int
+			xs, err = integers(text)
+			for _, x := range xs {
+				a.values = append(a.values, strconv.Itoa(x))
+			}
+		case "clients", "first-window", "horizon", "retries":
 			var xs []int
 			xs, err = integers(text)
 			for _, x := range xs {

@@ -30,18 +30,20 @@ func newAuditCmd() *cobra.Command {
 all on the same tick (--tick, default 1s) and on common random numbers, and
 ranks them: fewest clients that gave up first, then shortest completion, then
 fewest calls. Each row has 95% intervals for calls, completion, clients that
-gave up, the peak arrivals of one tick after the first wave (over capacity k,
-and over the cohort N) and client latency p99, and the paired difference of
-completion and calls from the best policy.
+gave up, the peak arrivals of one tick after the first wave over capacity k,
+client latency p99, and the paired difference of completion and calls from
+the best policy.
 
-A policy is flagged synchronized when, on average, at least 90% of the
-retrying cohort (N − k·W clients) still arrives within one tick after the
-first wave: a retry storm the server meets at full strength. The flag depends
-on the tick: delays shorter than one tick cannot spread a cohort, so audit
-again with a finer --tick to see which sub-tick jitters help. --policy is
+A policy is flagged synchronized when at least 90% of the cohort's first
+retries fall within one 1 s window: a retry storm the server meets at full
+strength. The share is exact, computed from the policy's unrounded first
+delay (the first retries of clients that failed together are independent
+draws of it), and in real time, so the flags do not depend on the tick;
+give the capacity as a rate (-k 100/s) to audit the same server at any
+--tick. Textbook policies take --base and --cap in ticks. --policy is
 ignored.`,
 		Example: `  herd audit --clients 10000 --capacity 100
-  herd audit -n 10000 -k 100 --tick 100ms --format markdown`,
+  herd audit -n 10000 -k 100/s --tick 100ms --format markdown`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return auditRun(c, &o) },
 	}
@@ -126,8 +128,8 @@ func syncMark(r analysis.AuditRow) string {
 }
 
 func auditHeader(r auditResult) string {
-	return fmt.Sprintf("Audit: %s.\n%d trials per policy, seed %d, common random numbers; times in %s; 95%% CIs (~: paired difference not significant).\nRanked by %s. Synchronized: at least %.0f%% of the retrying cohort arrives within one tick after the first wave.",
-		describeHerd(r.Audit), r.Trials, r.Seed, r.Unit, r.RankedBy, 100*r.SyncThreshold)
+	return fmt.Sprintf("Audit: %s.\n%d trials per policy, seed %d, common random numbers; times in %s; 95%% CIs (~: paired difference not significant).\nRanked by %s. Synchronized: at least %.0f%% of the cohort's first retries fall within one %s window (exact, from the unrounded first delay, so the same at any tick).",
+		describeHerd(r.Audit), r.Trials, r.Seed, r.Unit, r.RankedBy, 100*r.SyncThreshold, r.SyncWindow)
 }
 
 func describeHerd(a analysis.Audit) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/herdlab/herd/internal/outfile"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -37,13 +39,21 @@ func (f *outputFlags) allowed() []string {
 func (f *outputFlags) register(c *cobra.Command) {
 	list := strings.Join(f.allowed(), "|")
 	c.Flags().StringVar(&f.format, "format", "", "output format: "+list+" (default: table on a terminal, json otherwise)")
-	c.Flags().StringVar(&f.out, "out", "", "write the result to this file (atomically) instead of standard output")
+	c.Flags().StringVar(&f.out, "out", "", "write the result to this file instead of standard output (-): a regular file is replaced atomically keeping its mode, a symbolic link's target is written, a device or FIFO is written as it stands; a directory or a read-only file is refused")
 	complete(c, "format", f.allowed())
 }
 
 // resolve picks the format: the flag, else the --out file's extension, else
 // table on a terminal and JSON otherwise.
 func (f *outputFlags) resolve(stdout io.Writer) (string, error) {
+	if f.out == "-" {
+		f.out = ""
+	}
+	if f.out != "" {
+		if err := outfile.Check(f.out); err != nil {
+			return "", outError(err)
+		}
+	}
 	if f.format != "" {
 		for _, v := range f.allowed() {
 			if f.format == v {
@@ -85,6 +95,15 @@ func (f *outputFlags) write(stdout io.Writer, render func(w io.Writer) error) er
 	return writeFileAtomic(f.out, buf.Bytes())
 }
 
+// outError makes a refused --out a usage error (exit 2).
+func outError(err error) error {
+	var re *outfile.RefusedError
+	if errors.As(err, &re) {
+		return usageError{err}
+	}
+	return err
+}
+
 // warn prints warnings on stderr unless they go into a table on standard
 // output, which prints them itself.
 func (f *outputFlags) warn(stderr io.Writer, format string, warnings []string) {
@@ -96,27 +115,7 @@ func (f *outputFlags) warn(stderr io.Writer, format string, warnings []string) {
 	}
 }
 
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	// CreateTemp makes the file private (0600); a result is an ordinary
-	// file that others may read.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+func writeFileAtomic(path string, data []byte) error { return outError(outfile.Write(path, data)) }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

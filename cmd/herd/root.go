@@ -72,6 +72,7 @@ interval and its provenance.`,
 		newSweepCmd(),
 		newMergeCmd(),
 		newPaperDataCmd(),
+		newDelaysCmd(),
 	)
 	return root
 }

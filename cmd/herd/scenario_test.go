@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,6 +56,8 @@ func TestEveryCommandBuildsTheSameScenario(t *testing.T) {
 		{"-n 30 --first-window 4 --policy decorrelated --base 0.5", []string{"simulate", "sweep", "model"}, map[string]any{"first_window": 4.0, "base": 0.5}},
 		{"-n 20 --policy cenkalti-v4", []string{"simulate", "sweep"}, map[string]any{"policy": "cenkalti-v4", "max_elapsed": "15m0s"}},
 		{"-n 20 --policy grpc-retry --retries 2 --tick 100ms", []string{"simulate", "sweep"}, map[string]any{"policy": "grpc-retry", "retries": 2.0, "tick": "100ms"}},
+		{"-n 1000 -k 100/s --tick 100ms", []string{"simulate", "sweep", "model"}, map[string]any{"capacity": 10.0, "tick": "100ms"}},
+		{"-n 20 -k 5/ms --policy cenkalti-v4 --tick 2ms", []string{"simulate", "sweep"}, map[string]any{"capacity": 10.0}},
 		{"-n 20 --policy full --tick 10ms", []string{"simulate", "sweep", "model"}, map[string]any{"tick": "10ms"}},
 	}
 	for _, c := range cases {
@@ -106,5 +110,31 @@ func TestEngineHonouredOrRefused(t *testing.T) {
 	out, errOut, code := herd(t, "simulate", "--engine", "auto", "--rate", "16", "-n", "100", "-k", "20", "--trials", "2", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"open-loop"`) {
 		t.Errorf("--engine auto --rate 16: exit %d, %s; want a run that names the open-loop engine", code, errOut)
+	}
+}
+
+// --out onto a read-only file or a directory is refused before the run
+// (exit 2) and leaves the file as it was; onto a symbolic link it writes
+// the link's target.
+func TestOutRefusesAndFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro.json")
+	os.WriteFile(ro, []byte("keep"), 0o444)
+	for _, out := range []string{ro, dir} {
+		_, errOut, code := herd(t, "simulate", "--trials", "2", "--out", out)
+		if code != 2 || !strings.Contains(errOut, "--out") {
+			t.Errorf("--out %s: exit %d, %q; want 2 naming --out", out, code, errOut)
+		}
+	}
+	if b, _ := os.ReadFile(ro); string(b) != "keep" {
+		t.Errorf("the read-only file now holds %q", b)
+	}
+	target := filepath.Join(dir, "target.json")
+	os.Symlink("target.json", filepath.Join(dir, "link.json"))
+	if _, errOut, code := herd(t, "simulate", "--trials", "2", "--out", filepath.Join(dir, "link.json")); code != 0 {
+		t.Fatalf("--out link: exit %d, %s", code, errOut)
+	}
+	if b, err := os.ReadFile(target); err != nil || !strings.Contains(string(b), `"calls"`) {
+		t.Errorf("the link's target holds %q (%v)", b, err)
 	}
 }

@@ -146,6 +146,10 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 	if err != nil {
 		return err
 	}
+	if done > 0 {
+		// In a requeued task's log, this line shows the work kept.
+		fmt.Fprintf(c.ErrOrStderr(), "resuming %s: %d of shard %s's %d points already done\n", o.out, done, shard, mine)
+	}
 	var w io.Writer = c.OutOrStdout()
 	if out != nil {
 		defer out.Close()
