@@ -157,7 +157,7 @@ func TestMeanFieldCallsWithinOnePercentAtScale(t *testing.T) {
 }
 
 // The verdicts herd reaches on the registered claims at the default budget
-// (analysis.DefaultClaimTrials trials per scenario, seed 1), in the claim's
+// (claims.DefaultTrials trials per scenario, seed 1), in the claim's
 // own model and in the other. A change to a model, an engine or a check
 // that flips one of them fails here and has to be explained in review.
 var wantVerdicts = map[string][2]claims.Verdict{

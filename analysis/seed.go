@@ -38,6 +38,10 @@ var seedTable = []seedRow{
 	{200, model.Decorrelated, pub(36.30, 4.14), pub(751.7, 9.3)},
 }
 
+// SeedRows is the number of rows of the seed article's table, which
+// ReproduceSeed reruns one by one.
+func SeedRows() int { return len(seedTable) }
+
 func pub(mean, sd float64) stats.Published { return stats.Published{Mean: mean, SD: sd, N: 30} }
 
 // SeedComparison is one row of the reproduction of the seed table.
@@ -51,6 +55,10 @@ type SeedComparison struct {
 	Warnings   []string       `json:"warnings,omitempty"`
 	Scenario   model.Scenario `json:"scenario"`
 }
+
+// Agrees reports whether herd agrees with the article on both calls and
+// completion in this row.
+func (c SeedComparison) Agrees() bool { return c.Calls.Agrees && c.Completion.Agrees }
 
 // Compared is herd's estimate beside the article's value.
 type Compared struct {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -9,19 +10,28 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
+// auditOptions are what herd audit's flags said.
 type auditOptions struct {
-	scenario scenarioFlags
-	run      runFlags
-	output   outputFlags
+	IO       *iostreams
+	Ctx      context.Context
+	Scenario model.Scenario
+	Run      montecarlo.Options
+	Output   output
 }
 
-func newAuditCmd() *cobra.Command {
-	var o auditOptions
-	o.output.markdown = true
+func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
+	opts := &auditOptions{IO: f.IO}
+	var (
+		scenario scenarioFlags
+		run      runFlags
+	)
+	out := outputFlags{markdown: true}
 	c := &cobra.Command{
 		Use:   "audit",
 		Short: "Rank every library preset and textbook policy on one thundering herd",
@@ -45,11 +55,27 @@ ignored.`,
 		Example: `  herd audit --clients 10000 --capacity 100
   herd audit -n 10000 -k 100/s --tick 100ms --format markdown`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return auditRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Scenario, err = scenario.scenario(); err != nil {
+				return err
+			}
+			if opts.Run, err = run.options(); err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return auditRun(opts)
+		},
 	}
-	o.scenario.register(c)
-	o.run.register(c, 100)
-	o.output.register(c)
+	scenario.register(c)
+	run.register(c, 100)
+	out.register(c)
 	return c
 }
 
@@ -59,28 +85,17 @@ type auditResult struct {
 	Provenance   Provenance `json:"provenance"`
 }
 
-func auditRun(c *cobra.Command, o *auditOptions) error {
-	sc, err := o.scenario.scenario()
-	if err != nil {
-		return err
-	}
-	opt, err := o.run.options()
-	if err != nil {
-		return err
-	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
-	bar := newProgress(c.ErrOrStderr(), "policies", len(analysis.AuditPolicies(sc)))
-	a, err := analysis.RunAudit(c.Context(), sc, opt, func(done, _ int) { bar.set(done) })
+func auditRun(opts *auditOptions) error {
+	sc := opts.Scenario
+	bar := newProgress(opts.IO, "policies", len(analysis.AuditPolicies(sc)))
+	a, err := analysis.RunAudit(opts.Ctx, sc, opts.Run, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	res := auditResult{a, a.Synchronized(), provenance()}
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, res)
 		case "csv":

@@ -19,7 +19,7 @@ import (
 // runs it: HERD_TEST_AS_HERD=1 makes it the command line.
 func TestMain(m *testing.M) {
 	if os.Getenv("HERD_TEST_AS_HERD") == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(run(os.Args[1:], systemStreams()))
 	}
 	os.Exit(m.Run())
 }

@@ -14,9 +14,25 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
+// sweepOptions are what herd sweep's flags said.
 type sweepOptions struct {
+	IO      *iostreams
+	Ctx     context.Context
+	Spec    sweep.SweepSpec
+	Points  []model.Scenario // the spec's grid, expanded
+	Shard   sweep.Shard
+	Workers int
+	// Out is the file the rows are appended to ("" for standard output);
+	// Resume continues the sweep whose rows it holds.
+	Out    string
+	Resume bool
+}
+
+// sweepFlags are herd sweep's flags as given.
+type sweepFlags struct {
 	grid        map[string]*string
 	spec        string
 	skipInvalid bool
@@ -26,8 +42,9 @@ type sweepOptions struct {
 	resume      bool
 }
 
-func newSweepCmd() *cobra.Command {
-	o := sweepOptions{grid: map[string]*string{}}
+func newCmdSweep(f *factory, runF func(*sweepOptions) error) *cobra.Command {
+	opts := &sweepOptions{IO: f.IO}
+	o := sweepFlags{grid: map[string]*string{}}
 	c := &cobra.Command{
 		Use:   "sweep",
 		Short: "Simulate every point of a grid of scenarios; one JSON line per point",
@@ -38,7 +55,7 @@ the engine that ran, the sweep's spec hash and herd's provenance.
 Every scenario flag takes a comma list of values and ranges: lo:hi (step 1),
 lo:hi:step, or lo:hi:*factor (geometric), e.g. --cap 16:2048:*2 --policy
 full,equal. --spec FILE reads the grid from YAML or JSON (see
-analysis.ReadSweepSpec); flags given as well override the file's fields.
+sweep.ReadSweepSpec); flags given as well override the file's fields.
 
 Rows come in grid order and depend only on the spec and the seed, never on
 --workers or --shard. --shard i/n runs points p with p mod n = i (i from 0);
@@ -54,7 +71,27 @@ the rows in --out.`,
   herd sweep --spec deploy/sweep.yaml --shard auto --out shard-$JOB_COMPLETION_INDEX.jsonl --resume
   herd merge shard-*.jsonl --out sweep.jsonl`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return sweepRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Spec, err = o.specFrom(c.Flags()); err != nil {
+				return err
+			}
+			if opts.Points, err = opts.Spec.Points(); err != nil {
+				return usageError{err}
+			}
+			if opts.Shard, err = sweep.ParseShard(o.shard, f.Getenv); err != nil {
+				return usageError{err}
+			}
+			opts.Out, opts.Resume, opts.Workers = stdoutPath(o.out), o.resume, o.run.workers
+			if opts.Resume && opts.Out == "" {
+				return usageError{errors.New("--resume needs --out, the file whose rows it continues")}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return sweepRun(opts)
+		},
 	}
 	fs := c.Flags()
 	help := map[string]string{
@@ -87,8 +124,8 @@ the rows in --out.`,
 	return c
 }
 
-// spec builds the sweep from the spec file and the flags that were set.
-func (o *sweepOptions) specFrom(c *cobra.Command) (sweep.SweepSpec, error) {
+// specFrom builds the sweep from the spec file and the flags that were set.
+func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 	opt, err := o.run.options()
 	if err != nil {
 		return sweep.SweepSpec{}, err
@@ -99,7 +136,6 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (sweep.SweepSpec, error) {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 		// Run flags given on the command line win over the file.
-		fs := c.Flags()
 		if fs.Changed("trials") {
 			spec.Trials = opt.Trials
 		}
@@ -117,48 +153,34 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (sweep.SweepSpec, error) {
 		}
 	}
 	for _, f := range sweep.GridFields {
-		if c.Flags().Changed(f) {
+		if fs.Changed(f) {
 			spec.Grid[f] = *o.grid[f]
 		}
 	}
 	return spec, nil
 }
 
-func sweepRun(c *cobra.Command, o *sweepOptions) error {
-	spec, err := o.specFrom(c)
-	if err != nil {
-		return err
-	}
-	points, err := spec.Points()
-	if err != nil {
-		return usageError{err}
-	}
-	shard, err := sweep.ParseShard(o.shard, os.Getenv)
-	if err != nil {
-		return usageError{err}
-	}
-	if o.resume && o.out == "" {
-		return usageError{errors.New("--resume needs --out, the file whose rows it continues")}
-	}
+func sweepRun(o *sweepOptions) error {
+	spec, points, shard := o.Spec, o.Points, o.Shard
 	hash := spec.Hash(points)
 	mine := len(sweep.ShardPoints(len(points), shard))
-	out, done, err := openSweepOut(o.out, o.resume, hash, len(points), shard)
+	out, done, err := openSweepOut(o.Out, o.Resume, hash, len(points), shard)
 	if err != nil {
 		return err
 	}
 	if done > 0 {
 		// In a requeued task's log, this line shows the work kept.
-		fmt.Fprintf(c.ErrOrStderr(), "resuming %s: %d of shard %s's %d points already done\n", o.out, done, shard, mine)
+		fmt.Fprintf(o.IO.ErrOut, "resuming %s: %d of shard %s's %d points already done\n", o.Out, done, shard, mine)
 	}
-	var w io.Writer = c.OutOrStdout()
+	var w io.Writer = o.IO.Out
 	if out != nil {
 		defer out.Close()
 		w = out
 	}
 	prov, _ := json.Marshal(provenance())
-	bar := newProgress(c.ErrOrStderr(), "points", mine-done)
+	bar := newProgress(o.IO, "points", mine-done)
 	started := time.Now()
-	opt := sweep.SweepOptions{Shard: shard, Workers: o.run.workers, Done: done, Provenance: prov,
+	opt := sweep.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,
 		Progress: func(rows, trials int) {
 			if bar == nil {
 				return
@@ -168,7 +190,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 			bar.set(rows)
 		}}
 	written := done
-	err = sweep.RunSweep(c.Context(), spec, points, opt, func(row []byte) error {
+	err = sweep.RunSweep(o.Ctx, spec, points, opt, func(row []byte) error {
 		// One write per row: an interruption never leaves half a row.
 		if _, err := w.Write(row); err != nil {
 			return err
@@ -179,8 +201,8 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
 		msg := fmt.Sprintf("interrupted after %d of shard %s's %d points", written, shard, mine)
-		if o.out != "" {
-			msg += fmt.Sprintf("; the rows in %s are whole: rerun with --resume to continue", o.out)
+		if o.Out != "" {
+			msg += fmt.Sprintf("; the rows in %s are whole: rerun with --resume to continue", o.Out)
 		}
 		return errors.New(msg)
 	}
