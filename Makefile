@@ -21,7 +21,7 @@ test-long:
 	$(GO) test -tags long ./...
 
 race:
-	$(GO) test -race ./montecarlo ./analysis
+	$(GO) test -race ./montecarlo ./analysis ./sweep
 
 vet:
 	$(GO) vet ./...
@@ -30,7 +30,7 @@ vet:
 # count engine's samplers, and the sweep runner (points/s, trials/s).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
-	$(GO) test -run '^$$' -bench Sweep -benchmem ./analysis
+	$(GO) test -run '^$$' -bench Sweep -benchmem ./sweep
 
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/claims"
 	"github.com/herdlab/herd/model"
 )
 
@@ -45,14 +46,14 @@ func TestMeanFieldCallsWithinOnePercentAtScale(t *testing.T) {
 
 var (
 	claimsOnce  sync.Once
-	claimsSeed1 []analysis.ClaimResult
+	claimsSeed1 []claims.Result
 	claimsErr   error
 )
 
-func claimsAtSeed1(t *testing.T) []analysis.ClaimResult {
+func claimsAtSeed1(t *testing.T) []claims.Result {
 	t.Helper()
 	claimsOnce.Do(func() {
-		claimsSeed1, claimsErr = analysis.EvaluateClaims(context.Background(), analysis.ClaimOptions{Seed: 1})
+		claimsSeed1, claimsErr = claims.Evaluate(context.Background(), claims.Options{Seed: 1})
 	})
 	if claimsErr != nil {
 		t.Fatal(claimsErr)
@@ -75,13 +76,13 @@ func TestClaimVerdicts(t *testing.T) {
 // move with the seed; the verdict may not.)
 func TestClaimVerdictsStableAcrossSeeds(t *testing.T) {
 	a := claimsAtSeed1(t)
-	b, err := analysis.EvaluateClaims(context.Background(), analysis.ClaimOptions{Seed: 2})
+	b, err := claims.Evaluate(context.Background(), claims.Options{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range a {
-		for _, p := range [][2]analysis.Verdict{{a[i].Verdict, b[i].Verdict}, {a[i].Other.Verdict, b[i].Other.Verdict}} {
-			if p[0] != p[1] && p[0] != analysis.Inconclusive && p[1] != analysis.Inconclusive {
+		for _, p := range [][2]claims.Verdict{{a[i].Verdict, b[i].Verdict}, {a[i].Other.Verdict, b[i].Other.Verdict}} {
+			if p[0] != p[1] && p[0] != claims.Inconclusive && p[1] != claims.Inconclusive {
 				t.Errorf("%s: %s at seed 1, %s at seed 2", a[i].ID, p[0], p[1])
 			}
 		}

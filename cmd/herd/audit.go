@@ -12,6 +12,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -106,21 +107,21 @@ func auditRun(opts *auditOptions) error {
 	})
 }
 
-func est(e *analysis.Estimate) string {
+func est(e *stats.Estimate) string {
 	if e == nil {
 		return "—"
 	}
 	return fmtNum(e.Mean) + " " + ci(e.CI95)
 }
 
-func quant(q *analysis.Quantile) string {
+func quant(q *stats.Quantile) string {
 	if q == nil {
 		return "—"
 	}
 	return fmtNum(q.Value) + " " + ci(&q.CI95)
 }
 
-func diff(d analysis.Difference) string {
+func diff(d stats.Difference) string {
 	if d.N == 0 {
 		return "—"
 	}
@@ -202,7 +203,7 @@ func auditCSV(w io.Writer, a analysis.Audit) error {
 	for _, r := range a.Rows {
 		for _, m := range []struct {
 			name string
-			e    *analysis.Estimate
+			e    *stats.Estimate
 		}{{"gave_up", r.GaveUp}, {"completion", r.Completion}, {"calls", r.Calls}, {"retry_peak", r.RetryPeak},
 			{"peak_over_capacity", r.PeakOverCapacity}, {"sync", r.Sync},
 			{"completion_vs_best", &r.VsBest.Completion.Estimate}, {"calls_vs_best", &r.VsBest.Calls.Estimate}} {

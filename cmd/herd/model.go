@@ -8,8 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -156,7 +156,7 @@ func modelResultOf(r model.Solution, sc model.Scenario) modelResult {
 	}
 	if m := r.Markov; m != nil {
 		res.Completion.Quantiles = map[string]quantileValue{}
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			res.Completion.Quantiles[p.Name] = quantileValue{float64(m.Quantile(p.P))}
 		}
 		for t, p := range m.Distribution {
@@ -176,7 +176,7 @@ func modelTable(w io.Writer, r modelResult) error {
 	fmt.Fprintln(tw, "metric\tmean\tsd")
 	fmt.Fprintf(tw, "calls\t%s\t%s\n", fmtNum(r.Calls.Mean), r.Calls.sd())
 	fmt.Fprintf(tw, "completion (ticks)\t%s\t%s\n", fmtNum(r.Completion.Mean), r.Completion.sd())
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		if q, ok := r.Completion.Quantiles[p.Name]; ok {
 			fmt.Fprintf(tw, "completion %s\t%s\t\n", p.Name, fmtNum(q.Value))
 		}

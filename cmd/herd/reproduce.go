@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -108,7 +109,7 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 	})
 }
 
-func verdict(a analysis.Agreement) string {
+func verdict(a stats.Agreement) string {
 	if a.Agrees {
 		return "agrees"
 	}

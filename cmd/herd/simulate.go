@@ -11,6 +11,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -176,8 +177,8 @@ func describe(sc model.Scenario) string {
 
 type metric struct {
 	name string
-	e    *analysis.Estimate
-	q    map[string]analysis.Quantile
+	e    *stats.Estimate
+	q    map[string]stats.Quantile
 }
 
 func metrics(s analysis.Summary) []metric {
@@ -202,7 +203,7 @@ func metrics(s analysis.Summary) []metric {
 	return m
 }
 
-func ci(iv *analysis.Interval) string {
+func ci(iv *stats.Interval) string {
 	if iv == nil {
 		return "exact"
 	}
@@ -228,13 +229,13 @@ func summaryTable(w io.Writer, s analysis.Summary) error {
 func metricTable(w io.Writer, ms []metric, warnings []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		fmt.Fprintf(tw, "\t%s [95%% CI]", p.Name)
 	}
 	fmt.Fprintln(tw)
 	for _, m := range ms {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", m.name, fmtNum(m.e.Mean), fmtNum(m.e.SD), ci(m.e.CI95))
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			if q, ok := m.q[p.Name]; ok {
 				fmt.Fprintf(tw, "\t%s %s", fmtNum(q.Value), ci(&q.CI95))
 			} else {
@@ -255,14 +256,14 @@ func metricTable(w io.Writer, ms []metric, warnings []string) error {
 func summaryCSV(w io.Writer, s analysis.Summary) error {
 	cw := csv.NewWriter(w)
 	head := []string{"metric", "mean", "sd", "n", "ci95_lo", "ci95_hi"}
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		head = append(head, p.Name, p.Name+"_ci95_lo", p.Name+"_ci95_hi")
 	}
 	cw.Write(head)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, m := range metrics(s) {
 		row := []string{m.name, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1])}
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			if q, ok := m.q[p.Name]; ok {
 				row = append(row, num(q.Value), num(q.CI95[0]), num(q.CI95[1]))
 			} else {

@@ -155,7 +155,7 @@ func validateCSV(w io.Writer, v analysis.Validation) error {
 				row[5], row[6] = num(e.CI95[0]), num(e.CI95[1])
 			}
 		}
-		row = append(row, num(float64(ch.Z)), num(ch.RelErr), num(float64(ch.ChiSquare)), strconv.Itoa(ch.DF), num(ch.P), ch.Verdict, ch.Detail)
+		row = append(row, num(float64(ch.Z)), num(ch.RelErr), num(float64(ch.ChiSquare)), strconv.Itoa(ch.DF), num(ch.P), string(ch.Verdict), ch.Detail)
 		cw.Write(row)
 	}
 	cw.Flush()

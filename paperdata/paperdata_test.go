@@ -61,11 +61,11 @@ var commentRE = regexp.MustCompile(`(?m)(^|[^\\])%.*$`)
 // every table the paper inputs exists: the same check LaTeX makes, run
 // without LaTeX.
 func TestPaperUsesOnlyGeneratedNumbers(t *testing.T) {
-	paper, err := os.ReadFile("../../paper/herd.tex")
+	paper, err := os.ReadFile("../paper/herd.tex")
 	if err != nil {
 		t.Skip("no paper/herd.tex")
 	}
-	numbers, err := os.ReadFile("../../paper/generated/numbers.tex")
+	numbers, err := os.ReadFile("../paper/generated/numbers.tex")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +85,8 @@ func TestPaperUsesOnlyGeneratedNumbers(t *testing.T) {
 	}
 	for _, m := range regexp.MustCompile(`\\input\{generated/([^}]*)\}`).FindAllSubmatch(paper, -1) {
 		name := string(m[1])
-		if _, err := os.Stat("../../paper/generated/" + name); err != nil {
-			if _, err2 := os.Stat("../../paper/generated/" + name + ".tex"); err2 != nil {
+		if _, err := os.Stat("../paper/generated/" + name); err != nil {
+			if _, err2 := os.Stat("../paper/generated/" + name + ".tex"); err2 != nil {
 				t.Errorf("paper/herd.tex inputs generated/%s, which does not exist", name)
 			}
 		}
