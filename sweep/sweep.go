@@ -29,6 +29,27 @@ func (s SweepSpec) Validate() error {
 	return montecarlo.Options{Trials: s.Trials, Seed: s.Seed, Use: s.Engine}.Validate()
 }
 
+// Check plans every point as RunSweep will run it (montecarlo.NewPlan:
+// validation, engine choice, memory), so that a point an engine refuses
+// refuses the sweep before any row is written or any file created. The
+// error names the point and wraps the plan's *model.FieldError or
+// *montecarlo.LimitError.
+func (s SweepSpec) Check(points []model.Scenario) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	for p, sc := range points {
+		if _, err := montecarlo.NewPlan(sc, montecarlo.Cohort{}, s.options(1)); err != nil {
+			return fmt.Errorf("grid point %d %s: %w", p, pointName(sc), err)
+		}
+	}
+	return nil
+}
+
+func (s SweepSpec) options(workers int) montecarlo.Options {
+	return montecarlo.Options{Trials: s.Trials, Seed: s.Seed, Workers: workers, Use: s.Engine}
+}
+
 // SweepRow is one line of a sweep's output.
 type SweepRow struct {
 	Point  int    `json:"point"`  // index in the grid, from 0
@@ -140,11 +161,24 @@ type SweepOptions struct {
 
 // ShardPoints lists the grid points a shard owns, in order.
 func ShardPoints(total int, sh Shard) []int {
-	var out []int
-	for p := sh.Index; p < total; p += sh.Count {
-		out = append(out, p)
+	n := ShardLen(total, sh)
+	if n == 0 {
+		return nil
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = sh.Index + i*sh.Count // ≤ total-1: no overflow
 	}
 	return out
+}
+
+// ShardLen is the number of grid points a shard owns, computed without
+// stepping past total (a count near MaxInt would overflow).
+func ShardLen(total int, sh Shard) int {
+	if sh.Count < 1 || sh.Index < 0 || sh.Index >= total {
+		return 0
+	}
+	return (total-1-sh.Index)/sh.Count + 1
 }
 
 // RunSweep simulates the shard's points from opt.Done on and calls emit
@@ -152,7 +186,7 @@ func ShardPoints(total int, sh Shard) []int {
 // from one goroutine. When ctx ends, it stops: rows already emitted are
 // whole, no other row is emitted, and it returns ctx's error.
 func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt SweepOptions, emit func(row []byte) error) error {
-	if err := spec.Validate(); err != nil {
+	if err := spec.Check(points); err != nil {
 		return err
 	}
 	hash := spec.Hash(points)
@@ -198,7 +232,7 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 					return
 				}
 				p := todo[i]
-				s, err := analysis.Simulate(ctx, points[p], montecarlo.Options{Trials: spec.Trials, Seed: spec.Seed, Workers: perPoint, Use: spec.Engine})
+				s, err := analysis.Simulate(ctx, points[p], spec.options(perPoint))
 				if err != nil {
 					results[i] <- result{err: fmt.Errorf("point %d: %w", p, err)}
 					continue

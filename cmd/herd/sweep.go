@@ -162,8 +162,13 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 
 func sweepRun(o *sweepOptions) error {
 	spec, points, shard := o.Spec, o.Points, o.Shard
+	// Every point is planned before --out is opened: a point an engine
+	// refuses exits 2 with no row written and no file created.
+	if err := spec.Check(points); err != nil {
+		return err
+	}
 	hash := spec.Hash(points)
-	mine := len(sweep.ShardPoints(len(points), shard))
+	mine := sweep.ShardLen(len(points), shard)
 	out, done, err := openSweepOut(o.Out, o.Resume, hash, len(points), shard)
 	if err != nil {
 		return err
