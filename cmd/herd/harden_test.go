@@ -33,3 +33,41 @@ func TestSweepRefusedPointWritesNothing(t *testing.T) {
 		t.Errorf("--out exists after a refused sweep: %v", err)
 	}
 }
+
+// Issue 14, item 6: merge and --resume refuse a corrupted row, naming the
+// file and line: a flipped digit in calls.mean, a row cut to its header
+// fields, CRLF line endings.
+func TestCorruptedRowsRefusedCLI(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.jsonl")
+	if _, stderr, code := herd(t, append(sweepArgs, "--out", whole)...); code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	data := read(t, whole)
+	lines := strings.SplitAfter(string(data), "\n")
+	i := strings.Index(lines[1], `"calls":{"mean":`) + len(`"calls":{"mean":`)
+	d := lines[1][i]
+	flipped := lines[1][:i] + string("1234567890"[d-'0']) + lines[1][i+1:]
+	header := lines[1][:strings.Index(lines[1], `,"scenario"`)] + "}\n"
+	for name, c := range map[string]struct{ text, line string }{
+		"flipped digit": {lines[0] + flipped + strings.Join(lines[2:], ""), "line 2"},
+		"header only":   {lines[0] + header + strings.Join(lines[2:], ""), "line 2"},
+		"CRLF":          {strings.ReplaceAll(string(data), "\n", "\r\n"), "line 1"},
+	} {
+		bad := filepath.Join(dir, "bad.jsonl")
+		os.WriteFile(bad, []byte(c.text), 0o644)
+		merged := filepath.Join(dir, "merged.jsonl")
+		if _, stderr, code := herd(t, "merge", bad, "--out", merged); code != 1 || !strings.Contains(stderr, bad+": "+c.line) {
+			t.Errorf("merge of a %s: exit %d, %q; want exit 1 naming %s: %s", name, code, stderr, bad, c.line)
+		}
+		if _, err := os.Stat(merged); !os.IsNotExist(err) {
+			t.Errorf("merge of a %s left %s behind", name, merged)
+		}
+		if _, stderr, code := herd(t, append(sweepArgs, "--out", bad, "--resume")...); code != 1 || !strings.Contains(stderr, bad+": "+c.line) {
+			t.Errorf("resume of a %s: exit %d, %q", name, code, stderr)
+		}
+		if got := read(t, bad); string(got) != c.text {
+			t.Errorf("resume of a %s changed the file", name)
+		}
+	}
+}

@@ -64,6 +64,12 @@ JOB_COMPLETIONS) or a Slurm job array (SLURM_ARRAY_TASK_ID and
 SLURM_ARRAY_TASK_COUNT). herd merge joins the shards' files into the bytes of
 the unsharded run.
 
+Each row ends with "check", the first 16 hex digits of the SHA-256 of the
+row's bytes before that field; --resume and herd merge recompute it and refuse
+a row that fails, naming the file and line. Every point is planned (validated,
+its engine chosen, its memory estimated) before --out is opened: a point an
+engine refuses exits 2 with nothing written.
+
 Each row is written whole, in one write. Interrupted (Ctrl-C, SIGTERM), sweep
 finishes no half row; rerun the same command with --resume to continue from
 the rows in --out.`,
