@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"reflect"
+	"strings"
 	"testing"
 )
 
