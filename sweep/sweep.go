@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -220,11 +222,21 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 	}
 	var next int
 	var mu sync.Mutex
+	var crash atomic.Pointer[string]
 	var wg sync.WaitGroup
 	for range parallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				// A panic is a bug: carried to the emitting goroutine with
+				// its stack, so that main reports it as an internal error.
+				if r := recover(); r != nil {
+					msg := fmt.Sprintf("%v\n\nin a sweep worker:\n%s", r, debug.Stack())
+					crash.CompareAndSwap(nil, &msg)
+					cancel()
+				}
+			}()
 			for {
 				mu.Lock()
 				i := next
@@ -244,7 +256,13 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 			}
 		}()
 	}
-	defer func() { cancel(); wg.Wait() }()
+	defer func() {
+		cancel()
+		wg.Wait()
+		if msg := crash.Load(); msg != nil {
+			panic(*msg)
+		}
+	}()
 	for i := range todo {
 		var r result
 		select {

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // Issue 14, item 1: a shard count near MaxInt panicked in ShardPoints and
@@ -69,5 +76,46 @@ func TestCorruptedRowsRefusedCLI(t *testing.T) {
 		if got := read(t, bad); string(got) != c.text {
 			t.Errorf("resume of a %s changed the file", name)
 		}
+	}
+}
+
+// Issue 14, item 7: a panic is an internal error with its own status (3)
+// and its stack on stderr, whether in the command's goroutine or in an
+// engine's.
+func TestPanicIsAnInternalError(t *testing.T) {
+	f := testFactory(nil)
+	root := newBareRoot(f)
+	root.AddCommand(&cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error { panic("boom") }})
+	code := execute(context.Background(), root, []string{"boom"}, f.IO.ErrOut)
+	errs := f.IO.ErrOut.(*bytes.Buffer).String()
+	if code != 3 || !strings.Contains(errs, "internal error") || !strings.Contains(errs, "boom") || !strings.Contains(errs, "goroutine") {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+}
+
+// Issue 14, item 7: SIGINT exits 130 saying "interrupted", within a second
+// even inside one long trial, and a sweep's --out keeps whole rows.
+func TestSignalExits130(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "herd")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "simulate", "-n", "2147483648", "-k", "5", "--trials", "1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	sent := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	took := time.Since(sent)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 || stderr.String() != "herd: interrupted\n" || took > time.Second {
+		t.Errorf("after SIGINT: %v, stderr %q, %v after the signal; want exit 130 and \"interrupted\" within 1 s", err, stderr.String(), took)
 	}
 }

@@ -12,8 +12,9 @@
 //	herd version
 //
 // Every command prints a table on a terminal and JSON otherwise (choose with
-// --format table|csv|json); --out FILE writes atomically. Usage errors exit
-// with status 2, other failures with status 1.
+// --format table|csv|json); --out FILE writes atomically. Usage errors and
+// limits exit with status 2, other failures with status 1, an interrupted
+// run with 130 and an internal error (a panic, with its stack) with 3.
 //
 // Each command is an options struct holding its streams and what its flags
 // said, a newCmdX(f, runF) constructor that parses the flags into it, and
