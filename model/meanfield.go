@@ -15,6 +15,32 @@ type MeanFieldOptions struct {
 	// Tail stops the recursion once fewer than Tail clients are expected
 	// to be pending. 0 means 1e-9.
 	Tail float64
+	// MaxMemory bounds the per-tick series (Arrivals, Pending, ByClass);
+	// 0 means DefaultMeanFieldMemory.
+	MaxMemory int64
+}
+
+// DefaultMeanFieldMemory is the most the mean-field series may take: a
+// cohort that cannot finish in fewer ticks is refused before the recursion
+// allocates.
+const DefaultMeanFieldMemory = 512 << 20
+
+// meanFieldFits refuses a scenario whose series would outgrow the budget.
+// The recursion keeps 2 + classes floats per tick, and it runs at least
+// ⌈N/k⌉ ticks (no tick serves more than k) up to the horizon; appends may
+// double the storage once more.
+func meanFieldFits(sc Scenario, classes int, budget int64) error {
+	if budget <= 0 {
+		budget = DefaultMeanFieldMemory
+	}
+	ticks := min(int64(sc.EffectiveHorizon()), int64(sc.Clients)/int64(sc.Capacity)+1)
+	need := 2 * 8 * int64(2+classes) * ticks
+	if need <= budget {
+		return nil
+	}
+	most := budget / (2 * 8 * int64(2+classes)) * int64(sc.Capacity)
+	return &FieldError{Flag: "clients", Valid: fmt.Sprintf("at most about %d at --capacity %d for meanfield, whose %d per-tick series over at least ⌈N/k⌉ = %d ticks would need %.1f GiB, over its budget of %d MiB; raise --capacity, lower --clients or --horizon, or use simulate --engine counts",
+		most, sc.Capacity, 2+classes, ticks, float64(need)/(1<<30), budget>>20), Got: fmt.Sprint(sc.Clients)}
 }
 
 // DefaultGrid is decorrelated's default number of previous-delay cells.
@@ -79,11 +105,14 @@ func MeanFieldModel(sc Scenario, opt MeanFieldOptions) (MeanField, error) {
 	} else {
 		fl = classFlow(sc)
 	}
+	nc := len(fl.names)
+	if err := meanFieldFits(sc, nc, opt.MaxMemory); err != nil {
+		return MeanField{}, err
+	}
 	r := MeanField{Scenario: sc, Classes: fl.names}
 	if sc.Policy.Kind == Decorrelated {
 		r.Grid = opt.Grid
 	}
-	nc := len(fl.names)
 	ring := max(sc.FirstWindow, fl.maxWait) + 1
 	lam := make([][]float64, nc) // lam[c][t mod ring]
 	for c := range lam {
