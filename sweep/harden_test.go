@@ -111,3 +111,12 @@ func TestMergeHugePointsClaimRefused(t *testing.T) {
 		t.Errorf("merge: %v", err)
 	}
 }
+
+// Issue 14, item 3: a 10 M point grid was allowed and expanded whole before
+// its first row; it is refused at once, saying how to split it.
+func TestHugeGridRefused(t *testing.T) {
+	_, err := SweepSpec{Grid: Grid{"clients": "1:100000", "capacity": "1:100"}, Trials: 1, Seed: 1}.Points()
+	if err == nil || !strings.Contains(err.Error(), "10000000 points") || !strings.Contains(err.Error(), "split") {
+		t.Errorf("%v", err)
+	}
+}
