@@ -50,7 +50,7 @@ A scenario a method cannot answer exits 1 with the reason.`,
 	}
 	c.Flags().StringVar(&o.method, "method", "", "model: "+strings.Join(methods, "|")+" (required)")
 	c.Flags().IntVar(&o.maxStates, "max-states", model.DefaultMaxStates, "markov: the most states at one tick before the scenario is refused (≥ 1)")
-	c.Flags().IntVar(&o.grid, "grid", model.DefaultGrid, "meanfield: cells of decorrelated's previous-delay dimension (≥ 1)")
+	c.Flags().IntVar(&o.grid, "grid", 0, fmt.Sprintf("meanfield: cells of decorrelated's previous-delay dimension (≥ 1; 0: doubled from %d until the calls change by less than %g%%)", model.DefaultGrid, 100*model.DefaultGridTolerance))
 	complete(c, "method", methods)
 	o.scenario.register(c)
 	o.output.register(c)
@@ -121,8 +121,8 @@ func modelRun(c *cobra.Command, o *modelOptions) error {
 	if o.maxStates < 1 {
 		return usageError{fmt.Errorf("--max-states must be an integer ≥ 1, got %d", o.maxStates)}
 	}
-	if o.grid < 1 || o.grid > 100_000 {
-		return usageError{fmt.Errorf("--grid must be an integer in [1, 100000], got %d", o.grid)}
+	if o.grid < 0 || o.grid > 100_000 {
+		return usageError{fmt.Errorf("--grid must be 0 (chosen) or an integer in [1, 100000], got %d", o.grid)}
 	}
 	res := modelResult{Method: o.method, Scenario: sc, Provenance: provenance()}
 	switch o.method {
