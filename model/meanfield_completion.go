@@ -140,22 +140,36 @@ func (c *completionLaw) add(t int, m countLaw, g func(int) int, q []float64, rho
 			z[d] += q[d]
 		}
 	}
-	power := func(z float64, f int) float64 {
-		if f == 0 {
-			return 1
-		}
-		return math.Pow(z, float64(f))
-	}
 	for len(c.logP) < t+1+c.maxWait {
 		c.logP = append(c.logP, 0)
 	}
-	if p0 < linkMass || p0 > 1-linkMass {
-		for d := range c.maxWait {
-			h := 0.0
-			for i, p := range m.P {
-				h += p * power(z[d], g(m.Lo+i))
+	// pows[d] walks z[d]^g(m) along the support: g grows by one per count
+	// above the capacity on either server, so each step is a product.
+	pows := make([]float64, c.maxWait)
+	prevF := -1
+	step := func(f int) {
+		for d := range pows {
+			switch {
+			case f == 0:
+				pows[d] = 1
+			case prevF > 0 && f == prevF+1:
+				pows[d] *= z[d]
+			default:
+				pows[d] = math.Pow(z[d], float64(f))
 			}
-			c.logP[t+1+d] += math.Log(h)
+		}
+		prevF = f
+	}
+	if p0 < linkMass || p0 > 1-linkMass {
+		h := make([]float64, c.maxWait)
+		for i, p := range m.P {
+			step(g(m.Lo + i))
+			for d, x := range pows {
+				h[d] += p * x
+			}
+		}
+		for d := range h {
+			c.logP[t+1+d] += math.Log(h[d])
 		}
 		return false
 	}
@@ -169,14 +183,14 @@ func (c *completionLaw) add(t int, m countLaw, g func(int) int, q []float64, rho
 	for i, p := range m.P {
 		lo, hi := cum, math.Min(1, cum+p)
 		cum = hi
-		f := g(m.Lo + i)
+		step(g(m.Lo + i))
 		for b := int(lo * latentQ); b < latentQ && float64(b) < hi*latentQ; b++ {
 			w := math.Min(hi, float64(b+1)/latentQ) - math.Max(lo, float64(b)/latentQ)
 			if w <= 0 {
 				continue
 			}
-			for d := range c.maxWait {
-				tf.hBin[b][d] += latentQ * w * power(z[d], f)
+			for d, x := range pows {
+				tf.hBin[b][d] += latentQ * w * x
 			}
 		}
 	}
