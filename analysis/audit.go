@@ -112,9 +112,6 @@ func AuditPolicies(sc model.Scenario) []model.Policy {
 // shortest mean completion. Completion alone would rank retrying at once
 // first on a capacity server, at the highest load.
 func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, progress func(done, total int)) (Audit, error) {
-	if err := sc.Validate(); err != nil {
-		return Audit{}, err
-	}
 	policies := AuditPolicies(sc)
 	a := Audit{Trials: opt.Trials, Seed: opt.Seed, SyncThreshold: SyncThreshold,
 		RankedBy: "clients that gave up, then mean calls, then mean completion"}
@@ -122,12 +119,16 @@ func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, pr
 	a.Scenario.Policy = policies[0]
 	a.Unit = policies[0].Unit()
 	opt.Arrivals = true
+	for _, p := range policies { // refuse before any work, as the plans would
+		s := sc
+		s.Policy = p
+		if _, err := montecarlo.NewPlan(s, montecarlo.Cohort{}, opt); err != nil {
+			return Audit{}, fmt.Errorf("policy %s: %w", p.Kind, err)
+		}
+	}
 	for i, p := range policies {
 		s := sc
 		s.Policy = p
-		if err := s.Validate(); err != nil {
-			return Audit{}, fmt.Errorf("policy %s: %w", p.Kind, err)
-		}
 		row, err := auditPolicy(ctx, s, opt)
 		if err != nil {
 			return Audit{}, fmt.Errorf("policy %s: %w", p.Kind, err)

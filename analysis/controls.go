@@ -195,13 +195,14 @@ type StackCheck struct {
 
 // Amplify simulates a stack and sets its closed form beside it.
 func Amplify(ctx context.Context, p float64, attempts []int, opt montecarlo.Options) (StackCheck, error) {
-	if err := model.ValidateStack(p, attempts); err != nil {
+	// The scenario only names the random streams of the stack's trials.
+	plan, err := montecarlo.NewPlan(model.Default(), montecarlo.Layers{Failure: p, Attempts: attempts}, opt)
+	if err != nil {
 		return StackCheck{}, err
 	}
 	c := StackCheck{Failure: p, Attempts: attempts, ClosedForm: model.Amplification(p, attempts), Exact: true}
-	opt.Engine = montecarlo.Stack(p, attempts)
 	var m Moments
-	err := montecarlo.Run(ctx, model.Default(), opt, func(t *montecarlo.Trial) error {
+	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
 		m.Add(float64(t.Calls))
 		c.Exact = c.Exact && float64(t.Calls) == c.ClosedForm
 		return nil

@@ -45,9 +45,6 @@ type Convergence struct {
 // would, so the paths show how one study's estimate settles, not
 // independent studies. opt.Trials is ignored.
 func RunningQuantiles(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ps []float64, checkpoints []int) (Convergence, error) {
-	if err := sc.Validate(); err != nil {
-		return Convergence{}, err
-	}
 	at := slices.Clone(checkpoints)
 	slices.Sort(at)
 	at = slices.Compact(at)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -21,7 +22,7 @@ import (
 // GridFields are the scenario fields a sweep can vary, spelled as their
 // command-line flags, in the order the grid is expanded (the last varies
 // fastest).
-var GridFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed"}
+var GridFields = model.SpecFields
 
 // Grid holds the values of each field, as the text of a flag: a comma list
 // of values and ranges. A range lo:hi:step is arithmetic and lo:hi:*f
@@ -116,14 +117,7 @@ func ReadSweepSpec(path string, base SweepSpec) (SweepSpec, error) {
 	return s, nil
 }
 
-func isGridField(k string) bool {
-	for _, f := range GridFields {
-		if f == k {
-			return true
-		}
-	}
-	return false
-}
+func isGridField(k string) bool { return model.IsSpecField(k) }
 
 // GridError is a grid field whose text cannot be read; Flag names it.
 type GridError struct {
@@ -243,20 +237,16 @@ func names(text string) []string {
 	return out
 }
 
-// axis is one field's values, each applied to a scenario.
+// axis is one field's values, as the text model.Spec reads.
 type axis struct {
 	flag   string
-	values []func(*model.Scenario)
+	values []string
 }
 
+// axes reads the fields the grid gives, in the order of GridFields; the
+// fields it leaves out are not given, so model.Spec applies their defaults
+// (the server's and the preset's) exactly as for a command's flags.
 func (g Grid) axes() ([]axis, error) {
-	d := model.Default()
-	defaults := map[string]string{
-		"clients": strconv.Itoa(d.Clients), "capacity": strconv.Itoa(d.Capacity), "server": d.Server.String(),
-		"policy": string(d.Policy.Kind), "base": fmtFloat(d.Policy.Base), "cap": fmtFloat(d.Policy.Cap),
-		"fixed-delay": fmtFloat(d.Policy.FixedDelay), "rounding": d.Rounding.String(),
-		"first-window": strconv.Itoa(d.FirstWindow), "horizon": "0",
-	}
 	for k := range g {
 		if !isGridField(k) {
 			return nil, &GridError{k, fmt.Errorf("not a sweep field (fields: %s)", strings.Join(GridFields, ", "))}
@@ -266,96 +256,43 @@ func (g Grid) axes() ([]axis, error) {
 	for _, flag := range GridFields {
 		text, ok := g[flag]
 		if !ok {
-			if _, has := defaults[flag]; !has {
-				continue // the limits and the tick: the policy's own
-			}
-			text = defaults[flag]
+			continue
 		}
 		a := axis{flag: flag}
 		var err error
 		switch flag {
-		case "clients", "capacity", "first-window", "horizon":
+		case "clients", "capacity", "first-window", "horizon", "retries":
 			var xs []int
 			xs, err = integers(text)
 			for _, x := range xs {
-				a.values = append(a.values, func(s *model.Scenario) {
-					switch flag {
-					case "clients":
-						s.Clients = x
-					case "capacity":
-						s.Capacity = x
-					case "first-window":
-						s.FirstWindow = x
-					default:
-						s.Horizon = x
-					}
-				})
+				a.values = append(a.values, strconv.Itoa(x))
 			}
 		case "base", "cap", "fixed-delay":
 			var xs []float64
 			xs, err = numbers(text)
 			for _, x := range xs {
-				a.values = append(a.values, func(s *model.Scenario) {
-					switch flag {
-					case "base":
-						s.Policy.Base = x
-					case "cap":
-						s.Policy.Cap = x
-					default:
-						s.Policy.FixedDelay = x
-					}
-				})
-			}
-		case "retries":
-			var xs []int
-			xs, err = integers(text)
-			for _, x := range xs {
-				a.values = append(a.values, func(s *model.Scenario) { s.Policy.Retries = x })
+				a.values = append(a.values, fmtFloat(x))
 			}
 		case "tick", "max-elapsed":
 			var ds []time.Duration
 			ds, err = durations(text)
 			for _, d := range ds {
-				a.values = append(a.values, func(s *model.Scenario) {
-					if flag == "tick" {
-						s.Policy.Tick = d
-					} else {
-						s.Policy.MaxElapsed = d
-					}
-				})
+				a.values = append(a.values, d.String())
 			}
-		case "server":
-			for _, n := range names(text) {
-				v, e := model.ParseServer(n)
-				if e != nil {
-					err = e
-					break
-				}
-				a.values = append(a.values, func(s *model.Scenario) { s.Server = v })
+		default: // server, policy, rounding
+			a.values = names(text)
+		}
+		for _, v := range a.values {
+			if err != nil {
+				break
 			}
-		case "policy":
-			for _, n := range names(text) {
-				v, e := model.ParseKind(n)
-				if e != nil {
-					err = e
-					break
+			var probe model.Spec
+			if e := probe.Set(flag, v); e != nil {
+				var fe *model.FieldError
+				if errors.As(e, &fe) {
+					e = fmt.Errorf("must be %s, got %s", fe.Valid, fe.Got)
 				}
-				a.values = append(a.values, func(s *model.Scenario) {
-					if p, ok := model.LookupPreset(v); ok {
-						s.Policy = p.Policy(0) // with the library's own limits
-						return
-					}
-					s.Policy.Kind = v
-				})
-			}
-		case "rounding":
-			for _, n := range names(text) {
-				v, e := model.ParseRounding(n)
-				if e != nil {
-					err = e
-					break
-				}
-				a.values = append(a.values, func(s *model.Scenario) { s.Rounding = v })
+				err = e
 			}
 		}
 		if err != nil {
@@ -390,11 +327,12 @@ func (s SweepSpec) Points() ([]model.Scenario, error) {
 	out := make([]model.Scenario, 0, total)
 	idx := make([]int, len(axes))
 	for range total {
-		sc := model.Default()
+		var spec model.Spec
 		for i, a := range axes {
-			a.values[idx[i]](&sc)
+			_ = spec.Set(a.flag, a.values[idx[i]]) // read once by axes
 		}
-		if err := sc.Validate(); err != nil {
+		sc, err := spec.Scenario()
+		if err != nil {
 			if !s.SkipInvalid {
 				return nil, fmt.Errorf("grid point %s: %w (pass --skip-invalid to leave such points out)", pointName(sc), err)
 			}

@@ -53,9 +53,6 @@ type outcome struct {
 }
 
 func collectOutcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]outcome, error) {
-	if err := sc.Validate(); err != nil {
-		return nil, err
-	}
 	out := make([]outcome, 0, opt.Trials)
 	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		out = append(out, outcome{float64(t.Calls), t.CompletionTime(), t.Censored})

@@ -45,23 +45,18 @@ type Summary struct {
 
 // Simulate runs opt.Trials trials of sc and summarizes them.
 func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Summary, error) {
-	if err := sc.Validate(); err != nil {
-		return Summary{}, err
-	}
-	choice, err := montecarlo.Choose(sc, opt.Use)
+	plan, err := montecarlo.NewPlan(sc, montecarlo.Cohort{}, opt)
 	if err != nil {
 		return Summary{}, err
 	}
-	if opt.Engine != nil {
-		choice = montecarlo.Choice{Engine: "custom", Reason: "Options.Engine"}
-	}
+	choice := plan.Choice
 	var calls, completion, latency, peak, gaveUp Moments
 	var compHist []int64
 	var compTimes []float64 // continuous time: the completions, for exact quantiles
 	var lat LatencyCDF
 	var arrivals []Moments
 	censored := 0
-	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
 		if t.Censored {
 			censored++
 			return nil

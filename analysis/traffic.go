@@ -39,12 +39,14 @@ func NewShare(k, n int) Share {
 // has not recovered by the horizon has no recovery time, and is never
 // folded in as if it had one.
 type TrafficSummary struct {
-	Scenario  model.Scenario `json:"scenario"`
-	Traffic   TrafficJSON    `json:"traffic"`
-	Controls  ControlsJSON   `json:"controls"`
-	Trials    int            `json:"trials"`
-	Seed      uint64         `json:"seed"`
-	Recovered Share          `json:"recovered"`
+	Scenario model.Scenario `json:"scenario"`
+	Traffic  TrafficJSON    `json:"traffic"`
+	Controls ControlsJSON   `json:"controls"`
+	Trials   int            `json:"trials"`
+	Seed     uint64         `json:"seed"`
+	// Engine is the engine that played the trials and why (the plan's).
+	Engine    montecarlo.Choice `json:"engine"`
+	Recovered Share             `json:"recovered"`
 	// RecoveryTicks: ticks from the outage's end until the backlog fell to
 	// the recovery level, over recovered trials.
 	RecoveryTicks *Distribution `json:"recovery_ticks,omitempty"`
@@ -128,25 +130,19 @@ func trafficJSON(sc model.Scenario, t model.Traffic) TrafficJSON {
 }
 
 // SimulateTraffic runs opt.Trials open-loop trials of sc under the traffic
-// and controls and summarizes them. opt.Engine is set here.
+// and controls and summarizes them.
 func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
-	if err := sc.Validate(); err != nil {
+	plan, err := montecarlo.NewPlan(sc, montecarlo.OpenLoop{Traffic: tr, Controls: ctl}, opt)
+	if err != nil {
 		return TrafficSummary{}, err
 	}
-	if err := tr.Validate(sc); err != nil {
-		return TrafficSummary{}, err
-	}
-	if err := ctl.Validate(); err != nil {
-		return TrafficSummary{}, err
-	}
-	opt.Engine = montecarlo.OpenLoop(tr, ctl)
 	var fresh, calls, load, served, share, goodput, gaveUp, backlog, peakBacklog, peak Moments
 	var byCause [3]Moments
 	var recHist []int64
 	var rec Moments
 	recovered, collapsed := 0, 0
 	var sends, good, back []float64
-	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
 		o := t.Open
 		fresh.Add(float64(o.NewRequests))
 		calls.Add(float64(t.Calls))
@@ -188,7 +184,7 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 	}
 	s := TrafficSummary{
 		Scenario: sc, Traffic: trafficJSON(sc, tr), Controls: controlsJSON(ctl),
-		Trials: opt.Trials, Seed: opt.Seed, Recovered: NewShare(recovered, opt.Trials),
+		Trials: opt.Trials, Seed: opt.Seed, Engine: plan.Choice, Recovered: NewShare(recovered, opt.Trials),
 		NewRequests: fresh.Estimate(), Calls: calls.Estimate(), Load: load.Estimate(),
 		Served: served.Estimate(), ServedShare: share.Estimate(), Goodput: goodput.Estimate(),
 		GaveUp: gaveUp.Estimate(), Backlog: backlog.Estimate(), PeakBacklog: peakBacklog.Estimate(), Peak: peak.Estimate(),

@@ -1,7 +1,6 @@
 package montecarlo
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -44,17 +43,9 @@ type affine struct {
 	ok             bool
 }
 
-// NewClientEngine prepares the per-client engine for a valid scenario.
+// NewClientEngine prepares the per-client engine for a scenario that a Plan
+// chose it for (Choose checks its limits).
 func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
-	if sc.Clients > MaxEngineClients {
-		alt := "use --engine counts (or auto), whose memory does not grow with N"
-		if why := countSupported(sc); why != "" {
-			alt = "the count engine cannot help either (" + why + "); use fewer --clients"
-		}
-		return nil, &LimitError{Engine: Clients,
-			Reason:      fmt.Sprintf("holds at most %d clients (about 24 bytes each per worker), got %d", MaxEngineClients, sc.Clients),
-			Alternative: alt}
-	}
 	e := &ClientEngine{sc: sc, horizon: sc.EffectiveHorizon()}
 	r := max(sc.MaxDelayTicks(), sc.FirstWindow) + 1
 	e.ring = make([][]int32, r)

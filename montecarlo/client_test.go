@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/herdlab/herd/model"
@@ -12,8 +13,18 @@ import (
 // playAll runs trials of sc and returns them (copied).
 func playAll(t *testing.T, sc model.Scenario, opt Options) []Trial {
 	t.Helper()
+	return playWork(t, sc, Cohort{}, opt)
+}
+
+// playWork plays the workload's trials through its plan and returns copies.
+func playWork(t *testing.T, sc model.Scenario, w Workload, opt Options) []Trial {
+	t.Helper()
 	var out []Trial
-	err := Run(context.Background(), sc, opt, func(tr *Trial) error {
+	p, err := NewPlan(sc, w, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = p.Run(context.Background(), func(tr *Trial) error {
 		c := *tr
 		c.Latency = append([]int64(nil), tr.Latency...)
 		c.Arrivals = append([]int64(nil), tr.Arrivals...)
@@ -309,7 +320,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 func TestRefusesHugeCohort(t *testing.T) {
 	sc := model.Default()
 	sc.Clients = MaxEngineClients + 1
-	if _, err := NewClientEngine(sc); err == nil {
-		t.Fatal("engine accepted more clients than MaxEngineClients")
+	if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1, Use: Clients}); err == nil || !strings.Contains(err.Error(), "--clients") {
+		t.Fatalf("a plan gave the per-client engine more clients than MaxEngineClients (%v)", err)
 	}
 }

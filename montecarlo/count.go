@@ -102,7 +102,8 @@ func countCells(sc model.Scenario) int64 {
 	return int64(countRing(sc)) * countGroups(sc)
 }
 
-// NewCountEngine prepares the count engine for a valid scenario.
+// NewCountEngine prepares the count engine for a scenario that a Plan
+// chose it for (Choose checks its limits).
 func NewCountEngine(sc model.Scenario) (*CountEngine, error) {
 	return newCountEngine(sc, func(n int) model.Law { return sc.Policy.Law(n, sc.Policy.Start()) })
 }
@@ -110,17 +111,8 @@ func NewCountEngine(sc model.Scenario) (*CountEngine, error) {
 // newCountEngine takes the law of retry n as a function so that a test can
 // give the engine a deliberately wrong law and see the agreement check fail.
 func newCountEngine(sc model.Scenario, law func(n int) model.Law) (*CountEngine, error) {
-	if why := countSupported(sc); why != "" {
-		return nil, &LimitError{Engine: Counts, Reason: "cannot play this scenario: " + why, Alternative: "use --engine clients (or auto)"}
-	}
 	c := countClasses(sc.Policy)
 	r := countRing(sc)
-	if cells := countCells(sc); cells > MaxCountCells {
-		return nil, &LimitError{Engine: Counts,
-			Reason: fmt.Sprintf("would keep %d counters (%d ticks × %d retry classes × %d first ticks), over its limit of %d (256 MiB per worker)",
-				cells, r, c, sc.FirstWindow, MaxCountCells),
-			Alternative: fmt.Sprintf("use --engine clients, which holds up to %d clients, or a smaller --cap, --retries or --first-window", MaxEngineClients)}
-	}
 	g := c * sc.FirstWindow
 	e := &CountEngine{sc: sc, horizon: sc.EffectiveHorizon(), classes: c, groups: g,
 		ring: make([]int64, r*g), total: make([]int64, r), laws: make([]countLaw, c), win: make([]int64, g),

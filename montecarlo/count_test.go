@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,7 +118,7 @@ var probeTicks = []int{1, 2, 3, 5, 8, 13, 21, 34}
 func collect(t *testing.T, sc model.Scenario, trials int, seed uint64, newEngine func(model.Scenario) (Engine, error)) sampleOf {
 	var s sampleOf
 	s.arrivals = make([][]float64, len(probeTicks))
-	err := Run(context.Background(), sc, Options{Trials: trials, Seed: seed, Arrivals: true, Engine: newEngine}, func(tr *Trial) error {
+	err := Run(context.Background(), sc, Options{Trials: trials, Seed: seed, Arrivals: true, build: newEngine}, func(tr *Trial) error {
 		s.calls = append(s.calls, float64(tr.Calls))
 		s.completion = append(s.completion, float64(tr.Completion))
 		var sum int64
@@ -298,7 +299,7 @@ func TestAgreementCheckCanFail(t *testing.T) {
 func TestCountEngineHugeCohort(t *testing.T) {
 	sc := model.Default()
 	sc.Clients, sc.Capacity = 1_000_000_000, 10_000_000
-	e, err := NewEngine(sc)
+	e, err := NewEngineUsing(sc, Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,8 +390,10 @@ func TestChoose(t *testing.T) {
 		t.Errorf("refusal %v names no alternative", err)
 	}
 	sc.Policy.Kind = model.Decorrelated
-	if c, _ := Choose(sc, Auto); c.Engine != Clients {
-		t.Errorf("decorrelated: auto chose %s", c.Engine)
+	if c, err := Choose(sc, Auto); err == nil {
+		t.Errorf("decorrelated N = 10⁹: auto chose %s, want a refusal (neither engine can hold it)", c.Engine)
+	} else if le, ok := err.(*LimitError); !ok || !strings.Contains(le.Error(), "--clients") {
+		t.Errorf("decorrelated N = 10⁹: refusal %v does not name --clients", err)
 	}
 	if _, err := Choose(sc, Counts); err == nil {
 		t.Error("the count engine accepted decorrelated")
@@ -415,7 +418,7 @@ func TestChoose(t *testing.T) {
 	}
 	sc = model.Default()
 	sc.Policy.Cap = 9e6
-	if _, err := NewCountEngine(sc); err == nil {
+	if _, err := Choose(sc, Counts); err == nil {
 		t.Error("the count engine accepted a ring of 9e6 ticks × 24 classes")
 	}
 }

@@ -2,8 +2,6 @@ package montecarlo
 
 import (
 	"math/rand/v2"
-
-	"github.com/herdlab/herd/model"
 )
 
 // StackEngine plays one top-level request through a stack of layers: layer
@@ -16,17 +14,6 @@ import (
 type StackEngine struct {
 	Failure  float64
 	Attempts []int
-}
-
-// Stack returns an Options.Engine for a stack; the scenario given to Run
-// only names the random streams.
-func Stack(p float64, attempts []int) func(model.Scenario) (Engine, error) {
-	return func(model.Scenario) (Engine, error) {
-		if err := model.ValidateStack(p, attempts); err != nil {
-			return nil, err
-		}
-		return &StackEngine{Failure: p, Attempts: append([]int(nil), attempts...)}, nil
-	}
 }
 
 // Play runs one top-level request.

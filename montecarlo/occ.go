@@ -1,7 +1,6 @@
 package montecarlo
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -56,12 +55,6 @@ type occEvent struct {
 
 // NewOCCEngine prepares the OCC engine for a valid OCC scenario.
 func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
-	if sc.Server != model.OCC {
-		return nil, fmt.Errorf("the OCC engine plays only --server occ, got %s", sc.Server)
-	}
-	if sc.Clients > MaxOCCClients {
-		return nil, fmt.Errorf("the OCC engine holds at most %d clients (about 100 bytes each), got %d", MaxOCCClients, sc.Clients)
-	}
 	e := &OCCEngine{sc: sc, horizon: float64(sc.EffectiveHorizon())}
 	e.net = make([]rand.PCG, sc.Clients)
 	e.rng = make([]*rand.Rand, sc.Clients)

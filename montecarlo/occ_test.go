@@ -3,6 +3,7 @@ package montecarlo
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/herdlab/herd/model"
@@ -129,8 +130,23 @@ func TestOCCWorkersInvariant(t *testing.T) {
 	}
 }
 
-func TestNewOCCEngineRejectsTickServers(t *testing.T) {
-	if _, err := NewOCCEngine(model.Default()); err == nil {
-		t.Fatal("NewOCCEngine accepted a capacity scenario")
+// The plan gives the OCC server its event engine and nothing else, and
+// refuses a cohort beyond it naming --clients (exit 2 in the CLI).
+func TestPlanOCCEngine(t *testing.T) {
+	sc := model.AWSScenario(10, model.Full)
+	for _, want := range []EngineName{Clients, Counts} {
+		if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1, Use: want}); err == nil {
+			t.Errorf("--engine %s accepted the OCC server", want)
+		}
+	}
+	if p, err := NewPlan(sc, Cohort{}, Options{Trials: 1}); err != nil || p.Choice.Engine != Events {
+		t.Errorf("OCC plan: %+v, %v; want the event engine", p, err)
+	}
+	if c, _ := Choose(model.Default(), Auto); c.Engine == Events {
+		t.Error("a capacity scenario got the OCC event engine")
+	}
+	sc.Clients = MaxOCCClients + 1
+	if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1}); err == nil || !strings.Contains(err.Error(), "--clients") {
+		t.Errorf("OCC with %d clients: %v; want a LimitError naming --clients", sc.Clients, err)
 	}
 }

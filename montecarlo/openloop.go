@@ -62,24 +62,9 @@ type OpenLoopEngine struct {
 
 // NewOpenLoopEngine prepares the open-loop engine.
 func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*OpenLoopEngine, error) {
-	if err := sc.Validate(); err != nil {
-		return nil, err
-	}
-	if err := tr.Validate(sc); err != nil {
-		return nil, err
-	}
-	if err := ctl.Validate(); err != nil {
-		return nil, err
-	}
 	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc.Clients)}
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
 	return e, nil
-}
-
-// OpenLoop returns an Options.Engine that builds open-loop engines for the
-// traffic and controls.
-func OpenLoop(tr model.Traffic, ctl model.Controls) func(model.Scenario) (Engine, error) {
-	return func(sc model.Scenario) (Engine, error) { return NewOpenLoopEngine(sc, tr, ctl) }
 }
 
 // alloc makes a new request of client c arriving at tick.

@@ -10,8 +10,7 @@ import (
 // openTrials plays open-loop trials and returns copies of them.
 func openTrials(t *testing.T, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt Options) []Trial {
 	t.Helper()
-	opt.Engine = OpenLoop(tr, ctl)
-	out := playAll(t, sc, opt)
+	out := playWork(t, sc, OpenLoop{tr, ctl}, opt)
 	for i := range out {
 		if out[i].Open == nil {
 			t.Fatal("open-loop trial without its OpenTrial")
@@ -209,7 +208,7 @@ func TestStackMatchesClosedForm(t *testing.T) {
 	for _, attempts := range [][]int{{3, 3, 3, 3, 3}, {3, 3, 3}, {4, 4, 4}, {3, 1, 1, 1, 1}} {
 		a := int64(model.TotalAttempts(attempts))
 		for _, p := range []float64{0, 1} {
-			for _, x := range playAll(t, sc, Options{Trials: 100, Seed: 1, Engine: Stack(p, attempts)}) {
+			for _, x := range playWork(t, sc, Layers{p, attempts}, Options{Trials: 100, Seed: 1}) {
 				want := int64(model.Amplification(p, attempts))
 				if x.Calls != want || (x.Served == 1) != (p == 0) {
 					t.Fatalf("%v p=%g: %d bottom calls, want %d", attempts, p, x.Calls, want)
@@ -224,7 +223,7 @@ func TestStackMatchesClosedForm(t *testing.T) {
 	const p, trials = 0.7, 200000
 	seen := map[int64]float64{}
 	var sum, sum2 float64
-	for _, x := range playAll(t, sc, Options{Trials: trials, Seed: 5, Engine: Stack(p, attempts)}) {
+	for _, x := range playWork(t, sc, Layers{p, attempts}, Options{Trials: trials, Seed: 5}) {
 		seen[x.Calls]++
 		sum += float64(x.Calls)
 		sum2 += float64(x.Calls * x.Calls)

@@ -2,8 +2,6 @@ package montecarlo
 
 import (
 	"context"
-	"fmt"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -21,14 +19,15 @@ type Options struct {
 	Progress func(done int)
 	// Use names the engine; the zero value is Default (see Choose).
 	Use EngineName
-	// Engine, when set, builds the engine for each worker instead of
-	// NewEngineUsing(sc, Use).
-	Engine func(model.Scenario) (Engine, error)
-}
+	// MaxMemory is the memory budget of the run in bytes (0: DefaultMemory);
+	// NewPlan refuses a run whose one trial would not fit, and uses fewer
+	// workers, never other results, when many would not.
+	MaxMemory int64
 
-// MemoryBudget bounds the engines of one Run together; Run uses fewer
-// workers rather than more memory.
-const MemoryBudget = 4 << 30
+	// build, when set, builds each worker's engine instead of the
+	// workload: a test's seam to plant a wrong engine.
+	build func(model.Scenario) (Engine, error)
+}
 
 // DefaultOptions runs 1,000 trials with seed 1 on every core.
 func DefaultOptions() Options { return Options{Trials: 1000, Seed: 1} }
@@ -40,38 +39,22 @@ func DefaultOptions() Options { return Options{Trials: 1000, Seed: 1} }
 // the buffer is kept to a few dozen trials per worker.
 const chunk = 64
 
-// Run plays opt.Trials trials of sc and calls fold with each, in trial
-// order, from one goroutine. The *Trial passed to fold is reused after fold
-// returns. Run stops at the first error from fold or at ctx's end.
+// Run plays opt.Trials trials of the cohort sc and calls fold with each, in
+// trial order, from one goroutine. The *Trial passed to fold is reused after
+// fold returns. Run stops at the first error from fold or at ctx's end. It
+// is NewPlan(sc, Cohort{}, opt) and its Run.
 func Run(ctx context.Context, sc model.Scenario, opt Options, fold func(*Trial) error) error {
-	if opt.Trials < 1 {
-		return fmt.Errorf("trials must be ≥ 1, got %d", opt.Trials)
+	p, err := NewPlan(sc, Cohort{}, opt)
+	if err != nil {
+		return err
 	}
-	newEngine := opt.Engine
-	if newEngine == nil {
-		newEngine = func(sc model.Scenario) (Engine, error) { return NewEngineUsing(sc, opt.Use) }
-	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, opt.Trials)
-	if opt.Engine == nil {
-		// Each worker has its own engine: fewer workers, never a different
-		// result, when their engines together would pass MemoryBudget.
-		if c, err := Choose(sc, opt.Use); err == nil {
-			workers = max(1, min(workers, int(MemoryBudget/max(1, EngineBytes(sc, c.Engine)))))
-		}
-	}
-	engines := make([]Engine, workers)
-	for w := range engines {
-		e, err := newEngine(sc)
-		if err != nil {
-			return err
-		}
-		engines[w] = e
-	}
-	buf := make([]Trial, min(chunk*workers, opt.Trials))
+	return p.Run(ctx, fold)
+}
+
+// play runs the trials on the engines, per trials per engine between two
+// folds; the fold sees them in index order whatever the workers.
+func play(ctx context.Context, sc model.Scenario, opt Options, engines []Engine, per int, fold func(*Trial) error) error {
+	buf := make([]Trial, min(per*len(engines), opt.Trials))
 	for start := 0; start < opt.Trials; start += len(buf) {
 		if err := ctx.Err(); err != nil {
 			return err

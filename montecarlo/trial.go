@@ -157,31 +157,40 @@ func (e *LimitError) Error() string {
 func Choose(sc model.Scenario, want EngineName) (Choice, error) {
 	if sc.Server == model.OCC {
 		if want == Clients || want == Counts {
-			return Choice{}, &LimitError{Engine: want, Reason: "cannot play the OCC server, which has its own event engine", Alternative: "use --engine auto"}
+			return Choice{}, &LimitError{Engine: want, Reason: "cannot play the OCC server, which has its own event engine", Alternative: "leave out --engine (or use --engine auto)"}
+		}
+		if sc.Clients > MaxOCCClients {
+			return Choice{}, &LimitError{Engine: Events, Reason: fmt.Sprintf("holds at most %d clients (about 100 bytes each), got --clients %d", MaxOCCClients, sc.Clients), Alternative: "use fewer --clients"}
 		}
 		return Choice{Events, "the OCC server is continuous-time: its event engine"}, nil
 	}
 	switch want {
 	case Clients:
+		if err := clientsFit(sc); err != nil {
+			return Choice{}, err
+		}
 		return Choice{Clients, "asked for (--engine clients)"}, nil
 	case Counts:
-		if why := countSupported(sc); why != "" {
-			return Choice{}, &LimitError{Engine: Counts, Reason: "cannot play this scenario: " + why, Alternative: "use --engine clients or auto"}
+		if err := countsFit(sc); err != nil {
+			return Choice{}, err
 		}
 		return Choice{Counts, "asked for (--engine counts)"}, nil
 	case Default:
 		if sc.Clients <= MaxEngineClients {
 			return Choice{Clients, "default: the per-client engine"}, nil
 		}
-		if why := countSupported(sc); why == "" {
+		if countsFit(sc) == nil {
 			return Choice{Counts, fmt.Sprintf("default: %d clients exceed the per-client engine's limit of %d", sc.Clients, MaxEngineClients)}, nil
 		}
-		return Choice{Clients, "default: the per-client engine"}, nil // which refuses the cohort, naming why
+		return Choice{}, clientsFit(sc)
 	case Auto:
 	default:
 		return Choice{}, fmt.Errorf("engine must be one of %s, got %q", strings.Join(EngineNames(), ", "), want)
 	}
 	if why := countSupported(sc); why != "" {
+		if err := clientsFit(sc); err != nil {
+			return Choice{}, err
+		}
 		return Choice{Clients, "auto: the count engine cannot play this scenario: " + why}, nil
 	}
 	cells := countCells(sc)
@@ -218,24 +227,40 @@ func EngineBytes(sc model.Scenario, e EngineName) int64 {
 	return 32*int64(sc.Clients) + 24*r
 }
 
-// NewEngine returns the engine Default picks for a scenario, or an error
-// naming why the scenario cannot be simulated.
-func NewEngine(sc model.Scenario) (Engine, error) { return NewEngineUsing(sc, Default) }
-
-// NewEngineUsing returns the engine Choose picks for want.
-func NewEngineUsing(sc model.Scenario, want EngineName) (Engine, error) {
-	if err := sc.Validate(); err != nil {
-		return nil, err
+// clientsFit says why the per-client engine cannot hold the cohort, or nil.
+func clientsFit(sc model.Scenario) error {
+	if sc.Clients <= MaxEngineClients {
+		return nil
 	}
-	c, err := Choose(sc, want)
+	alt := "use --engine counts (or auto), whose memory does not grow with N"
+	if why := countSupported(sc); why != "" {
+		alt = "the count engine cannot help either (" + why + "); use fewer --clients"
+	}
+	return &LimitError{Engine: Clients,
+		Reason:      fmt.Sprintf("holds at most %d clients (about 24 bytes each per worker), got --clients %d", MaxEngineClients, sc.Clients),
+		Alternative: alt}
+}
+
+// countsFit says why the count engine cannot play the scenario, or nil.
+func countsFit(sc model.Scenario) error {
+	if why := countSupported(sc); why != "" {
+		return &LimitError{Engine: Counts, Reason: "cannot play this scenario: " + why, Alternative: "use --engine clients or auto"}
+	}
+	if cells := countCells(sc); cells > MaxCountCells {
+		return &LimitError{Engine: Counts,
+			Reason: fmt.Sprintf("would keep %d counters (%d ticks × %d retry classes × %d first ticks), over its limit of %d (256 MiB per worker)",
+				cells, countRing(sc), countClasses(sc.Policy), sc.FirstWindow, MaxCountCells),
+			Alternative: fmt.Sprintf("use --engine clients, which holds up to %d clients, or a smaller --cap, --retries or --first-window", MaxEngineClients)}
+	}
+	return nil
+}
+
+// NewEngineUsing returns the engine a plan of the cohort sc with want
+// would play (for benchmarks and tests that drive one engine).
+func NewEngineUsing(sc model.Scenario, want EngineName) (Engine, error) {
+	p, err := NewPlan(sc, Cohort{}, Options{Trials: 1, Use: want})
 	if err != nil {
 		return nil, err
 	}
-	switch c.Engine {
-	case Counts:
-		return NewCountEngine(sc)
-	case Events:
-		return NewOCCEngine(sc)
-	}
-	return NewClientEngine(sc)
+	return p.Work.build(sc, p.Choice)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,48 +68,22 @@ func complete(c *cobra.Command, flag string, values []string) {
 	_ = c.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
 }
 
-// scenario builds and validates the scenario; every error names its flag.
+// scenario builds the scenario from the flags that were given: the
+// defaults that depend on the server or the policy are model.Spec's.
 func (f *scenarioFlags) scenario() (model.Scenario, error) {
-	server, err := model.ParseServer(f.server)
-	if err != nil {
-		return model.Scenario{}, usageError{fmt.Errorf("--server: %w", err)}
-	}
-	kind, err := model.ParseKind(f.policy)
-	if err != nil {
-		return model.Scenario{}, usageError{fmt.Errorf("--policy: %w", err)}
-	}
-	rounding, err := model.ParseRounding(f.round)
-	if err != nil {
-		return model.Scenario{}, usageError{fmt.Errorf("--rounding: %w", err)}
-	}
-	pol := model.Policy{Kind: kind, Base: f.base, Cap: f.cap, FixedDelay: f.fixedDelay}
-	if p, ok := model.LookupPreset(kind); ok {
-		pol = p.Policy(0) // the library's own limits unless the flags say otherwise
-	}
-	pol.Tick = f.tick
-	if f.changed("retries") {
-		pol.Retries = f.retries
-	}
-	if f.changed("max-elapsed") {
-		pol.MaxElapsed = f.maxElapsed
-	}
-	sc := model.Scenario{
-		Clients: f.clients, Server: server, Capacity: f.capacity, Policy: pol,
-		Rounding: rounding, FirstWindow: f.firstWindow, Horizon: f.horizon,
-	}
-	if server == model.OCC {
-		// The OCC model's delays are in ms; unless given, they are the blog's.
-		aws := model.AWSScenario(f.clients, kind).Policy
-		unlessGiven := func(flag string, dst *float64, v float64) {
-			if !f.changed(flag) {
-				*dst = v
+	var spec model.Spec
+	for _, name := range model.SpecFields {
+		if f.changed(name) {
+			if err := spec.Set(name, f.fs.Lookup(name).Value.String()); err != nil {
+				return model.Scenario{}, usageError{err}
 			}
 		}
-		unlessGiven("base", &sc.Policy.Base, aws.Base)
-		unlessGiven("cap", &sc.Policy.Cap, aws.Cap)
-		unlessGiven("fixed-delay", &sc.Policy.FixedDelay, aws.FixedDelay)
 	}
-	return sc, sc.Validate()
+	sc, err := spec.Scenario()
+	if err != nil {
+		return sc, usageError{err}
+	}
+	return sc, nil
 }
 
 func (f *scenarioFlags) changed(name string) bool { return f.fs != nil && f.fs.Changed(name) }
@@ -118,32 +93,60 @@ type runFlags struct {
 	trials, workers int
 	seed            uint64
 	engine          string
+	maxMemory       string
 }
 
 func (f *runFlags) register(c *cobra.Command, trials int) {
 	fs := c.Flags()
-	fs.IntVar(&f.trials, "trials", trials, "Monte Carlo trials (≥ 1)")
+	fs.IntVar(&f.trials, "trials", trials, fmt.Sprintf("Monte Carlo trials (1…%d)", montecarlo.MaxTrials))
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
-	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
+	fs.IntVar(&f.workers, "workers", 0, fmt.Sprintf("parallel workers (0: one per CPU; at most %d); never changes results", montecarlo.MaxWorkers))
 	fs.StringVar(&f.engine, "engine", montecarlo.DefaultName, "Monte Carlo engine: "+strings.Join(montecarlo.EngineNames(), "|")+" (default: per client, or counts when the cohort is too large for it; auto: counts per retry class whenever the policy allows, the cheaper; the output says which ran)")
+	fs.StringVar(&f.maxMemory, "max-memory", "", fmt.Sprintf("memory budget of the run, e.g. 512MiB or 8GiB (default %s); a run whose engine would not fit is refused before it allocates", sizeText(montecarlo.DefaultMemory)))
 	complete(c, "engine", montecarlo.EngineNames())
 }
 
-const maxTrials = 100_000_000
-
 func (f *runFlags) options() (montecarlo.Options, error) {
-	if f.trials < 1 || f.trials > maxTrials {
-		return montecarlo.Options{}, usageError{fmt.Errorf("--trials must be an integer in [1, %d], got %d", maxTrials, f.trials)}
-	}
-	if f.workers < 0 {
-		return montecarlo.Options{}, usageError{fmt.Errorf("--workers must be ≥ 0 (0 means one per CPU), got %d", f.workers)}
-	}
 	use, err := montecarlo.ParseEngineName(f.engine)
 	if err != nil {
 		return montecarlo.Options{}, usageError{fmt.Errorf("--%w", err)}
 	}
-	return montecarlo.Options{Trials: f.trials, Seed: f.seed, Workers: f.workers, Use: use}, nil
+	mem, err := parseSize(f.maxMemory)
+	if err != nil {
+		return montecarlo.Options{}, usageError{fmt.Errorf("--max-memory: %w", err)}
+	}
+	opt := montecarlo.Options{Trials: f.trials, Seed: f.seed, Workers: f.workers, Use: use, MaxMemory: mem}
+	if err := opt.Validate(); err != nil {
+		return opt, usageError{err}
+	}
+	return opt, nil
 }
+
+// parseSize reads a size such as 512MiB, 8GiB, 2GB or a number of bytes;
+// "" is 0 (the default budget).
+func parseSize(text string) (int64, error) {
+	if text == "" {
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		bytes  float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	num, scale := text, 1.0
+	for _, u := range units {
+		if strings.HasSuffix(text, u.suffix) {
+			num, scale = strings.TrimSpace(strings.TrimSuffix(text, u.suffix)), u.bytes
+			break
+		}
+	}
+	x, err := strconv.ParseFloat(num, 64)
+	if err != nil || !(x*scale >= 1<<20) || x*scale > 1<<50 {
+		return 0, fmt.Errorf("must be a size from 1MiB to 1PiB such as 512MiB or 8GiB, got %q", text)
+	}
+	return int64(x * scale), nil
+}
+
+func sizeText(b int64) string { return fmt.Sprintf("%gGiB", float64(b)/(1<<30)) }
 
 // fmtNum prints a statistic compactly: integers as integers, others with
 // four significant digits (one decimal from 1000 on), infinite ends as ∞.

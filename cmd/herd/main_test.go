@@ -29,7 +29,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"--trials 0", "--trials", "[1,"},
 		{"--rounding sideways", "--rounding", "half-even"},
 		{"--format xml", "--format", "json"},
-		{"--workers -1", "--workers", "≥ 0"},
+		{"--workers -1", "--workers", "[1, 4096]"},
+		{"--workers 100000000", "--workers", "[1, 4096]"},
+		{"--max-memory 12parsecs", "--max-memory", "512MiB"},
 		{"--first-window 0", "--first-window", "[1,"},
 		{"--clients x", "--clients", "invalid"},
 	} {

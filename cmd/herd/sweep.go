@@ -113,8 +113,8 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
 		if fs.Changed("skip-invalid") {
 			spec.SkipInvalid = o.skipInvalid
 		}
-		if spec.Trials < 1 || spec.Trials > maxTrials {
-			return spec, usageError{fmt.Errorf("--spec: trials must be an integer in [1, %d], got %d", maxTrials, spec.Trials)}
+		if err := (montecarlo.Options{Trials: spec.Trials}).Validate(); err != nil {
+			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); spec.Engine != montecarlo.Default && err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}

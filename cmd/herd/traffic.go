@@ -156,7 +156,8 @@ func trafficTable(w io.Writer, s analysis.TrafficSummary) error {
 	fmt.Fprintf(w, "open loop: %g new requests/tick (λ/k = %.3g) for %d ticks; outage ticks %d…%d at capacity %d; reject cost %g; controls: %s\n",
 		t.Rate, t.Load, t.Ticks, t.OutageStart, t.OutageStart+t.OutageLength-1, t.OutageCapacity, t.RejectCost, s.Controls.Name)
 	r := s.Recovered
-	fmt.Fprintf(w, "%d trials, seed %d: %d recovered within the horizon (%.3g, 95%% CI [%.3g, %.3g])\n\n", s.Trials, s.Seed, r.Count, r.Value, r.CI95[0], r.CI95[1])
+	fmt.Fprintf(w, "%d trials, seed %d: %d recovered within the horizon (%.3g, 95%% CI [%.3g, %.3g])\n", s.Trials, s.Seed, r.Count, r.Value, r.CI95[0], r.CI95[1])
+	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
 	return metricTable(w, trafficMetrics(s), s.Warnings)
 }
 

@@ -1,0 +1,209 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SpecFields are the scenario fields a user can give, spelled as their
+// command-line flags, in the order a sweep grid expands them (the last
+// varies fastest).
+var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed"}
+
+// IsSpecField reports whether name is one of SpecFields.
+func IsSpecField(name string) bool {
+	for _, f := range SpecFields {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Spec is what a user said about a scenario: a value for each field given
+// (by a flag, a sweep grid's point, a spec file), and nothing for the
+// others. Scenario turns it into a valid Scenario; it is the one place
+// where the defaults that depend on the server and the policy are applied,
+// so that every command builds the same scenario from the same words.
+//
+// The zero Spec gives nothing and builds Default().
+type Spec struct {
+	given                                          map[string]bool
+	clients, capacity, firstWindow, horizon, tries int
+	server                                         Server
+	kind                                           Kind
+	rounding                                       Rounding
+	base, cap, fixedDelay                          float64
+	tick, maxElapsed                               time.Duration
+}
+
+// Set records that field was given as text, in the syntax of its flag: an
+// integer, a number, a name, or a Go duration. It returns a *FieldError
+// naming the flag when the text cannot be read; ranges are checked by
+// Scenario.
+func (s *Spec) Set(field, text string) error {
+	text = strings.TrimSpace(text)
+	bad := func(valid string) error { return &FieldError{Flag: field, Valid: valid, Got: strconv.Quote(text)} }
+	var err error
+	switch field {
+	case "clients", "capacity", "first-window", "horizon", "retries":
+		n, e := readInt(text)
+		if e != nil {
+			return bad("an integer")
+		}
+		*map[string]*int{"clients": &s.clients, "capacity": &s.capacity, "first-window": &s.firstWindow, "horizon": &s.horizon, "retries": &s.tries}[field] = n
+	case "base", "cap", "fixed-delay":
+		x, e := strconv.ParseFloat(text, 64)
+		if e != nil {
+			return bad("a number")
+		}
+		*map[string]*float64{"base": &s.base, "cap": &s.cap, "fixed-delay": &s.fixedDelay}[field] = x
+	case "tick", "max-elapsed":
+		d, e := time.ParseDuration(text)
+		if e != nil {
+			return bad("a duration such as 100ms or 1s")
+		}
+		*map[string]*time.Duration{"tick": &s.tick, "max-elapsed": &s.maxElapsed}[field] = d
+	case "server":
+		s.server, err = ParseServer(text)
+	case "policy":
+		s.kind, err = ParseKind(text)
+	case "rounding":
+		s.rounding, err = ParseRounding(text)
+	default:
+		return fmt.Errorf("%q is not a scenario field (fields: %s)", field, strings.Join(SpecFields, ", "))
+	}
+	if err != nil {
+		return &FieldError{Flag: field, Valid: strings.TrimPrefix(strings.SplitN(err.Error(), ", got", 2)[0], field+" must be "), Got: strconv.Quote(text)}
+	}
+	if s.given == nil {
+		s.given = map[string]bool{}
+	}
+	s.given[field] = true
+	return nil
+}
+
+// readInt reads an integer, also when written as a float without a
+// fraction (1e6), as sweep ranges produce them.
+func readInt(text string) (int, error) {
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return int(n), nil
+	}
+	x, err := strconv.ParseFloat(text, 64)
+	if err != nil || x != math.Trunc(x) || math.Abs(x) > 1<<62 {
+		return 0, fmt.Errorf("not an integer")
+	}
+	return int(x), nil
+}
+
+// Given reports whether field was set.
+func (s Spec) Given(field string) bool { return s.given[field] }
+
+// With returns a copy of s with field set to text (see Set).
+func (s Spec) With(field, text string) (Spec, error) {
+	t := s
+	t.given = make(map[string]bool, len(s.given)+1)
+	for k, v := range s.given {
+		t.given[k] = v
+	}
+	return t, t.Set(field, text)
+}
+
+// Scenario builds and validates the scenario the spec describes:
+//
+//   - fields not given keep Default()'s values (the seed article's section
+//     5.1 scenario with N = 100);
+//   - a library preset brings its own delays and its library's limits
+//     (retries, max-elapsed), which --retries and --max-elapsed override;
+//     --base, --cap and --fixed-delay do not apply to it and are refused;
+//   - on the OCC server a textbook policy's delays are in milliseconds and,
+//     unless given, the AWS blog's (base 5, cap 2000, fixed delay 10).
+//
+// The error is a *FieldError naming the flag.
+func (s Spec) Scenario() (Scenario, error) {
+	sc := Default()
+	if s.Given("server") {
+		sc.Server = s.server
+	}
+	if s.Given("policy") {
+		if p, ok := LookupPreset(s.kind); ok {
+			sc.Policy = p.Policy(0)
+		} else {
+			sc.Policy.Kind = s.kind
+		}
+	}
+	preset := sc.Policy.Kind.IsPreset()
+	if sc.Server == OCC && !preset {
+		sc.Policy.Base, sc.Policy.Cap, sc.Policy.FixedDelay = AWSBase, AWSCap, AWSFixedDelay
+	}
+	for _, f := range []string{"base", "cap", "fixed-delay"} {
+		if preset && s.Given(f) {
+			return sc, &FieldError{Flag: f, Valid: fmt.Sprintf("left out with library preset %s, whose delays are the library's own (herd presets lists them)", sc.Policy.Kind), Got: s.text(f)}
+		}
+	}
+	set := func(f string, dst *int, v int) {
+		if s.Given(f) {
+			*dst = v
+		}
+	}
+	set("clients", &sc.Clients, s.clients)
+	set("capacity", &sc.Capacity, s.capacity)
+	set("first-window", &sc.FirstWindow, s.firstWindow)
+	set("horizon", &sc.Horizon, s.horizon)
+	set("retries", &sc.Policy.Retries, s.tries)
+	if s.Given("base") {
+		sc.Policy.Base = s.base
+	}
+	if s.Given("cap") {
+		sc.Policy.Cap = s.cap
+	}
+	if s.Given("fixed-delay") {
+		sc.Policy.FixedDelay = s.fixedDelay
+	}
+	if s.Given("rounding") {
+		sc.Rounding = s.rounding
+	}
+	if s.Given("tick") {
+		sc.Policy.Tick = s.tick
+	}
+	if s.Given("max-elapsed") {
+		sc.Policy.MaxElapsed = s.maxElapsed
+	}
+	return sc, sc.Validate()
+}
+
+// text is a given field's value, as Set read it.
+func (s Spec) text(f string) string {
+	switch f {
+	case "base":
+		return strconv.FormatFloat(s.base, 'g', -1, 64)
+	case "cap":
+		return strconv.FormatFloat(s.cap, 'g', -1, 64)
+	case "fixed-delay":
+		return strconv.FormatFloat(s.fixedDelay, 'g', -1, 64)
+	}
+	return ""
+}
+
+// SpecOf is the spec that gives every field of sc, so that
+// SpecOf(sc).Scenario() rebuilds sc (for a valid sc whose preset fields
+// are its preset's own).
+func SpecOf(sc Scenario) Spec {
+	s := Spec{given: map[string]bool{}}
+	for _, f := range SpecFields {
+		s.given[f] = true
+	}
+	s.clients, s.capacity, s.firstWindow, s.horizon, s.tries = sc.Clients, sc.Capacity, sc.FirstWindow, sc.Horizon, sc.Policy.Retries
+	s.server, s.kind, s.rounding = sc.Server, sc.Policy.Kind, sc.Rounding
+	s.base, s.cap, s.fixedDelay = sc.Policy.Base, sc.Policy.Cap, sc.Policy.FixedDelay
+	s.tick, s.maxElapsed = sc.Policy.Tick, sc.Policy.MaxElapsed
+	if sc.Policy.Kind.IsPreset() {
+		delete(s.given, "base")
+		delete(s.given, "cap")
+		delete(s.given, "fixed-delay")
+	}
+	return s
+}

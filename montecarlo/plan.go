@@ -1,0 +1,239 @@
+package montecarlo
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/herdlab/herd/model"
+)
+
+// A Workload is what every trial of a run plays on its scenario: the
+// synchronized cohort of the seed article (Cohort), open-loop traffic under
+// retry controls (OpenLoop), a stack of retrying layers (Layers). Each kind
+// validates its own parameters, says which engines can play it, how much
+// memory one engine takes, and builds it; NewPlan does the rest once, the
+// same way for every kind. A new kind of run is a new Workload.
+type Workload interface {
+	// Name names the kind in messages ("cohort", "open-loop traffic", …).
+	Name() string
+	validate(sc model.Scenario) error
+	choose(sc model.Scenario, want EngineName) (Choice, error)
+	engineBytes(sc model.Scenario, c Choice) int64
+	build(sc model.Scenario, c Choice) (Engine, error)
+}
+
+// Limits of the run options.
+const (
+	MaxTrials  = 100_000_000
+	MaxWorkers = 4096
+	// DefaultMemory is the memory a run may use when Options.MaxMemory is
+	// 0: its engines and the trials buffered between two folds together.
+	DefaultMemory = 4 << 30
+)
+
+// Validate checks the options' ranges, naming the flag of each.
+func (o Options) Validate() error {
+	switch {
+	case o.Trials < 1 || o.Trials > MaxTrials:
+		return &model.FieldError{Flag: "trials", Valid: fmt.Sprintf("an integer in [1, %d]", MaxTrials), Got: fmt.Sprint(o.Trials)}
+	case o.Workers < 0 || o.Workers > MaxWorkers:
+		return &model.FieldError{Flag: "workers", Valid: fmt.Sprintf("0 (one per CPU) or an integer in [1, %d]", MaxWorkers), Got: fmt.Sprint(o.Workers)}
+	case o.MaxMemory < 0:
+		return &model.FieldError{Flag: "max-memory", Valid: "a size ≥ 0 bytes (0: the default)", Got: fmt.Sprint(o.MaxMemory)}
+	}
+	if _, err := ParseEngineName(string(o.Use)); o.Use != Default && err != nil {
+		return &model.FieldError{Flag: "engine", Valid: "one of " + strings.Join(EngineNames(), ", "), Got: fmt.Sprintf("%q", o.Use)}
+	}
+	return nil
+}
+
+// Plan is one run, decided before anything is allocated: the scenario and
+// workload validated, the engine chosen (and why), and the workers and
+// buffered trials that fit the memory budget. It is the one place where a
+// run is validated and its engine chosen.
+type Plan struct {
+	Scenario model.Scenario
+	Work     Workload
+	Options  Options
+	Choice   Choice
+	// Workers is the number of engines that play at once; PerWorker the
+	// trials each plays between two folds (fewer when a trial's records
+	// are large); Bytes the memory they are estimated to take together.
+	Workers, PerWorker int
+	Bytes              int64
+}
+
+// NewPlan validates the scenario, the workload and the options, chooses the
+// engine for opt.Use and sizes the run within the memory budget. Every error
+// is a *model.FieldError or a *LimitError naming what to change.
+func NewPlan(sc model.Scenario, w Workload, opt Options) (*Plan, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	if err := w.validate(sc); err != nil {
+		return nil, err
+	}
+	c, err := w.choose(sc, opt.Use)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Scenario: sc, Work: w, Options: opt, Choice: c}
+	budget := opt.MaxMemory
+	if budget == 0 {
+		budget = DefaultMemory
+	}
+	engine := w.engineBytes(sc, c)
+	trial := trialBytes(sc, c, opt.Arrivals)
+	if one := engine + trial; one > budget {
+		return nil, &LimitError{Engine: c.Engine,
+			Reason: fmt.Sprintf("would need about %s for one engine playing this %s, over the memory budget of %s",
+				bytesText(one), w.Name(), bytesText(budget)),
+			Alternative: "lower --cap, --clients or --first-window, or raise --max-memory"}
+	}
+	workers := opt.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, opt.Trials, int(budget/(engine+trial))))
+	per := int(min(int64(chunk), max(1, (budget/int64(workers)-engine)/max(1, trial))))
+	p.Workers, p.PerWorker = workers, per
+	p.Bytes = int64(workers) * (engine + int64(per)*trial)
+	return p, nil
+}
+
+// trialBytes is what one buffered trial takes besides its engine. A tick
+// trial's latency histogram (and arrivals, when asked) grows with its
+// completion, which only the horizon bounds — a bound far above most
+// trials — so it is counted at a nominal size here, and the histogram's
+// growth is not yet refused before allocation.
+func trialBytes(model.Scenario, Choice, bool) int64 { return 4 << 10 }
+
+func bytesText(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", (b+1023)/1024)
+}
+
+// Run plays the plan's trials and calls fold with each, in trial order, from
+// one goroutine (see Run).
+func (p *Plan) Run(ctx context.Context, fold func(*Trial) error) error {
+	engines := make([]Engine, p.Workers)
+	for i := range engines {
+		var e Engine
+		var err error
+		if p.Options.build != nil {
+			e, err = p.Options.build(p.Scenario)
+		} else {
+			e, err = p.Work.build(p.Scenario, p.Choice)
+		}
+		if err != nil {
+			return err
+		}
+		engines[i] = e
+	}
+	return play(ctx, p.Scenario, p.Options, engines, p.PerWorker, fold)
+}
+
+// Cohort is the synchronized cohort: N clients whose first requests fail
+// together (DESIGN.md's tick model, or the OCC row).
+type Cohort struct{}
+
+func (Cohort) Name() string                  { return "cohort" }
+func (Cohort) validate(model.Scenario) error { return nil }
+func (Cohort) choose(sc model.Scenario, want EngineName) (Choice, error) {
+	return Choose(sc, want)
+}
+func (Cohort) engineBytes(sc model.Scenario, c Choice) int64 {
+	if c.Engine == Events {
+		return 100 * int64(sc.Clients)
+	}
+	return EngineBytes(sc, c.Engine)
+}
+func (Cohort) build(sc model.Scenario, c Choice) (Engine, error) {
+	switch c.Engine {
+	case Counts:
+		return NewCountEngine(sc)
+	case Events:
+		return NewOCCEngine(sc)
+	}
+	return NewClientEngine(sc)
+}
+
+// OpenLoop is open-loop traffic: Poisson arrivals of new requests, an
+// outage, and retries under per-client controls (model.Traffic).
+type OpenLoop struct {
+	Traffic  model.Traffic
+	Controls model.Controls
+}
+
+// OpenLoopName names the open-loop engine in a Choice.
+const OpenLoopName EngineName = "open-loop"
+
+func (OpenLoop) Name() string { return "open-loop traffic" }
+func (w OpenLoop) validate(sc model.Scenario) error {
+	if sc.Server == model.OCC {
+		return &model.FieldError{Flag: "server", Valid: "capacity or collision with open-loop traffic (--rate)", Got: sc.Server.String()}
+	}
+	if err := w.Traffic.Validate(sc); err != nil {
+		return err
+	}
+	return w.Controls.Validate()
+}
+func (OpenLoop) choose(_ model.Scenario, want EngineName) (Choice, error) {
+	if want != Default && want != Auto {
+		return Choice{}, &LimitError{Engine: want, Reason: "cannot play open-loop traffic (--rate), which has its own engine (requests arrive and leave, there is no cohort to count)",
+			Alternative: "leave out --engine (or use --engine auto)"}
+	}
+	return Choice{OpenLoopName, "open-loop traffic: the request engine"}, nil
+}
+func (w OpenLoop) engineBytes(sc model.Scenario, _ Choice) int64 {
+	perClient := int64(0)
+	if w.Controls.Bucket.Kind != model.NoBucket && w.Controls.Bucket.Kind != "" {
+		perClient += 8
+	}
+	if w.Controls.Breaker.Window > 0 {
+		perClient += 14
+	}
+	// The request slab grows with the backlog; count what the outage can
+	// pile up (rate × ticks, bounded by the live-request limit) at 24 bytes.
+	live := min(float64(model.MaxRequestsLive), w.Traffic.Rate*float64(w.Traffic.Ticks)+float64(sc.Clients))
+	return perClient*int64(sc.Clients) + 24*int64(sc.MaxDelayTicks()+1) + 24*int64(live)
+}
+func (w OpenLoop) build(sc model.Scenario, _ Choice) (Engine, error) {
+	return NewOpenLoopEngine(sc, w.Traffic, w.Controls)
+}
+
+// Layers is a stack of retrying layers over a backend that fails each call
+// with probability Failure (model.Amplification is its closed form). The
+// scenario only names the random streams.
+type Layers struct {
+	Failure  float64
+	Attempts []int
+}
+
+// Layered names the stack engine in a Choice.
+const Layered EngineName = "layers"
+
+func (Layers) Name() string { return "layered stack" }
+func (w Layers) validate(model.Scenario) error {
+	return model.ValidateStack(w.Failure, w.Attempts)
+}
+func (Layers) choose(_ model.Scenario, want EngineName) (Choice, error) {
+	if want != Default && want != Auto {
+		return Choice{}, &LimitError{Engine: want, Reason: "cannot play a stack of layers, which has its own engine", Alternative: "leave out --engine"}
+	}
+	return Choice{Layered, "a stack of layers: the call-tree engine"}, nil
+}
+func (w Layers) engineBytes(model.Scenario, Choice) int64 { return 64 + 8*int64(len(w.Attempts)) }
+func (w Layers) build(model.Scenario, Choice) (Engine, error) {
+	return &StackEngine{Failure: w.Failure, Attempts: append([]int(nil), w.Attempts...)}, nil
+}
