@@ -109,15 +109,16 @@ func MarkovValidity(m model.Markov) (Validity, []string) {
 
 // MeanFieldValidity is the validity of a mean-field result: approximate,
 // with the errors measured at the nearest validated scenario of the same
-// policy (nearest in log N and log N/k). Outside MeanFieldInRegion it warns
-// that those errors may not hold.
+// policy: nearest in |Δ log N| + 2·|Δ log N/k|, since the error moves with
+// the load more than with the size (the knife edge at N/k = 3). Outside
+// MeanFieldInRegion it warns that those errors may not hold.
 func MeanFieldValidity(sc model.Scenario) (Validity, []string) {
 	v := Validity{Kind: ValidityApproximate}
 	in := MeanFieldInRegion(sc)
 	v.InRegion = &in
 	dist := func(m MeanFieldMeasurement) float64 {
 		return math.Abs(math.Log10(float64(sc.Clients)/float64(m.Clients))) +
-			math.Abs(math.Log10(float64(sc.Clients)/float64(sc.Capacity)*float64(m.Capacity)/float64(m.Clients)))
+			2*math.Abs(math.Log10(float64(sc.Clients)/float64(sc.Capacity)*float64(m.Capacity)/float64(m.Clients)))
 	}
 	var best *MeanFieldMeasurement
 	for i, m := range meanFieldValidated {

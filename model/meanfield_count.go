@@ -11,8 +11,8 @@ import "math"
 // carried over from earlier ticks). A variance below what an integer count
 // can have, f(1−f) for the fractional part f of the mean, gives the two
 // integers around the mean. The support is cut 12 standard deviations from
-// the mean, where the mass left is below 1e-30, and the cut law is
-// renormalised.
+// the mean (further for a negative binomial's geometric tail), where the
+// mass left is below 1e-30, and the cut law is renormalised.
 type countLaw struct {
 	Lo int
 	P  []float64
@@ -63,6 +63,8 @@ func newCountLaw(mu, v float64) countLaw {
 	default: // negative binomial with r = mu²/(v − mu)
 		r := mu * mu / (v - mu)
 		q := mu / (r + mu) // the failure probability: mean r·q/(1−q)
+		// Its tail falls like qᵐ, slower than 12 sd when r is small.
+		hi = max(hi, int(math.Ceil(mu+70/-math.Log(q))))
 		lgr, _ := math.Lgamma(r)
 		logP = func(m int) float64 {
 			a, _ := math.Lgamma(float64(m) + r)

@@ -249,7 +249,7 @@ func describeValidity(v analysis.Validity) string {
 	case analysis.ValidityExact:
 		return "exact"
 	case analysis.ValidityConditional:
-		return fmt.Sprintf("exact given that the trial finishes by the horizon; unfinished probability %s", fmtNum(v.Unfinished))
+		return fmt.Sprintf("conditional (exact given that the trial finishes by the horizon); unfinished probability %s", fmtNum(v.Unfinished))
 	}
 	s := "approximate"
 	if n := v.NearestValidated; n != nil {
