@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -142,7 +143,7 @@ func validateMeanField(ctx context.Context, c ValidationCase, msc model.Scenario
 			}
 		}
 	}
-	row := func(q string, model float64, e Estimate, bound float64) Check {
+	row := func(q string, model float64, e stats.Estimate, bound float64) Check {
 		ch := Check{Method: MethodMeanField, Scenario: sc, Quantity: q, Model: Number(model), MonteCarlo: &e, RelErr: model/e.Mean - 1, Verdict: Info}
 		if se := e.SE(); se > 0 {
 			ch.Z = Number((e.Mean - model) / se)
@@ -175,18 +176,18 @@ func meanFieldT(df int) float64 {
 // relErrInterval is the interval of model/μ − 1 for the Monte Carlo mean μ
 // at MeanFieldLevel: model/hi − 1 to model/lo − 1 for μ's interval
 // [lo, hi] (the relative error is monotone in μ).
-func relErrInterval(model float64, e Estimate) Interval {
+func relErrInterval(model float64, e stats.Estimate) stats.Interval {
 	h := meanFieldT(e.N-1) * e.SE()
 	lo, hi := e.Mean-h, e.Mean+h
 	if lo <= 0 {
-		return Interval{model/hi - 1, math.Inf(1)}
+		return stats.Interval{model/hi - 1, math.Inf(1)}
 	}
-	return Interval{model/hi - 1, model/lo - 1}
+	return stats.Interval{model/hi - 1, model/lo - 1}
 }
 
 // stage2 is the number of trials that makes the interval of the relative
 // error, about ±t·sd/(μ·√n), half as wide as ±bound, from a pilot estimate.
-func stage2(e Estimate, bound float64) int {
+func stage2(e stats.Estimate, bound float64) int {
 	if e.SD == 0 || e.Mean <= 0 {
 		return e.N
 	}

@@ -8,14 +8,18 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Verdicts of a Check.
+// CheckVerdict is what Validate concludes of one Check.
+type CheckVerdict string
+
+// The verdicts of a Check.
 const (
-	Pass = "pass"
-	Fail = "fail"
-	Info = "info" // reported, not judged (a mean field outside its region)
+	Pass CheckVerdict = "pass"
+	Fail CheckVerdict = "fail"
+	Info CheckVerdict = "info" // reported, not judged (a mean field outside its region)
 )
 
 // Methods of the analytical models, as herd model --method spells them.
@@ -31,8 +35,8 @@ type Check struct {
 	Scenario model.Scenario `json:"scenario"`
 	Quantity string         `json:"quantity"` // calls, completion, completion distribution, latency distribution, calls error shrinks
 	// Model is the model's value (NaN where the quantity is a law).
-	Model      Number    `json:"model"`
-	MonteCarlo *Estimate `json:"monte_carlo,omitempty"`
+	Model      Number          `json:"model"`
+	MonteCarlo *stats.Estimate `json:"monte_carlo,omitempty"`
 	// Z is the discrepancy in standard errors of the Monte Carlo mean
 	// (Markov); RelErr is model/MC − 1 (mean field); ChiSquare, DF and P
 	// are the goodness-of-fit test of the completion distribution.
@@ -40,13 +44,13 @@ type Check struct {
 	RelErr float64 `json:"rel_err,omitempty"`
 	// RelErrCI is the interval of the relative error at MeanFieldLevel,
 	// and Bound the ±bound it must lie within (mean field on its region).
-	RelErrCI  *Interval `json:"rel_err_ci,omitempty"`
-	Bound     float64   `json:"bound,omitempty"`
-	ChiSquare Number    `json:"chi_square,omitempty"`
-	DF        int       `json:"df,omitempty"`
-	P         float64   `json:"p,omitempty"`
-	Verdict   string    `json:"verdict"`
-	Detail    string    `json:"detail"`
+	RelErrCI  *stats.Interval `json:"rel_err_ci,omitempty"`
+	Bound     float64         `json:"bound,omitempty"`
+	ChiSquare Number          `json:"chi_square,omitempty"`
+	DF        int             `json:"df,omitempty"`
+	P         float64         `json:"p,omitempty"`
+	Verdict   CheckVerdict    `json:"verdict"`
+	Detail    string          `json:"detail"`
 }
 
 // Number is a float64 written to JSON as null when it is not finite (a
@@ -153,8 +157,8 @@ func DefaultValidationGrid() []ValidationCase {
 // means must lie within the Bonferroni-corrected interval of the Monte
 // Carlo means and its completion law must pass a chi-square test at the
 // same level; on MeanFieldRegion the mean field's calls and completion
-// must be within their bounds (see validateMeanField) and its calls error
-// must shrink along each series.
+// must be within their bounds (see validateMeanField) and its completion
+// error must shrink along each series.
 func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (Validation, error) {
 	if opt.Level == 0 {
 		opt.Level = 0.999
@@ -237,7 +241,7 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	for _, w := range c.Waves {
 		latency[w.Tick+1] += w.Served
 	}
-	var calls, completion Moments
+	var calls, completion stats.Moments
 	badLatency, censored := 0, 0
 	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		if t.Censored {
@@ -260,7 +264,7 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	if err != nil {
 		return nil, err
 	}
-	exact := func(q string, model float64, m *Moments) Check {
+	exact := func(q string, model float64, m *stats.Moments) Check {
 		e := m.Estimate()
 		ch := Check{Method: MethodClosed, Scenario: sc, Quantity: q, Model: Number(model), MonteCarlo: &e, Verdict: Pass}
 		bad := 0
@@ -293,7 +297,7 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	if err != nil {
 		return []Check{notApplicable(MethodMarkov, sc, err)}, nil
 	}
-	var calls, completion Moments
+	var calls, completion stats.Moments
 	var hist []int64
 	censored := 0
 	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
@@ -312,7 +316,7 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	if err != nil {
 		return nil, err
 	}
-	mean := func(q string, exact model.Moment, mc *Moments) Check {
+	mean := func(q string, exact model.Moment, mc *stats.Moments) Check {
 		e := mc.Estimate()
 		ch := Check{Method: MethodMarkov, Scenario: sc, Quantity: q, Model: Number(exact.Mean), MonteCarlo: &e}
 		se := exact.SD / math.Sqrt(float64(e.N))
@@ -332,16 +336,9 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 		return ch
 	}
 	checks := []Check{mean("calls", m.Calls, &calls), mean("completion", m.Completion, &completion)}
-	stat, df := chiSquare(hist, m.Distribution, m.Finished())
-	gof := Check{Method: MethodMarkov, Scenario: sc, Quantity: "completion distribution", Model: Number(math.NaN()), ChiSquare: Number(stat), DF: df}
-	if df > 0 {
-		gof.P = distuv.ChiSquared{K: float64(df)}.Survival(stat)
-	} else {
-		gof.P = 1
-		if stat > 0 {
-			gof.P = 0
-		}
-	}
+	fit := stats.ChiSquare(hist, m.Distribution, m.Finished())
+	stat, df := fit.ChiSquare, fit.DF
+	gof := Check{Method: MethodMarkov, Scenario: sc, Quantity: "completion distribution", Model: Number(math.NaN()), ChiSquare: Number(stat), DF: df, P: fit.P}
 	gof.Verdict = Pass
 	if gof.P < alpha {
 		gof.Verdict = Fail
@@ -351,52 +348,6 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 		gof.Detail += fmt.Sprintf("; %d censored trials, chain unfinished mass %.2g", censored, m.Unfinished)
 	}
 	return append(checks, gof), nil
-}
-
-// chiSquare is Pearson's statistic of the histogram against the law p
-// (normalized by total), with adjacent values pooled until every bin
-// expects at least 5; df = bins − 1. An observation where the law has no
-// mass makes the statistic infinite.
-func chiSquare(hist []int64, p []float64, total float64) (float64, int) {
-	var n int64
-	for _, c := range hist {
-		n += c
-	}
-	size := max(len(hist), len(p))
-	var exp, obs []float64
-	ce, co := 0.0, 0.0
-	for v := range size {
-		pv := 0.0
-		if v < len(p) {
-			pv = p[v] / total
-		}
-		var ov int64
-		if v < len(hist) {
-			ov = hist[v]
-		}
-		if pv == 0 && ov > 0 {
-			return math.Inf(1), 0
-		}
-		ce += pv * float64(n)
-		co += float64(ov)
-		if ce >= 5 {
-			exp, obs = append(exp, ce), append(obs, co)
-			ce, co = 0, 0
-		}
-	}
-	if ce > 0 || co > 0 { // the remainder joins the last bin
-		if len(exp) == 0 {
-			exp, obs = []float64{0}, []float64{0}
-		}
-		exp[len(exp)-1] += ce
-		obs[len(obs)-1] += co
-	}
-	stat := 0.0
-	for i := range exp {
-		d := obs[i] - exp[i]
-		stat += d * d / exp[i]
-	}
-	return stat, len(exp) - 1
 }
 
 // shrinks judges a convergence series: the completion error at the

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 )
 
 // Kinds of Validity.
@@ -35,9 +36,9 @@ type Validity struct {
 // MeasuredError is a model's relative error model/MC − 1 as herd validate
 // measured it, with its MeanFieldLevel interval and the bound it is held to.
 type MeasuredError struct {
-	RelErr float64  `json:"rel_err"`
-	CI     Interval `json:"ci95"`
-	Bound  float64  `json:"bound"`
+	RelErr float64        `json:"rel_err"`
+	CI     stats.Interval `json:"ci95"`
+	Bound  float64        `json:"bound"`
 }
 
 // ValidatedScenario is a scenario herd validate measured, with the seed and
@@ -62,7 +63,7 @@ type MeanFieldMeasurement struct {
 // interval of that error.
 type MeasuredValue struct {
 	Model, RelErr float64
-	CI            Interval
+	CI            stats.Interval
 }
 
 // Scenario is the measured scenario.

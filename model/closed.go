@@ -71,7 +71,10 @@ func ClosedForm(sc Scenario) (Closed, error) {
 	if sc.Server == Collision && n > k {
 		return no("on the collision server %d synchronized clients with certain waits collide at every wave (more than k = %d arrive together, so all fail and retry together again): no client is ever served", n, k)
 	}
-	r := (n + k - 1) / k
+	r := n / k // ⌈N/k⌉ without overflow for k near 2⁶³
+	if n%k != 0 {
+		r++
+	}
 	c := Closed{Scenario: sc, Rounds: r}
 	// calls = R·N − k·R(R−1)/2, exactly; it can exceed int64 for huge N.
 	calls := new(big.Int).Mul(big.NewInt(r), big.NewInt(n))

@@ -114,3 +114,18 @@ func TestWaitsIntegratesTheUniformOverRoundingIntervals(t *testing.T) {
 		}
 	}
 }
+
+// ⌈N/k⌉ must not overflow when k is near 2⁶³: five clients and any
+// capacity ≥ 5 are served in one wave of five calls.
+func TestClosedFormHugeCapacity(t *testing.T) {
+	sc := Default()
+	sc.Clients, sc.Capacity, sc.Policy.Kind = 5, MaxClients, Expo
+	c, err := ClosedForm(sc)
+	if err != nil || c.Calls != 5 || c.Completion != 1 || c.Rounds != 1 {
+		t.Fatalf("N = 5, k = %d: %+v, %v; want 5 calls in 1 wave", sc.Capacity, c, err)
+	}
+	sc.Capacity = MaxClients + 1
+	if err := sc.Validate(); err == nil {
+		t.Errorf("capacity %d accepted", sc.Capacity)
+	}
+}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -141,6 +142,28 @@ func (c Controls) String() string {
 		return "none"
 	}
 	return strings.Join(s, " + ")
+}
+
+// InCohort is the cohort scenario that plays sc under the controls. The
+// synchronized cohort has one way to give up, its policy's retry limit, so
+// an attempt limit A is the retry limit A − 1 (the smaller of it and the
+// policy's own). A limit of 1 would allow no retry at all, which the
+// policy cannot say (its retry limit 0 means none), and the token bucket
+// and the circuit breaker act on a stream of requests over time: those are
+// open-loop controls and are refused here.
+func (c Controls) InCohort(sc Scenario) (Scenario, error) {
+	if c.Bucket.Kind != NoBucket && c.Bucket.Kind != "" || c.Breaker.Window > 0 {
+		return sc, errors.New("--bucket and --breaker need open-loop mode (--rate) for now")
+	}
+	if a := c.MaxAttempts; a > 0 {
+		if a == 1 {
+			return sc, errors.New("--max-attempts 1 (no retries) needs open-loop mode (--rate); the cohort needs at least 2")
+		}
+		if r := sc.Policy.Retries; r == 0 || r > a-1 {
+			sc.Policy.Retries = a - 1
+		}
+	}
+	return sc, nil
 }
 
 // Validate checks every parameter and returns the first violation as a

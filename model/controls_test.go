@@ -112,3 +112,15 @@ func TestControlsAndTrafficValidate(t *testing.T) {
 		}
 	}
 }
+
+// An outage whose length would overflow start + length is refused, not
+// wrapped into a negative end that passes the check.
+func TestTrafficOutageOverflow(t *testing.T) {
+	sc := Default()
+	sc.Capacity = 5
+	tr := Traffic{Rate: 2, Ticks: 300, OutageStart: 10, OutageLength: math.MaxInt}
+	var fe *FieldError
+	if err := tr.Validate(sc); !errors.As(err, &fe) || fe.Flag != "outage" {
+		t.Fatalf("outage of %d ticks: %v; want a FieldError naming --outage", tr.OutageLength, err)
+	}
+}

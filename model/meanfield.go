@@ -12,7 +12,7 @@ type MeanFieldOptions struct {
 	// dimension over [base, cap] (refined so that no cell straddles a
 	// rounding boundary). 0 chooses it: the grid doubles from DefaultGrid
 	// until the expected calls change by less than GridTolerance (relative)
-	// or it reaches MaxGrid.
+	// or it reaches MaxChosenGrid.
 	Grid int
 	// GridTolerance is the relative change of the expected calls at which
 	// a doubling grid stops. 0 means DefaultGridTolerance.
@@ -23,10 +23,10 @@ type MeanFieldOptions struct {
 }
 
 // DefaultGrid is the coarsest grid decorrelated's previous delay gets, and
-// MaxGrid the finest the doubling goes to.
+// MaxChosenGrid the finest the doubling goes to.
 const (
-	DefaultGrid = 64
-	MaxGrid     = 4096
+	DefaultGrid   = 64
+	MaxChosenGrid = 4096
 )
 
 // DefaultGridTolerance bounds the discretisation error of decorrelated's
@@ -131,7 +131,7 @@ func MeanFieldModel(sc Scenario, opt MeanFieldOptions) (MeanField, error) {
 	}
 	r, err := meanField(sc, decorrelatedFlow(sc, DefaultGrid), opt.Tail)
 	r.Grid = DefaultGrid
-	for g := 2 * DefaultGrid; g <= MaxGrid && err == nil; g *= 2 {
+	for g := 2 * DefaultGrid; g <= MaxChosenGrid && err == nil; g *= 2 {
 		fine, ferr := meanField(sc, decorrelatedFlow(sc, g), opt.Tail)
 		fine.Grid = g
 		fine.GridChange = math.Abs(fine.Calls/r.Calls - 1)

@@ -7,48 +7,42 @@ import (
 	"time"
 )
 
-// Kind names a retry policy.
+// Kind names a retry policy: a textbook policy or a library preset. Its
+// rule (rules.go) says everything else.
 type Kind string
 
-// The textbook policies of DESIGN.md.
+// The textbook policies of DESIGN.md (their formulas: Kind.Formula).
 const (
-	None         Kind = "none"         // retry at once (δ = 0, so the next tick)
-	Fixed        Kind = "fixed"        // δ = fixed delay
-	Expo         Kind = "expo"         // δ = d_n = min(cap, base·2ⁿ)
-	Full         Kind = "full"         // δ = U(0, d_n)
-	Equal        Kind = "equal"        // δ = d_n/2 + U(0, d_n/2)
-	Decorrelated Kind = "decorrelated" // δ = min(cap, U(base, 3·prev)), prev starts at base
+	None         Kind = "none"
+	Fixed        Kind = "fixed"
+	Expo         Kind = "expo"
+	Full         Kind = "full"
+	Equal        Kind = "equal"
+	Decorrelated Kind = "decorrelated"
 )
 
-// Kinds lists every policy, in the order used in tables and figures.
-func Kinds() []Kind { return []Kind{None, Fixed, Expo, Full, Equal, Decorrelated} }
+// Kinds lists the textbook policies, in the order used in tables and
+// figures (Presets lists the library presets).
+func Kinds() []Kind { return append([]Kind(nil), kinds...) }
 
 // ParseKind reads a policy name: a textbook policy or a library preset.
 func ParseKind(s string) (Kind, error) {
-	for _, k := range Kinds() {
-		if string(k) == s {
-			return k, nil
-		}
-	}
-	if _, ok := LookupPreset(Kind(s)); ok {
+	if _, ok := rules[Kind(s)]; ok {
 		return Kind(s), nil
 	}
 	return "", fmt.Errorf("policy must be one of %s, or a library preset (herd presets lists them), got %q", kindNames(), s)
 }
 
 func kindNames() string {
-	names := make([]string, 0, len(Kinds()))
-	for _, k := range Kinds() {
+	names := make([]string, 0, len(kinds))
+	for _, k := range kinds {
 		names = append(names, string(k))
 	}
 	return strings.Join(names, ", ")
 }
 
 // IsPreset reports whether the kind names a library preset.
-func (k Kind) IsPreset() bool {
-	_, ok := LookupPreset(k)
-	return ok
-}
+func (k Kind) IsPreset() bool { return ruleOf(k).preset != nil }
 
 // Policy is a retry policy with its parameters. A textbook policy's Base,
 // Cap and FixedDelay are in ticks; a preset's parameters are the library's
@@ -76,8 +70,10 @@ const DefaultTick = time.Second
 
 // TickLength is the real length of a tick, or 0 when ticks are abstract
 // (a textbook policy without Tick).
-func (p Policy) TickLength() time.Duration {
-	if p.Tick == 0 && p.Kind.IsPreset() {
+func (p Policy) TickLength() time.Duration { return p.tickLength(ruleOf(p.Kind)) }
+
+func (p Policy) tickLength(r *rule) time.Duration {
+	if p.Tick == 0 && r.units == inSeconds {
 		return DefaultTick
 	}
 	return p.Tick
@@ -247,26 +243,12 @@ func (p Policy) Ceiling(n int) float64 {
 // the state Law.Sample returned for stateful presets; a client starts with
 // prev = Start(). Policies whose law depends on n alone ignore prev.
 func (p Policy) Law(n int, prev float64) Law {
-	inf := math.Inf(1)
-	if ps, ok := LookupPreset(p.Kind); ok {
-		return ps.law(n, prev).scaled(1 / p.TickLength().Seconds())
+	r := ruleOf(p.Kind)
+	l := r.law(p, n, prev)
+	if r.units == inSeconds {
+		return l.scaled(1 / p.tickLength(r).Seconds())
 	}
-	switch p.Kind {
-	case Fixed:
-		return Law{Lo: p.FixedDelay, Hi: p.FixedDelay, Max: inf}
-	case Expo:
-		d := p.Ceiling(n)
-		return Law{Lo: d, Hi: d, Max: inf}
-	case Full:
-		return Law{Lo: 0, Hi: p.Ceiling(n), Max: inf}
-	case Equal:
-		d := p.Ceiling(n)
-		return Law{Lo: d / 2, Hi: d, Max: inf}
-	case Decorrelated:
-		return Law{Lo: p.Base, Hi: 3 * prev, Max: p.Cap}
-	default: // None
-		return Law{Lo: 0, Hi: 0, Max: inf}
-	}
+	return l
 }
 
 // Delay draws the delay before retry n from a uniform u in [0, 1).
@@ -275,86 +257,36 @@ func (p Policy) Delay(n int, prev, u float64) float64 {
 }
 
 // Start is the state a client carries into its first retry (see Law).
-func (p Policy) Start() float64 {
-	if ps, ok := LookupPreset(p.Kind); ok {
-		return ps.start
-	}
-	return p.Base
-}
+func (p Policy) Start() float64 { return ruleOf(p.Kind).start(p) }
 
 // Stateful reports whether the law of a retry depends on the client's
 // previous draw, so that a client must carry its state (Law's prev).
-func (p Policy) Stateful() bool { return p.Classes() == 0 }
+func (p Policy) Stateful() bool { return ruleOf(p.Kind).stateful }
 
 // Random reports whether the policy's delays depend on chance.
-func (p Policy) Random() bool {
-	if ps, ok := LookupPreset(p.Kind); ok {
-		return !ps.deterministic
-	}
-	switch p.Kind {
-	case Full, Equal, Decorrelated:
-		return true
-	}
-	return false
-}
+func (p Policy) Random() bool { return ruleOf(p.Kind).random }
 
 // Classes is the number of distinct delay laws over retry numbers n ≥ 1 when
 // the law depends on n alone: retries n ≥ Classes() share the law of
-// n = Classes(). It returns 0 for Decorrelated, whose law depends on the
-// previous delay, and for stateful presets. A retry limit R bounds it: no
-// client makes retry R+1, so Classes() ≤ R.
+// n = Classes(). It returns 0 for stateful policies (Decorrelated and the
+// presets that draw from their previous draw). A preset's retry limit R
+// bounds it, since no client makes retry R+1: Classes() ≤ R.
 func (p Policy) Classes() int {
-	if ps, ok := LookupPreset(p.Kind); ok {
-		if ps.stateful {
-			return 0
-		}
-		c := ps.classes
-		if p.Retries > 0 && (c == 0 || p.Retries < c) {
-			c = p.Retries
-		}
-		if c == 0 { // unbounded and unlimited: Validate rejects it
-			c = maxScan
-		}
-		return c
-	}
-	switch p.Kind {
-	case Expo, Full, Equal:
-		n := 1
-		for p.Ceiling(n) < p.Cap {
-			n++
-		}
-		return n
-	case Decorrelated:
+	r := ruleOf(p.Kind)
+	if r.stateful {
 		return 0
-	default:
-		return 1
 	}
+	return r.classes(p)
 }
 
 // MaxDelay is the largest delay, in ticks, the policy can draw (for a
 // preset, over the retries its limit allows; +Inf when its delays grow
 // without bound and it has no limit).
 func (p Policy) MaxDelay() float64 {
-	if ps, ok := LookupPreset(p.Kind); ok {
-		last := ps.classes
-		if p.Retries > 0 && (last == 0 || ps.stateful || p.Retries < last) {
-			last = p.Retries
-		}
-		if last == 0 {
-			return math.Inf(1)
-		}
-		m := 0.0
-		for n := 1; n <= last; n++ {
-			m = math.Max(m, ps.sup(n))
-		}
-		return m / p.TickLength().Seconds()
+	r := ruleOf(p.Kind)
+	m := r.largest(p)
+	if r.units == inSeconds {
+		return m / p.tickLength(r).Seconds()
 	}
-	switch p.Kind {
-	case None:
-		return 0
-	case Fixed:
-		return p.FixedDelay
-	default:
-		return p.Cap
-	}
+	return m
 }

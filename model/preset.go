@@ -36,12 +36,11 @@ type Preset struct {
 	// jitter); empty otherwise.
 	Synchronizing string
 
-	law           func(n int, prev float64) Law // in seconds
-	bound         func(n int) float64           // sup of the delay of retry n, when law's Sup depends on prev
-	start         float64                       // state before the first retry
-	stateful      bool
-	deterministic bool
-	classes       int // smallest c with law(n) = law(c) for all n ≥ c; 0 when none
+	// The model itself, from which presetRule derives the preset's rule.
+	law      func(n int, prev float64) Law // in seconds
+	bound    func(n int) float64           // sup of the delay of retry n, when law's Sup depends on prev
+	start    float64                       // state before the first retry
+	stateful bool
 }
 
 // Law is the preset's law, in seconds, of the delay before retry n ≥ 1 of a
@@ -384,35 +383,13 @@ var presets = []Preset{
 	},
 }
 
-var presetIndex = map[Kind]int{}
-
-func init() {
-	for i := range presets {
-		p := &presets[i]
-		presetIndex[p.Name] = i
-		if p.stateful {
-			continue
-		}
-		p.deterministic = true
-		for n := 1; n <= maxScan; n++ {
-			if !p.law(n, 0).Deterministic() {
-				p.deterministic = false
-			}
-			if p.classes == 0 && p.law(n, 0).equal(p.law(n+1, 0)) && p.law(n, 0).equal(p.law(n+2, 0)) && p.law(n, 0).equal(p.law(n+maxScan, 0)) {
-				p.classes = n
-			}
-		}
-	}
-}
-
 // Presets lists the library presets, in the order of tables and figures.
 func Presets() []Preset { return append([]Preset(nil), presets...) }
 
 // LookupPreset finds a preset by name.
 func LookupPreset(name Kind) (Preset, bool) {
-	i, ok := presetIndex[name]
-	if !ok {
-		return Preset{}, false
+	if ps := ruleOf(name).preset; ps != nil {
+		return *ps, true
 	}
-	return presets[i], true
+	return Preset{}, false
 }

@@ -138,20 +138,23 @@ func (s Scenario) Validate() error {
 	if err := s.validatePolicy(bad); err != nil {
 		return err
 	}
+	// Base, Cap and FixedDelay are the parameters of the rules in ticks; a
+	// rule in seconds has the library's own.
+	realTime := ruleOf(p.Kind).units == inSeconds
 	switch {
 	case s.Clients < 1 || s.Clients > MaxClients:
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
-	case s.Capacity < 1:
-		return bad("capacity", "an integer ≥ 1", s.Capacity)
+	case s.Capacity < 1 || s.Capacity > MaxClients:
+		return bad("capacity", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Capacity)
 	case s.Server != Capacity && s.Server != Collision && s.Server != OCC:
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
 	case s.Rounding < HalfEven || s.Rounding > Floor:
 		return bad("rounding", "one of "+strings.Join(roundingNames, ", "), int(s.Rounding))
-	case !p.Kind.IsPreset() && (!finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay):
+	case !realTime && (!finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay):
 		return bad("base", fmt.Sprintf("a number in (0, %g] ticks", float64(MaxDelay)), p.Base)
-	case !p.Kind.IsPreset() && (!finite(p.Cap) || p.Cap < p.Base || p.Cap > MaxDelay):
+	case !realTime && (!finite(p.Cap) || p.Cap < p.Base || p.Cap > MaxDelay):
 		return bad("cap", fmt.Sprintf("a number in [base, %g] ticks (base is %g)", float64(MaxDelay), p.Base), p.Cap)
-	case !p.Kind.IsPreset() && (!finite(p.FixedDelay) || p.FixedDelay < 0 || p.FixedDelay > MaxDelay):
+	case !realTime && (!finite(p.FixedDelay) || p.FixedDelay < 0 || p.FixedDelay > MaxDelay):
 		return bad("fixed-delay", fmt.Sprintf("a number in [0, %g] ticks", float64(MaxDelay)), p.FixedDelay)
 	case s.FirstWindow < 1 || s.FirstWindow > MaxWindow:
 		return bad("first-window", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), s.FirstWindow)
@@ -159,25 +162,25 @@ func (s Scenario) Validate() error {
 		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
 	}
 	if s.Server == OCC {
-		// The OCC engine models the blog's simulator: textbook policies in
-		// ms, every client retrying until it wins.
+		// The OCC engine models the blog's simulator: policies in ticks of
+		// 1 ms, every client retrying until it wins.
 		switch {
-		case p.Kind.IsPreset():
-			return bad("policy", "one of none, fixed, expo, full, equal, decorrelated with --server occ (library presets are defined in ticks)", fmt.Sprintf("%q", p.Kind))
+		case realTime:
+			return bad("policy", "one of "+kindNames()+" with --server occ (library presets are defined in ticks)", fmt.Sprintf("%q", p.Kind))
 		case p.Retries > 0:
 			return bad("retries", "0 with --server occ (its clients retry until they win)", p.Retries)
 		case p.MaxElapsed > 0:
 			return bad("max-elapsed", "0 with --server occ (its clients retry until they win)", p.MaxElapsed)
 		}
 	}
-	if p.Kind.IsPreset() {
-		if d := p.MaxDelay(); d > MaxDelay {
-			if math.IsInf(d, 1) {
-				return bad("retries", fmt.Sprintf("an integer in [1, %d] for preset %s, whose delays grow without bound", MaxRetries, p.Kind), p.Retries)
-			}
-			return bad("tick", fmt.Sprintf("long enough that the preset's largest delay is at most %g ticks (it is %s)",
-				float64(MaxDelay), time.Duration(d*float64(p.TickLength())).Round(time.Millisecond)), p.TickLength())
+	// A rule in ticks has its largest delay bounded by the checks above; a
+	// rule in seconds gets it from its limit and the tick.
+	if d := p.MaxDelay(); realTime && d > MaxDelay {
+		if math.IsInf(d, 1) {
+			return bad("retries", fmt.Sprintf("an integer in [1, %d] for preset %s, whose delays grow without bound", MaxRetries, p.Kind), p.Retries)
 		}
+		return bad("tick", fmt.Sprintf("long enough that the preset's largest delay is at most %g ticks (it is %s)",
+			float64(MaxDelay), time.Duration(d*float64(p.TickLength())).Round(time.Millisecond)), p.TickLength())
 	}
 	return nil
 }

@@ -124,7 +124,7 @@ func (t Traffic) Validate(sc Scenario) error {
 		return bad("ticks", fmt.Sprintf("such that rate × ticks ≤ %g new requests per trial (rate is %g)", float64(maxTrafficWork), t.Rate), t.Ticks)
 	case t.OutageStart < 0 || t.OutageStart >= t.Ticks:
 		return bad("outage-start", fmt.Sprintf("a tick in [0, ticks = %d)", t.Ticks), t.OutageStart)
-	case t.OutageLength < 0 || t.OutageEnd() > t.Ticks:
+	case t.OutageLength < 0 || t.OutageLength > t.Ticks-t.OutageStart:
 		return bad("outage", fmt.Sprintf("a number of ticks in [0, ticks − outage-start = %d]", t.Ticks-t.OutageStart), t.OutageLength)
 	case t.OutageCapacity < 0 || t.OutageCapacity >= sc.Capacity:
 		return bad("outage-capacity", fmt.Sprintf("an integer in [0, capacity = %d)", sc.Capacity), t.OutageCapacity)

@@ -141,6 +141,9 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		slot := tick % r
 		cur := e.ring[slot]
 		m := len(cur)
+		if t.stopped(m) {
+			break
+		}
 		if arrivals {
 			t.Arrivals = append(t.Arrivals, int64(m))
 		}
@@ -179,9 +182,17 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				t.served(tick - start + 1)
 			}
 		}
-		for _, id := range losers {
-			n := int(e.retry[id]) + 1
-			e.retry[id] = int32(n)
+		for i, id := range losers {
+			if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+				return // cancelled within one huge tick
+			}
+			// Retries past Classes() share one law, so the count saturates
+			// rather than wrap after 2³¹ retries (a collision cohort can
+			// retry for ever).
+			if e.retry[id] < math.MaxInt32 {
+				e.retry[id]++
+			}
+			n := int(e.retry[id])
 			w := e.wait(src, id, n, tick)
 			if w < 0 {
 				t.GaveUp++

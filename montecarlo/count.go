@@ -242,7 +242,7 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	pending := int64(sc.Clients)
 	last := -1
 	tick := 0
-	for ; pending > 0 && tick < e.horizon; tick++ {
+	for ; pending > 0 && tick < e.horizon && !t.stopped(int(e.groups)); tick++ {
 		slot := tick % r
 		m := e.total[slot]
 		if m == 0 {

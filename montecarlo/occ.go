@@ -118,7 +118,7 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	}
 	lastWin := math.Inf(-1) // when the row's version last changed
 	done := 0.0
-	for len(q) > 0 && q[0].at <= e.horizon {
+	for len(q) > 0 && q[0].at <= e.horizon && !t.stopped(1) {
 		ev := &q[0]
 		c, w := ev.client, ev.at
 		t.Calls++

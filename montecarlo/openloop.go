@@ -2,6 +2,7 @@ package montecarlo
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
@@ -121,7 +122,7 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	collapse := int64(tr.CollapseBacklog)
 	var atEnd int64 // the backlog when the outage ended
 	tick := 0
-	for ; tick < tr.Ticks; tick++ {
+	for ; tick < tr.Ticks && !t.stopped(len(e.ring[tick%r])); tick++ {
 		slot := tick % r
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
@@ -190,7 +191,9 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				o.Retries++
 			}
 			e.ctl.outcome(c, tick, true, e.attempt[id] > 0)
-			e.attempt[id]++
+			if e.attempt[id] < math.MaxInt32 { // saturate, as in ClientEngine
+				e.attempt[id]++
+			}
 			n := int(e.attempt[id])     // sends made, and the number of the next retry
 			ok, cause := false, byLimit // the policy's own retry limit first
 			if r := sc.Policy.Retries; r == 0 || n <= r {

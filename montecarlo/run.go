@@ -55,6 +55,19 @@ func Run(ctx context.Context, sc model.Scenario, opt Options, fold func(*Trial) 
 // folds; the fold sees them in index order whatever the workers.
 func play(ctx context.Context, sc model.Scenario, opt Options, engines []Engine, per int, fold func(*Trial) error) error {
 	buf := make([]Trial, min(per*len(engines), opt.Trials))
+	var stop atomic.Bool
+	for i := range buf {
+		buf[i].stop = &stop
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop.Store(true)
+		case <-done:
+		}
+	}()
 	for start := 0; start < opt.Trials; start += len(buf) {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -78,6 +91,9 @@ func play(ctx context.Context, sc model.Scenario, opt Options, engines []Engine,
 			}()
 		}
 		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return err // the trials of this round may have been cut short
+		}
 		for j := range n {
 			if err := fold(&buf[j]); err != nil {
 				return err

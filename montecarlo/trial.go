@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 
 	"github.com/herdlab/herd/model"
 )
@@ -37,10 +38,28 @@ type Trial struct {
 	Continuous bool
 	Time       float64
 	CallTimes  []float64
+
+	// stop is raised when the run is cancelled; engines poll it through
+	// stopped, so that Ctrl-C ends even one long trial within a second.
+	stop  *atomic.Bool
+	polls uint64
 }
 
 func (t *Trial) reset(i int) {
-	*t = Trial{Index: i, Latency: t.Latency[:0], Arrivals: t.Arrivals[:0], CallTimes: t.CallTimes[:0]}
+	*t = Trial{Index: i, Latency: t.Latency[:0], Arrivals: t.Arrivals[:0], CallTimes: t.CallTimes[:0], stop: t.stop}
+}
+
+// stopped reports whether the run was cancelled, looking at the flag once
+// per 2¹⁶ units of work (a tick's arrivals, say): an engine calls it once
+// per tick or event with the work done since, and abandons the trial when
+// it says so (the run then returns the context's error and folds nothing).
+func (t *Trial) stopped(work int) bool {
+	t.polls += uint64(work) + 1
+	if t.polls < 1<<16 {
+		return false
+	}
+	t.polls = 0
+	return t.stop != nil && t.stop.Load()
 }
 
 // CompletionTime is the completion as a real number in the scenario's time

@@ -12,7 +12,7 @@ import (
 func herd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = run(args, &iostreams{In: strings.NewReader(""), Out: &o, ErrOut: &e})
 	return o.String(), e.String(), code
 }
 
@@ -20,7 +20,8 @@ func herd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // result.
 func TestBadInputExitsTwo(t *testing.T) {
 	for _, c := range []struct{ args, flag, valid string }{
-		{"--capacity 0", "--capacity", "≥ 1"},
+		{"--capacity 0", "--capacity", "[1,"},
+		{"--capacity 9223372036854775807", "--capacity", "[1,"},
 		{"--clients -5", "--clients", "[1,"},
 		{"--base 0", "--base", "(0,"},
 		{"--cap 0.5 --base 1", "--cap", "[base,"},

@@ -10,6 +10,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // controlFlags are the retry controls of herd simulate.
@@ -40,12 +41,11 @@ func (f *controlFlags) register(c *cobra.Command) {
 
 // controls builds and validates the controls; a parameter given without
 // the control it belongs to is refused.
-func (f *controlFlags) controls(c *cobra.Command) (model.Controls, error) {
+func (f *controlFlags) controls(fs *pflag.FlagSet) (model.Controls, error) {
 	kind, err := model.ParseBucketKind(f.bucket)
 	if err != nil {
 		return model.Controls{}, usageError{fmt.Errorf("--bucket: %w", err)}
 	}
-	fs := c.Flags()
 	if kind == model.NoBucket {
 		for _, n := range []string{"bucket-capacity", "bucket-cost", "bucket-deposit"} {
 			if fs.Changed(n) {
@@ -101,8 +101,7 @@ func (f *trafficFlags) register(c *cobra.Command) {
 
 // traffic reports whether open-loop mode is on and builds its traffic;
 // open-loop flags without --rate are refused.
-func (f *trafficFlags) traffic(c *cobra.Command, sc model.Scenario) (bool, model.Traffic, error) {
-	fs := c.Flags()
+func (f *trafficFlags) traffic(fs *pflag.FlagSet, sc model.Scenario) (bool, model.Traffic, error) {
 	if !fs.Changed("rate") {
 		for _, n := range []string{"ticks", "outage-start", "outage", "outage-capacity", "reject-cost", "recovered-backlog", "collapse-backlog", "series"} {
 			if fs.Changed(n) {

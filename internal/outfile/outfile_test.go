@@ -1,0 +1,104 @@
+package outfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+
+	// A new file is 0644; a replaced one keeps its mode.
+	p := filepath.Join(dir, "new.json")
+	if err := Write(p, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o644 || read(t, p) != "a" {
+		t.Fatalf("new file: mode %v, %q", fi.Mode().Perm(), read(t, p))
+	}
+	os.Chmod(p, 0o640)
+	if err := Write(p, []byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o640 || read(t, p) != "b" {
+		t.Fatalf("replaced file: mode %v, %q; want 0640, b", fi.Mode().Perm(), read(t, p))
+	}
+
+	// A symbolic link stays a link and its target gets the bytes, also
+	// through a relative and a dangling link.
+	target := filepath.Join(dir, "target.json")
+	os.WriteFile(target, []byte("old"), 0o600)
+	link := filepath.Join(dir, "link.json")
+	os.Symlink("target.json", link)
+	if err := Write(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 || read(t, target) != "new" {
+		t.Fatalf("through a link: link mode %v, target %q", fi.Mode(), read(t, target))
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the link's target lost its mode: %v", fi.Mode().Perm())
+	}
+	dangling := filepath.Join(dir, "dangling.json")
+	os.Symlink("made.json", dangling)
+	if err := Write(dangling, []byte("x")); err != nil || read(t, filepath.Join(dir, "made.json")) != "x" {
+		t.Fatalf("dangling link: %v", err)
+	}
+
+	// A FIFO is written as it stands, not replaced by a file.
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if err := Write(fifo, []byte("through")); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "through" {
+		t.Fatalf("FIFO read %q", s)
+	}
+	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the FIFO was replaced")
+	}
+
+	// A character device is written in place (/dev/null stays a device).
+	if err := Write("/dev/null", []byte("gone")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat("/dev/null"); fi.Mode()&os.ModeCharDevice == 0 {
+		t.Fatal("/dev/null is no longer a character device")
+	}
+
+	// A directory, a read-only file and a missing directory are refused,
+	// and the read-only file is left as it was.
+	ro := filepath.Join(dir, "ro.json")
+	os.WriteFile(ro, []byte("keep"), 0o444)
+	for _, bad := range []string{dir, ro, filepath.Join(dir, "no", "such.json")} {
+		var re *RefusedError
+		if err := Write(bad, []byte("z")); !errors.As(err, &re) {
+			t.Errorf("%s: %v; want a RefusedError", bad, err)
+		}
+	}
+	if fi, _ := os.Stat(ro); read(t, ro) != "keep" || fi.Mode().Perm() != 0o444 {
+		t.Errorf("read-only file changed: %q, %v", read(t, ro), fi.Mode().Perm())
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
