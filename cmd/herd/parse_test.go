@@ -345,6 +345,11 @@ func TestValidateExitCodes(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "checks failed") {
 		t.Errorf("herd validate --perturb-delays 1.1: exit %d, stderr %q; want exit 1", code, errs)
 	}
+	// The mean field's completion planted 3% high fails its 2% bound.
+	out, errs, code = parseAndRun(t, newCmdValidate, small, "validate", "--plant-completion", "1.03", "--format", "csv")
+	if code != 1 || !strings.Contains(errs, "1 of ") || !strings.Contains(out, "completion,") {
+		t.Errorf("herd validate --plant-completion 1.03: exit %d, stderr %q; want exit 1 with one check failed", code, errs)
+	}
 }
 
 // The options carry the command's context: an interrupted run stops.
