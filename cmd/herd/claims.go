@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/claims"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
 )
 
@@ -17,14 +18,17 @@ type claimsOptions struct {
 	Ctx    context.Context
 	Claims claims.Options // Origin "" is every claim
 	Output output
+	// ScalingOut, when set, is where the scaling study is written.
+	ScalingOut string
 }
 
 func newCmdClaims(f *factory, runF func(*claimsOptions) error) *cobra.Command {
 	opts := &claimsOptions{IO: f.IO}
 	var (
-		run    runFlags
-		out    outputFlags
-		source string
+		run     runFlags
+		out     outputFlags
+		source  string
+		scaling string
 	)
 	c := &cobra.Command{
 		Use:   "claims",
@@ -37,7 +41,17 @@ the condition, e.g. a crossover client count found by bisection) or
 inconclusive (the 95% intervals cannot decide at the budget) — the evidence
 (estimates with 95% intervals) and whether the verdict transfers to the other
 model. Policies are compared on common random numbers with paired tests; a
-grid point left undecided is rerun with 4× the trials.`,
+grid point left undecided is rerun with 4× the trials.
+
+The growth claims (work ∝ N², time ∝ N) are judged by one rule from local
+exponents over doublings of N = 10 … 10240, up to where the delays sit at the
+cap; their trials per rung are chosen from a pilot for ±0.03 on each exponent,
+whatever --trials says. The OCC rungs near N = 10⁴ cost minutes of CPU, so by
+default (--scaling committed) they are read from the committed run of that
+study, claims/data/scaling.json, when --seed is its seed (1), and rerun
+otherwise; --scaling fresh reruns them, and --scaling-out FILE writes the
+study's rungs (the committed file is "herd claims --scaling fresh
+--scaling-out claims/data/scaling.json").`,
 		Example: `  herd claims
   herd claims --source aws --format markdown > claims.md
   herd claims --format json --trials 4000 --seed 7`,
@@ -70,7 +84,12 @@ grid point left undecided is rerun with 4× the trials.`,
 			default:
 				return usageError{fmt.Errorf("--format must be one of table, json, markdown, got %q", out.format)}
 			}
-			opts.Claims = claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin}
+			switch scaling {
+			case "committed", "fresh":
+			default:
+				return usageError{fmt.Errorf("--scaling must be committed or fresh, got %q", scaling)}
+			}
+			opts.Claims = claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin, FreshScaling: scaling == "fresh"}
 			if err := opts.Claims.Validate(); err != nil {
 				return usageError{err}
 			}
@@ -83,6 +102,9 @@ grid point left undecided is rerun with 4× the trials.`,
 	run.register(c, claims.DefaultTrials)
 	c.Flags().StringVar(&source, "source", "all", "which claims: aws|seed|controls|all")
 	complete(c, "source", []string{"aws", "seed", "controls", "all"})
+	c.Flags().StringVar(&scaling, "scaling", "committed", "the growth claims' scaling study: committed (read the committed run when --seed is its seed) or fresh (rerun it, minutes)")
+	complete(c, "scaling", []string{"committed", "fresh"})
+	c.Flags().StringVar(&opts.ScalingOut, "scaling-out", "", "also write the scaling study's rungs (JSON) to this file")
 	c.Flags().StringVar(&out.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&out.out, "out", "", "write the result to this file (atomically) instead of standard output")
 	complete(c, "format", []string{"table", "json", "markdown"})
@@ -99,6 +121,21 @@ type claimsResult struct {
 func claimsRun(opts *claimsOptions) error {
 	bar := newProgress(opts.IO, "claims", len(claims.All()))
 	co := opts.Claims
+	if co.Origin == "" || co.Origin == "aws" || opts.ScalingOut != "" {
+		ladders := newProgress(opts.IO, "scaling ladders", len(claims.ScalingModels)*len(claims.ScalingKinds))
+		s, err := claims.RunScaling(opts.Ctx, montecarlo.Options{Seed: co.Seed, Workers: co.Workers}, co.FreshScaling, func(done, _ int) { ladders.set(done) })
+		ladders.finish()
+		if err != nil {
+			return err
+		}
+		if opts.ScalingOut != "" {
+			out := output{Format: "json", Path: opts.ScalingOut}
+			if err := out.write(opts.IO, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
+				return err
+			}
+		}
+		co.Scaling = &s
+	}
 	co.Progress = func(done, _ int) { bar.set(done) }
 	res, err := claims.Evaluate(opts.Ctx, co)
 	bar.finish()
