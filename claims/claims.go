@@ -74,10 +74,10 @@ func fmtG(x float64) string {
 
 // Finding is a claim's verdict in one model.
 type Finding struct {
-	Model     string     `json:"model"`
-	Scenario  string     `json:"scenario"` // the parameters it was evaluated at
-	Verdict   Verdict    `json:"verdict"`
-	Condition string     `json:"condition,omitempty"`
+	Model     string  `json:"model"`
+	Scenario  string  `json:"scenario"` // the parameters it was evaluated at
+	Verdict   Verdict `json:"verdict"`
+	Condition string  `json:"condition,omitempty"`
 	// Regime names where a verdict holds that is not conditional (a growth
 	// claim's "for N ≥ …"), Note what qualifies it (where the source's
 	// own numbers say otherwise).
@@ -98,8 +98,8 @@ type Claim struct {
 	// Paraphrase marks a quote that is not the source's exact words.
 	Paraphrase bool
 	Model      string // ModelOCC or ModelCapacity
-	Check  string // what herd measures and the rule that decides
-	check  func(l *Lab, model string) Finding
+	Check      string // what herd measures and the rule that decides
+	check      func(l *Lab, model string) Finding
 }
 
 // Result is a claim with its verdict in its own model and in the
@@ -121,7 +121,7 @@ type Result struct {
 	// Exponents are a growth claim's local exponents in its own model.
 	Exponents []LocalExponent `json:"local_exponents,omitempty"`
 	Other     Finding         `json:"other_model"`
-	Transfer   string     `json:"transfer"`
+	Transfer  string          `json:"transfer"`
 	// Note qualifies a verdict that is not conditional (a condition goes
 	// with holds-only-when only).
 	Note string `json:"note,omitempty"`
