@@ -273,6 +273,11 @@ func checkGrowthAndSourceNotes(t *testing.T, got []claims.Result) {
 			}
 		}
 	}
+	for _, c := range claims.All() {
+		if k := byID[c.ID].KeyEvidence; k == nil || !strings.HasPrefix(k.Name, c.Key) {
+			t.Errorf("%s: key evidence %v, want one named %q…", c.ID, k, c.Key)
+		}
+	}
 	for id, want := range map[string]string{
 		"seed-decorrelated-fewest-calls":      "undercounted",
 		"seed-decorrelated-fastest-or-nearly": "own table contradicts",

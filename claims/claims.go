@@ -99,7 +99,10 @@ type Claim struct {
 	Paraphrase bool
 	Model      string // ModelOCC or ModelCapacity
 	Check      string // what herd measures and the rule that decides
-	check      func(l *Lab, model string) Finding
+	// Key names the evidence that carries the verdict (a prefix of its
+	// name, N=… included); empty: the first.
+	Key   string
+	check func(l *Lab, model string) Finding
 }
 
 // Result is a claim with its verdict in its own model and in the
@@ -118,6 +121,8 @@ type Result struct {
 	Condition  string     `json:"condition,omitempty"`
 	Regime     string     `json:"regime,omitempty"`
 	Evidence   []Evidence `json:"evidence"`
+	// KeyEvidence is the number that carries the verdict, one of Evidence.
+	KeyEvidence *Evidence `json:"key_evidence,omitempty"`
 	// Exponents are a growth claim's local exponents in its own model.
 	Exponents []LocalExponent `json:"local_exponents,omitempty"`
 	Other     Finding         `json:"other_model"`
@@ -246,11 +251,25 @@ func (l *Lab) Evaluate(c Claim) (Result, error) {
 	}
 	r := Result{ID: c.ID, Origin: c.Origin, Source: c.Source, Quote: c.Quote, Paraphrase: c.Paraphrase, Model: c.Model,
 		Parameters: own.Scenario, Check: c.Check, Verdict: own.Verdict, Condition: own.Condition, Regime: own.Regime,
-		Evidence: own.Evidence, Exponents: own.Exponents, Note: own.Note, Other: other, Transfer: DoesNotTransfer}
+		Evidence: own.Evidence, KeyEvidence: keyEvidence(own.Evidence, c.Key), Exponents: own.Exponents, Note: own.Note, Other: other, Transfer: DoesNotTransfer}
 	if own.Verdict == other.Verdict && own.Verdict != Inconclusive {
 		r.Transfer = Transfers
 	}
 	return r, nil
+}
+
+// keyEvidence is the first evidence whose name starts with key, or the
+// first evidence when key is empty or names none.
+func keyEvidence(ev []Evidence, key string) *Evidence {
+	for i := range ev {
+		if strings.HasPrefix(ev[i].Name, key) {
+			return &ev[i]
+		}
+	}
+	if len(ev) > 0 {
+		return &ev[0]
+	}
+	return nil
 }
 
 func otherModel(m string) string {

@@ -24,6 +24,7 @@ const (
 // holds-only-when only (otherwise it is a note).
 func controlResult(r Result) Result {
 	r.Origin, r.Model, r.Other, r.Transfer = OriginControls, ModelControls, Finding{Model: "none"}, NotApplicable
+	r.KeyEvidence = keyEvidence(r.Evidence, "")
 	if r.Verdict != HoldsOnlyWhen {
 		r.Condition, r.Note = "", r.Condition
 	}

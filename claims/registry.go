@@ -147,6 +147,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-expo-reduces-work-slightly", Origin: "aws", Source: analysis.AWSSource + " (Adding Backoff)", Model: ModelOCC,
+		Key:   "N=100: calls expo/none",
 		Quote: "backoff helps a small amount, but doesn’t solve the problem. Client work has only been reduced slightly.",
 		Check: fmt.Sprintf("expo against none, paired: holds at N when %.2f < calls(expo)/calls(none) < 1: \"reduced\" is a real cut (above 0), and \"only … slightly\" and \"a small amount\" bound it at %.0f%%, a cut that leaves the work approximately the same", 1-slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
@@ -169,6 +170,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-full-gaps-gone", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		Key:   "variation of the rate",
 		Quote: "The gaps are gone, and beyond the initial spike, there’s an approximately constant rate of calls.",
 		Check: fmt.Sprintf("full at N = 100, over the whole run after the initial spike (bins of 100 ms, or 1 tick, from the end of the spike to the last call): holds when both halves of the sentence hold — \"the gaps are gone\": under %.0f%% of the bins empty (gone: essentially none); \"an approximately constant rate\": the rate's variation across bins net of Poisson noise, √(var − mean)/mean of the calls per bin, under %.0f%% (approximately: ±10%%). The index of dispersion is reported", 100*gapsGone, 100*constantRate),
 		check: func(l *Lab, m string) Finding {
@@ -206,6 +208,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-full-equal-same-calls", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		Key:   "N=100: calls equal/full",
 		Quote: "the number of calls is approximately the same for “Full” and “Equal” jitter",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when calls(equal)/calls(full) lies within 1 ± %.2f (Fieller at each end) — \"approximately\": the customary ±10%%", approxSame),
 		check: func(l *Lab, m string) Finding {
@@ -217,6 +220,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-decorrelated-more-calls", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		Key:   "N=100: calls decorrelated/full",
 		Quote: "and higher for “Decorrelated”",
 		Check: "decorrelated against full and equal, paired: holds at N when calls(decorrelated) exceeds both — \"higher\" with no qualifier: any real excess, decided at 99.9%",
 		check: func(l *Lab, m string) Finding {
@@ -229,6 +233,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-expo-clear-loser", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		Key:   "N=100: completion expo/full",
 		Quote: "The no-jitter exponential backoff approach is the clear loser. It not only takes more work, but also takes more time than the jittered approaches.",
 		Check: "expo against full, equal and decorrelated, paired: holds at N when expo has more calls and a longer completion than each — \"more\" with no qualifier, and \"clear\": every one of the six comparisons decided at 99.9%",
 		check: func(l *Lab, m string) Finding {
@@ -247,6 +252,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-equal-slightly-more-work", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		Key:   "N=100: calls equal/full",
 		Quote: "“Equal Jitter” is the loser. It does slightly more work than “Full Jitter”",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when 1 < calls(equal)/calls(full) < %.2f — \"slightly more\": a real excess of at most %.0f%%, one that leaves the work approximately the same", 1+slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
@@ -258,6 +264,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-equal-much-longer", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		Key:   "N=100: completion equal/full",
 		Quote: "and takes much longer",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when completion(equal)/completion(full) > %.2f — \"much\": beyond every slight (≤ %.0f%%) difference by as much again", much, 100*slight),
 		check: func(l *Lab, m string) Finding {
@@ -269,6 +276,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-full-less-work-more-time-than-decorrelated", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		Key:   "N=100: completion full/decorrelated",
 		Quote: "The “Full Jitter” approach uses less work, but slightly more time.",
 		Check: fmt.Sprintf("full against decorrelated, paired: holds at N when calls(full) < calls(decorrelated) (\"less\": any real difference) and 1 < completion(full)/completion(decorrelated) < %.2f (\"slightly more\": a real excess of at most %.0f%%)", 1+slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
@@ -281,6 +289,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "aws-jitter-keeps-n2", Origin: "aws", Source: analysis.AWSSource + " (the conclusion)", Model: ModelOCC,
+		Key:   "local exponent of mean calls, expo",
 		Quote: "none of these approaches fundamentally change the N2 nature of the work to be done",
 		Check: fmt.Sprintf("expo, full, equal and decorrelated, mean calls, by the growth rule with p = 2 and τ = %g: \"fundamentally\" allows any change short of a change of order, and the order such a change would reach is N (a bounded number of calls per client), so each local exponent must be nearer 2 than 1", samePowerNature),
 		check: func(l *Lab, m string) Finding {
@@ -289,6 +298,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-expo-as-many-calls-as-fixed", Origin: "seed", Source: seedTextbook + ", section 5.3 (1) and section 8", Model: ModelCapacity,
+		Key:   "N=200: calls expo − fixed",
 		Quote: "ジッターなしの指数バックオフは、固定間隔リトライと総呼び出し回数が完全に一致する。",
 		Check: "expo against fixed (delay d₁ = 2·base), paired, at the article's N = 50, 100 and 200: holds when calls are equal in every trial (\"完全に一致\": match exactly); fails when the paired difference's interval excludes 0",
 		check: func(l *Lab, m string) Finding {
@@ -319,6 +329,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-jitter-cuts-21-to-64", Origin: "seed", Source: seedTextbook + ", section 5.3 (3) and section 8", Model: ModelCapacity,
+		Key:   "N=200: cut in calls, decorrelated",
 		Quote: "ジッターを加えた3方式は、いずれも固定間隔・指数バックオフに対して総呼び出し回数を21〜64%削減した。",
 		Check: "full, equal, decorrelated against fixed, paired, at the article's N = 50, 100 and 200: holds when every cut 1 − calls(jitter)/calls(fixed) lies within [20.5%, 64.5%] (\"いずれも … 21〜64%\": each of the three, within the printed range to its rounding)",
 		check: func(l *Lab, m string) Finding {
@@ -337,6 +348,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-jitter-cut-grows-with-n", Origin: "seed", Source: seedTextbook + ", section 5.3 (3)", Model: ModelCapacity,
+		Key:   "cut full N=200",
 		Quote: "削減率は N が大きくなるほど大きくなる傾向が見られた",
 		Check: "full, equal, decorrelated: the cut in calls against fixed at N = 50 < at 100 < at 200 (\"大きくなる傾向\": grows along the article's settings; independent runs, z test on the difference of cuts)",
 		check: func(l *Lab, m string) Finding {
@@ -358,6 +370,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-decorrelated-fewest-calls", Origin: "seed", Source: seedTextbook + ", section 5.3 (4)", Model: ModelCapacity,
+		Key:   "N=50: calls decorrelated/equal",
 		Quote: "総呼び出し回数はDecorrelated Jitterが3設定中2つ(N=100,200)で最小",
 		Check: "decorrelated against full and equal, paired, at each of the article's three settings N = 50, 100, 200: holds when calls(decorrelated) is below both at the two it names (N = 100, 200); the third (N = 50), where \"2 of 3\" says it is not lowest, is checked too, in herd and in the article's own table, and the verdict says when the count is wrong",
 		check: func(l *Lab, m string) Finding {
@@ -385,6 +398,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-decorrelated-fastest-or-nearly", Origin: "seed", Source: seedTextbook + ", section 5.3 (4)", Model: ModelCapacity,
+		Key:   "N=50: completion decorrelated/equal",
 		Quote: "完了時間も3設定すべてでDecorrelated Jitterが最速か僅差の最速だった",
 		Check: fmt.Sprintf("decorrelated against full and equal, paired, over the three settings the quote names (\"3設定すべて\": N = 50, 100, 200): holds when at every one completion(decorrelated) < %.2f × the completion of each — \"僅差\" (a narrow margin): a slight difference, at most %.0f%%", 1+slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
@@ -401,6 +415,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-equal-widest-spread", Origin: "seed", Source: seedTextbook + ", section 5.3 (4)", Model: ModelCapacity,
+		Key:   "N=200: sd of completion, equal",
 		Quote: "Equal Jitterは待機時間の下限が保証される分、稀に大きな待機時間を引いた場合の完了時間のばらつき(標準偏差)が3方式中最大になる傾向も観測された。",
 		Check: "equal against full and decorrelated, paired, at the article's N = 50, 100 and 200: holds when the variance of completion of equal exceeds both (\"3方式中最大\": the largest of the three; paired squared deviations)",
 		check: func(l *Lab, m string) Finding {
@@ -417,6 +432,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-jitter-matters-more-than-which", Origin: "seed", Source: seedTextbook + ", section 5.3 (4) and section 8", Model: ModelCapacity,
+		Key:   "N=50: gap",
 		Quote: "「ジッターを入れるかどうか」の方が「どのジッターを選ぶか」よりも支配的な要因である",
 		Check: "at the article's N = 50, 100 and 200: holds when the gap in mean calls between the better no-jitter policy (fixed or expo) and the worst jittered one exceeds the spread among the jittered ones (\"支配的\": the larger of the two effects; paired, policies ranked by their means)",
 		check: func(l *Lab, m string) Finding {
@@ -428,6 +444,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-expo-never-recovers", Origin: "seed", Source: seedGuide + ", section 2.3", Model: ModelCapacity,
+		Key:   "collision server",
 		Quote: "このプロセスが繰り返され、システムは永久に回復できません。",
 		Check: fmt.Sprintf("expo at N = 100 (k = 10): the share of trials unfinished at the horizon, on the capacity and the collision server (OCC: its only server); \"永久に\" (forever): unfinished in every trial, so it holds on a server when the share's Clopper–Pearson interval lies above %.1f, fails when below %.1f", neverRecovers, 1-neverRecovers),
 		check: func(l *Lab, m string) Finding {
@@ -476,6 +493,7 @@ var registry = []Claim{
 	},
 	{
 		ID: "seed-equal-min-wait-disperses-less", Origin: "seed", Source: seedGuide + ", section 4.2 and table 4.3", Model: ModelCapacity,
+		Key:   "index of dispersion equal/full",
 		Quote: "常に「backoff / 2」の最小待機時間が保証される … Full Jitterに比べ、ランダム性の範囲が狭まるため、分散効果が（理論上は）わずかに低くなります",
 		Check: fmt.Sprintf("the law of equal's delay has minimum d_n/2 for every retry n (exact), and at N = 100, over the whole run after the initial spike, equal spreads the load slightly less than full: 1 < D(equal)/D(full) < %.2f for the index of dispersion D of calls per bin (paired; \"わずかに\": slightly, at most %.0f%%)", 1+slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
