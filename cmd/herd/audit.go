@@ -38,8 +38,11 @@ func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
 		Long: `audit plays the scenario given by the flags under every textbook policy (with
 --base, --cap, --fixed-delay) and every library preset (with its defaults),
 all on the same tick (--tick, default 1s) and on common random numbers, and
-ranks them: fewest clients that gave up first, then shortest completion, then
-fewest calls. Each row has 95% intervals for calls, completion, clients that
+ranks them: fewest censored trials first (a policy whose trials are still
+running at the horizon ranks after every policy whose trials all finished,
+and its statistics are over the finished trials only), then fewest clients
+that gave up, then fewest calls, then shortest completion. Each row shows its
+censored trials and has 95% intervals for calls, completion, clients that
 gave up, the peak arrivals of one tick after the first wave over capacity k,
 client latency p99, and the paired difference of completion and calls from
 the best policy.
