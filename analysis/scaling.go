@@ -14,8 +14,9 @@ import (
 // ScalingLadder is how calls and completion grow with the cohort: a ladder
 // of client counts, each the double of the one before, on which the local
 // exponent over every doubling is estimated (LocalExponent). Each rung runs
-// Pilot trials first, and then as many as its own variance says are needed
-// for a 95% half-width of HalfWidth on each local exponent (RunRung).
+// Pilot trials first, and then, sequentially, as many as its own variance
+// says are needed for a 95% half-width of HalfWidth on each local exponent
+// (RunRung).
 type ScalingLadder struct {
 	Clients   []int   `json:"clients"`    // N, each twice the one before
 	Pilot     int     `json:"pilot"`      // trials that estimate a rung's variance
@@ -74,28 +75,31 @@ func (s ScalingLadder) TrialsFor(cv float64) int {
 	return min(n, s.MaxTrials)
 }
 
-// RunRung runs sc: Pilot trials, then — when their variance asks for more —
-// the trials that TrialsFor gives for the larger coefficient of variation
-// of calls and completion. The first Pilot trials of the second run are the
-// pilot's (trial i draws from a stream of its own), so the pilot only
-// chooses the count.
+// RunRung runs sc sequentially: Pilot trials first, then — while the
+// variance of the trials so far asks for more — the count TrialsFor gives
+// for the larger coefficient of variation of calls and completion, until
+// the count suffices or reaches MaxTrials. Every run repeats the trials of
+// the one before (trial i draws from a stream of its own), so the counts
+// only choose how many trials the rung's estimate is over.
 func (s ScalingLadder) RunRung(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Rung, error) {
 	opt.Trials = s.Pilot
-	r, err := rungOf(ctx, sc, opt)
-	if err != nil {
-		return r, err
-	}
-	cv := 0.0
-	for _, e := range []stats.Estimate{r.Calls, r.Completion} {
-		if e.Mean > 0 {
-			cv = math.Max(cv, e.SD/e.Mean)
+	for {
+		r, err := rungOf(ctx, sc, opt)
+		if err != nil {
+			return r, err
 		}
-	}
-	if n := s.TrialsFor(cv); n > s.Pilot {
+		cv := 0.0
+		for _, e := range []stats.Estimate{r.Calls, r.Completion} {
+			if e.Mean > 0 {
+				cv = math.Max(cv, e.SD/e.Mean)
+			}
+		}
+		n := s.TrialsFor(cv)
+		if n <= opt.Trials || opt.Trials >= s.MaxTrials {
+			return r, nil
+		}
 		opt.Trials = n
-		return rungOf(ctx, sc, opt)
 	}
-	return r, nil
 }
 
 func rungOf(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Rung, error) {

@@ -19,7 +19,7 @@ import (
 // power p and gets a tolerance τ from its own words (its Check says which
 // and why).
 const GrowthRule = "Growth rule (every claim about growth with N): along the ladder N = 10, 20, …, 10240 — doublings up to where the delays of the blog's policies (base 5 ms, cap 2 s) sit at the cap — " +
-	"the local exponent over each doubling is log₂(m(2N)/m(N)) of the mean m, with a delta-method interval (trials per rung chosen from a pilot of 5 for ±0.03 at 95%). " +
+	"the local exponent over each doubling is log₂(m(2N)/m(N)) of the mean m, with a delta-method interval (trials per rung chosen sequentially from a pilot of 5 for ±0.03 at 95%). " +
 	"At one doubling the claim holds when the exponent's 99.9% interval lies within p ± τ and fails when it lies outside. " +
 	"A growth claim states an order of growth, so it is judged where the ladder ends, in the saturated regime: it holds for N ≥ N* when it holds at every doubling from N* to the top, " +
 	"fails when it fails at the top doubling, and is inconclusive otherwise; the verdict names N*."
@@ -188,7 +188,7 @@ func (l *Lab) growth(m string, g growth) Finding {
 		names[i] = string(k)
 	}
 	top := study.Clients[len(study.Clients)-1]
-	f := Finding{Model: m, Scenario: fmt.Sprintf("%s; %s; N = %d, %d, …, %d (doublings); trials per rung from a pilot of %d for ±%g on each exponent",
+	f := Finding{Model: m, Scenario: fmt.Sprintf("%s; %s; N = %d, %d, …, %d (doublings); trials per rung chosen sequentially from a pilot of %d for ±%g on each exponent",
 		describeModel(m), strings.Join(names, ", "), study.Clients[0], study.Clients[1], top, study.Pilot, study.HalfWidth)}
 	pick := analysis.RungCalls
 	if g.metric == completion {

@@ -99,7 +99,7 @@ func LocalExponents(ctx context.Context, cfg Config) (*Drawing, error) {
 		Legend: keys,
 		Rows:   rows,
 		Note: fmt.Sprintf("log2(m(2N)/m(N)) of the mean m over each doubling N = %d … %d, with 95%% delta-method intervals (mostly narrower than the glyphs); "+
-			"trials per rung chosen from a pilot of %d for ±%g on each exponent, seed %d (the committed run %s). "+
+			"trials per rung chosen sequentially from a pilot of %d for ±%g on each exponent, seed %d (the committed run %s). "+
 			"Jittered calls rise toward 2 once the delays sit at the cap; without jitter the OCC row's synchronized waves widen and expo's exponent stays near 1.63.",
 			study.Clients[0], study.Clients[len(study.Clients)-1], study.Pilot, study.HalfWidth, s.Seed, claims.CommittedScalingPath),
 		Width: vg.Inch * 10, Height: vg.Inch * 8,

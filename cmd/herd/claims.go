@@ -46,7 +46,7 @@ grid point left undecided is rerun with 4× the trials.
 
 The growth claims (work ∝ N², time ∝ N) are judged by one rule from local
 exponents over doublings of N = 10 … 10240, up to where the delays sit at the
-cap; their trials per rung are chosen from a pilot for ±0.03 on each exponent,
+cap; their trials per rung are chosen sequentially from a pilot for ±0.03 on each exponent,
 whatever --trials says. The OCC rungs near N = 10⁴ cost minutes of CPU, so by
 default (--scaling committed) they are read from the committed run of that
 study, claims/data/scaling.json, when --seed is its seed (1), and rerun
