@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/herdlab/herd/model"
@@ -163,24 +165,35 @@ func (s TailQuantiles) Run(ctx context.Context, sc model.Scenario, opt montecarl
 // PresetsAudit is the audit of every library preset and textbook policy on
 // one thundering herd (RunAudit).
 type PresetsAudit struct {
-	Clients, Capacity int
+	Clients int
+	// Capacity is the server's requests per second, the same at every tick.
+	Capacity int
 	// Ticks are the tick lengths audited: the README's 1 s, and 100 ms,
-	// which resolves sub-second jitter.
+	// where the same server serves a tenth as many per tick.
 	Ticks  []time.Duration
 	Trials int // per policy
 }
 
 // AuditStudy is the audit of the presets-audit figure (at the first tick)
 // and of the paper's audit table: 10,000 clients fail together on a
-// capacity server of k = 100 per tick.
+// capacity server of 100 requests per second, at every tick the same
+// server (10 per tick at 100 ms).
 func AuditStudy() PresetsAudit {
 	return PresetsAudit{Clients: 10_000, Capacity: 100, Ticks: []time.Duration{time.Second, 100 * time.Millisecond}, Trials: 100}
 }
 
-// Scenario is the audited herd on ticks of the given length.
+// Scenario is the audited herd on ticks of the given length; Capacity is
+// per second, converted to the tick by model.Spec (a tick that splits a
+// request is an error of the study).
 func (a PresetsAudit) Scenario(tick time.Duration) model.Scenario {
-	sc := model.Default()
-	sc.Clients, sc.Capacity, sc.Policy.Tick = a.Clients, a.Capacity, tick
+	var spec model.Spec
+	spec.Set("clients", strconv.Itoa(a.Clients))
+	spec.Set("capacity", strconv.Itoa(a.Capacity)+"/s")
+	spec.Set("tick", tick.String())
+	sc, err := spec.Scenario()
+	if err != nil {
+		panic(fmt.Sprintf("audit study at tick %s: %v", tick, err)) // the study's own constants
+	}
 	return sc
 }
 

@@ -40,7 +40,9 @@ func validateSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("validate.statistical", num(float64(v.Statistical), 0))
 	d.set("validate.level", num(100*v.Level, 1))
 	d.set("validate.critical", num(v.Critical, 2))
-	d.set("validate.mftolerance", num(100*analysis.MeanFieldTolerance, 0))
+	d.set("validate.mfcallsbound", num(100*analysis.MeanFieldCallsBound, 1))
+	d.set("validate.mfcompletionbound", num(100*analysis.MeanFieldCompletionBound, 0))
+	d.set("validate.mflevel", num(100*analysis.MeanFieldLevel, 0))
 	if cfg.full() && v.Failed > 0 {
 		return stale("%d model checks fail; the text says the models agree with Monte Carlo", v.Failed)
 	}

@@ -232,7 +232,7 @@ func TestModelParses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if o.Method != model.MethodMarkov || o.Solve != (model.SolveOptions{MaxStates: 500, Grid: model.DefaultGrid}) || o.Scenario.Clients != 6 {
+	if o.Method != model.MethodMarkov || o.Solve != (model.SolveOptions{MaxStates: 500}) || o.Scenario.Clients != 6 {
 		t.Errorf("%+v", o)
 	}
 }
@@ -345,6 +345,11 @@ func TestValidateExitCodes(t *testing.T) {
 	}
 	if code != 1 || !strings.Contains(errs, "checks failed") {
 		t.Errorf("herd validate --perturb-delays 1.1: exit %d, stderr %q; want exit 1", code, errs)
+	}
+	// The mean field's completion planted 3% high fails its 2% bound.
+	out, errs, code = parseAndRun(t, newCmdValidate, small, "validate", "--plant-completion", "1.03", "--format", "csv")
+	if code != 1 || !strings.Contains(errs, "1 of ") || !strings.Contains(out, "completion,") {
+		t.Errorf("herd validate --plant-completion 1.03: exit %d, stderr %q; want exit 1 with one check failed", code, errs)
 	}
 }
 

@@ -145,22 +145,7 @@ func simulateRun(opts *simulateOptions) error {
 // describe says a scenario in one line.
 func describe(sc model.Scenario) string {
 	p := sc.Policy
-	pol := string(p.Kind)
-	switch p.Kind {
-	case model.Fixed:
-		pol += fmt.Sprintf(" (delay %g)", p.FixedDelay)
-	case model.Expo, model.Full, model.Equal, model.Decorrelated:
-		pol += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
-	}
-	if p.Kind.IsPreset() {
-		pol += " (library preset)"
-	}
-	if p.Retries > 0 {
-		pol += fmt.Sprintf(", gives up after %d retries", p.Retries)
-	}
-	if p.MaxElapsed > 0 {
-		pol += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
-	}
+	pol := p.Describe()
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
 	}
