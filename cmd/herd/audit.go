@@ -38,8 +38,11 @@ func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
 		Long: `audit plays the scenario given by the flags under every textbook policy (with
 --base, --cap, --fixed-delay) and every library preset (with its defaults),
 all on the same tick (--tick, default 1s) and on common random numbers, and
-ranks them: fewest clients that gave up first, then shortest completion, then
-fewest calls. Each row has 95% intervals for calls, completion, clients that
+ranks them: fewest censored trials first (a policy whose trials are still
+running at the horizon ranks after every policy whose trials all finished,
+and its statistics are over the finished trials only), then fewest clients
+that gave up, then fewest calls, then shortest completion. Each row shows its
+censored trials and has 95% intervals for calls, completion, clients that
 gave up, the peak arrivals of one tick after the first wave over capacity k,
 client latency p99, and the paired difference of completion and calls from
 the best policy.
@@ -143,8 +146,19 @@ func syncMark(r analysis.AuditRow) string {
 }
 
 func auditHeader(r auditResult) string {
-	return fmt.Sprintf("Audit: %s.\n%d trials per policy, seed %d, common random numbers; times in %s; 95%% CIs (~: paired difference not significant).\nRanked by %s. Synchronized: at least %.0f%% of the cohort's first retries fall within one %s window (exact, from the unrounded first delay, so the same at any tick).",
+	s := fmt.Sprintf("Audit: %s.\n%d trials per policy, seed %d, common random numbers; times in %s; 95%% CIs (~: paired difference not significant).\nRanked by %s. Synchronized: at least %.0f%% of the cohort's first retries fall within one %s window (exact, from the unrounded first delay, so the same at any tick).",
 		describeHerd(r.Audit), r.Trials, r.Seed, r.Unit, r.RankedBy, 100*r.SyncThreshold, r.SyncWindow)
+	if n := r.CensoredRows(); n > 0 {
+		s += fmt.Sprintf("\nCensored: %d of %d policies have trials still running at the horizon (%s): they rank after every policy without, and their statistics are over the finished trials only, conditional on finishing; a dash means none finished.",
+			n, len(r.Rows), horizonText(r.Scenario))
+	}
+	return s
+}
+
+// censoredText is a row's censored trials out of all, as the audit's
+// formats print it.
+func censoredText(row analysis.AuditRow, trials int) string {
+	return fmt.Sprintf("%d/%d", row.Censored, trials)
 }
 
 func describeHerd(a analysis.Audit) string {
@@ -157,9 +171,9 @@ func auditTable(w io.Writer, r auditResult) error {
 	fmt.Fprintln(w, auditHeader(r))
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tpolicy\tgave up\tcompletion\tΔ completion vs #1\tcalls\tpeak/k after wave 1\tpeak/cohort\tlatency p99\t")
+	fmt.Fprintln(tw, "#\tpolicy\tcensored\tgave up\tcompletion\tΔ completion vs #1\tcalls\tpeak/k after wave 1\tpeak/cohort\tlatency p99\t")
 	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Rank, row.Policy, est(row.GaveUp), est(row.Completion),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Rank, row.Policy, censoredText(row, r.Trials), est(row.GaveUp), est(row.Completion),
 			diff(row.VsBest.Completion), est(row.Calls), est(row.PeakOverCapacity), est(row.Sync), quant(row.LatencyP99), syncMark(row))
 	}
 	if err := tw.Flush(); err != nil {
@@ -186,11 +200,11 @@ func auditFindings(w io.Writer, r auditResult, bullet string) error {
 func auditMarkdown(w io.Writer, r auditResult) error {
 	fmt.Fprintln(w, strings.ReplaceAll(auditHeader(r), "\n", "\n\n"))
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| # | policy | gave up | completion | Δ completion vs #1 | calls | peak/k after wave 1 | peak/cohort | latency p99 | synchronized |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| # | policy | censored | gave up | completion | Δ completion vs #1 | calls | peak/k after wave 1 | peak/cohort | latency p99 | synchronized |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, row := range r.Rows {
 		name := "`" + row.Policy + "`"
-		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Rank, name, est(row.GaveUp), est(row.Completion),
+		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Rank, name, censoredText(row, r.Trials), est(row.GaveUp), est(row.Completion),
 			diff(row.VsBest.Completion), est(row.Calls), est(row.PeakOverCapacity), est(row.Sync), quant(row.LatencyP99), map[bool]string{true: "**yes**", false: "no"}[row.Synchronized])
 	}
 	return auditFindings(w, r, "- ")
@@ -198,9 +212,14 @@ func auditMarkdown(w io.Writer, r auditResult) error {
 
 func auditCSV(w io.Writer, a analysis.Audit) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"rank", "policy", "preset", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "synchronized"})
+	// censored and trials repeat on every row of a policy, so that a row
+	// read alone still says how many trials its estimate leaves out.
+	cw.Write([]string{"rank", "policy", "preset", "censored", "trials", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "synchronized"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, r := range a.Rows {
+		// Every policy has this row, those with no finished trial too.
+		cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), "finished_trials",
+			strconv.Itoa(a.Trials - r.Censored), "", "", "", "", strconv.FormatBool(r.Synchronized)})
 		for _, m := range []struct {
 			name string
 			e    *stats.Estimate
@@ -214,11 +233,11 @@ func auditCSV(w io.Writer, a analysis.Audit) error {
 			if m.e.CI95 != nil {
 				lo, hi = num(m.e.CI95[0]), num(m.e.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), m.name, num(m.e.Mean), num(m.e.SD),
+			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), m.name, num(m.e.Mean), num(m.e.SD),
 				strconv.Itoa(m.e.N), lo, hi, strconv.FormatBool(r.Synchronized)})
 		}
 		if q := r.LatencyP99; q != nil {
-			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), "latency_p99", num(q.Value), "", "",
+			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), "latency_p99", num(q.Value), "", "",
 				num(q.CI95[0]), num(q.CI95[1]), strconv.FormatBool(r.Synchronized)})
 		}
 	}

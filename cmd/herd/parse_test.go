@@ -124,6 +124,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{claimsParse, "claims --source blog", "--source"},
 		{claimsParse, "claims --format csv", "--format"},
 		{claimsParse, "claims --trials 1", "--trials"},
+		{claimsParse, "claims --scaling cached", "--scaling"},
 		{validateParse, "validate --perturb-delays 0", "--perturb-delays"},
 		{validateParse, "validate --workers -1", "--workers"},
 		{plotsParse, "plots --only nope", "--only"},

@@ -120,11 +120,11 @@ func reproduceTable(w io.Writer, r reproduceResult) error {
 	fmt.Fprintf(w, "Seed article, section 5.2, rerun by herd: %d trials per row, seed %d, 95%% CIs.\n", r.Trials, r.Seed)
 	fmt.Fprintf(w, "Agreement: two-sided z test at 99.9%% against the article's mean ± sd over 30 trials.\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\tpolicy\tcalls (herd)\t95% CI\tarticle\tcalls\tcompletion (herd)\t95% CI\tarticle\tcompletion")
+	fmt.Fprintln(tw, "N\tpolicy\tcensored\tcalls (herd)\t95% CI\tarticle\tcalls\tcompletion (herd)\t95% CI\tarticle\tcompletion")
 	for _, row := range r.Rows {
 		cl, co := row.Calls, row.Completion
-		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%s\t%.1f ± %.1f\t%s\t%.2f\t%s\t%.2f ± %.2f\t%s\n",
-			row.Clients, row.Policy, cl.Mean, ci(cl.CI95), cl.Published.Mean, cl.Published.SD, verdict(cl.Agreement),
+		fmt.Fprintf(tw, "%d\t%s\t%d/%d\t%.1f\t%s\t%.1f ± %.1f\t%s\t%.2f\t%s\t%.2f ± %.2f\t%s\n",
+			row.Clients, row.Policy, row.Censored, r.Trials, cl.Mean, ci(cl.CI95), cl.Published.Mean, cl.Published.SD, verdict(cl.Agreement),
 			co.Mean, ci(co.CI95), co.Published.Mean, co.Published.SD, verdict(co.Agreement))
 	}
 	if err := tw.Flush(); err != nil {
@@ -136,7 +136,7 @@ func reproduceTable(w io.Writer, r reproduceResult) error {
 
 func reproduceCSV(w io.Writer, r reproduceResult) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"clients", "policy", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "article_mean", "article_sd", "article_n", "z", "agrees"})
+	cw.Write([]string{"clients", "policy", "censored", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "article_mean", "article_sd", "article_n", "z", "agrees"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, row := range r.Rows {
 		for _, m := range []struct {
@@ -147,7 +147,7 @@ func reproduceCSV(w io.Writer, r reproduceResult) error {
 			if m.c.CI95 != nil {
 				lo, hi = num(m.c.CI95[0]), num(m.c.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, m.name, num(m.c.Mean), num(m.c.SD), strconv.Itoa(m.c.N),
+			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, strconv.Itoa(row.Censored), m.name, num(m.c.Mean), num(m.c.SD), strconv.Itoa(m.c.N),
 				lo, hi, num(m.c.Published.Mean), num(m.c.Published.SD), strconv.Itoa(m.c.Published.N), num(m.c.Z), strconv.FormatBool(m.c.Agrees)})
 		}
 	}

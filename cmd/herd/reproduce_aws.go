@@ -97,9 +97,9 @@ func reproduceAWSTable(w io.Writer, r reproduceAWSResult) error {
 	fmt.Fprintf(w, "AWS Architecture Blog OCC simulation, rerun by herd: %d trials per row, seed %d, 95%% CIs.\n", r.Trials, r.Seed)
 	fmt.Fprintf(w, "Hops |Normal(10, 2)| ms, base 5 ms, cap 2000 ms; calls count writes; time in ms.\n\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "N\tpolicy\tcalls\t95% CI\ttime (ms)\t95% CI\t")
+	fmt.Fprintln(tw, "N\tpolicy\tcensored\tcalls\t95% CI\ttime (ms)\t95% CI\t")
 	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%s\t%.0f\t%s\t\n", row.Clients, row.Policy,
+		fmt.Fprintf(tw, "%d\t%s\t%d/%d\t%.1f\t%s\t%.0f\t%s\t\n", row.Clients, row.Policy, row.Censored, r.Trials,
 			row.Calls.Mean, ci(row.Calls.CI95), row.Completion.Mean, ci(row.Completion.CI95))
 	}
 	return tw.Flush()
@@ -107,7 +107,7 @@ func reproduceAWSTable(w io.Writer, r reproduceAWSResult) error {
 
 func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"clients", "policy", "metric", "unit", "mean", "sd", "n", "ci95_lo", "ci95_hi"})
+	cw.Write([]string{"clients", "policy", "censored", "metric", "unit", "mean", "sd", "n", "ci95_lo", "ci95_hi"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, row := range r.Rows {
 		for _, m := range []struct {
@@ -118,7 +118,7 @@ func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {
 			if m.e.CI95 != nil {
 				lo, hi = num(m.e.CI95[0]), num(m.e.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, m.name, m.unit, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), lo, hi})
+			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, strconv.Itoa(row.Censored), m.name, m.unit, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), lo, hi})
 		}
 	}
 	cw.Flush()

@@ -197,16 +197,21 @@ func ci(iv *stats.Interval) string {
 
 func summaryTable(w io.Writer, s analysis.Summary) error {
 	fmt.Fprintln(w, describe(s.Scenario))
-	horizon := fmt.Sprintf("horizon %d ticks", s.Scenario.EffectiveHorizon())
-	if s.Scenario.Continuous() {
-		horizon = fmt.Sprintf("horizon %d ms", s.Scenario.EffectiveHorizon())
-		if s.Scenario.Horizon == 0 {
-			horizon = "no horizon: OCC trials always finish"
-		}
-	}
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit())
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n", s.Trials, s.Seed, s.Censored, horizonText(s.Scenario), s.Scenario.TimeUnit())
 	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
 	return metricTable(w, metrics(s), s.Warnings)
+}
+
+// horizonText says where a scenario's trials are cut and counted
+// censored.
+func horizonText(sc model.Scenario) string {
+	if sc.Continuous() {
+		if sc.Horizon == 0 {
+			return "no horizon: OCC trials always finish"
+		}
+		return fmt.Sprintf("horizon %d ms", sc.EffectiveHorizon())
+	}
+	return fmt.Sprintf("horizon %d ticks", sc.EffectiveHorizon())
 }
 
 // metricTable writes one row per metric — mean, sd, 95% interval and the
@@ -246,6 +251,13 @@ func summaryCSV(w io.Writer, s analysis.Summary) error {
 	}
 	cw.Write(head)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	// The censored trials, which every metric below leaves out (n counts
+	// the trials it is over).
+	cens := []string{"censored trials", strconv.Itoa(s.Censored), "", strconv.Itoa(s.Trials), "", ""}
+	for range stats.Percentiles {
+		cens = append(cens, "", "", "")
+	}
+	cw.Write(cens)
 	for _, m := range metrics(s) {
 		row := []string{m.name, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1])}
 		for _, p := range stats.Percentiles {
