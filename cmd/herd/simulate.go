@@ -34,9 +34,40 @@ each with its 95% Student-t interval, and the p50, p90 and p99 of completion
 trial-clustered standard errors). Trials still running at the horizon are
 counted as censored and reported, never folded in as finished.
 
-Retry controls compose with any policy: --max-attempts, a per-client retry
-token bucket (--bucket aws|brooker) and a per-client circuit breaker
-(--breaker). A request a control stops gives up; outputs count them.
+Retry controls compose with any policy, each held per client and each with
+its source's parameters and rule (model/bucket.go, breaker.go, budget.go and
+throttling.go say them in full):
+  --max-attempts A        at most A sends per request
+  --bucket aws            the AWS SDKs' legacy retry quota (aws-sdk-go-v2
+                          aws/retry/standard.go: 500 tokens, 5 a retry, 10
+                          after a timeout, refund on a successful retry, +1 on
+                          a first-try success)
+  --bucket aws-2026       the same quota with the 2026 costs (aws-sdk-go-v2
+                          v1.42.0, AWS_NEW_RETRIES_2026,
+                          aws/retry/retry2026_test.go: 14 a retry after a
+                          transient error, 5 after throttling)
+  --bucket brooker        herd's reading of Brooker's 2022 post: 10 tokens,
+                          0.1 per success, 1 a retry — not his simulator's
+  --bucket brooker-sim    his simulator's bucket exactly
+                          (github.com/mbrooker/simulator_example retry_sim):
+                          5 tokens, 0.1 per new request as it starts, a retry
+                          only while above 1 token
+  --breaker               herd's sliding-window breaker, which refuses sends;
+                          --breaker-kind brooker-sim is his simulator's, which
+                          stops only retries once failures / requests over the
+                          run exceed 0.1
+  --retry-budget          Finagle's RetryBudget (finagle-core
+                          RetryBudget.scala): 20% of requests over 10 s plus
+                          10 retries per second
+  --retry-throttling      gRPC retry throttling (gRFC A6): maxTokens 10,
+                          tokenRatio 0.1, retries only above half the tokens
+  --adaptive-throttling   the SRE book's client-side throttling (ch. 21,
+                          eq. 21-1): reject locally with probability
+                          max(0, (requests − K·accepts)/(requests + 1)), K = 2,
+                          over two minutes
+Time-based parameters are converted with --tick (one second per tick when
+ticks are abstract). A request a control stops gives up; outputs count them
+by cause.
 
 With --rate the scenario becomes an open loop: new requests arrive as a
 Poisson stream of --rate per tick spread over the --clients, the server
@@ -48,13 +79,27 @@ calls per new request. On the capacity server goodput stays k under any
 overload, so every λ < k recovers; --reject-cost c > 0 (rejecting a request
 costs c of serving one) or --server collision make goodput fall under
 overload, where a retry storm can outlive its trigger (metastability).
---bucket and --breaker need --rate for now; in the cohort --max-attempts A
-is the retry limit A − 1 (the smaller of it and --retries).`,
+With --loop closed each of the --clients instead keeps one request at a
+time, sending the next --think-time ticks after the previous one was served
+or gave up.
+
+--server flaky --failure-rate p fails each call the server takes with
+probability p whatever the load (-k still caps a tick; -k 1000000 does not):
+the setting of Brooker's retry simulations, where a request allowed A
+attempts makes (1 − p^A)/(1 − p) calls. It runs open or closed loops, and
+drains them by default (--drain: after the last tick no new requests, and
+pending ones play out), so that calls per request count whole lives.
+
+The controls but --max-attempts need --rate or --loop closed for now; in the
+cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retries).`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --trials 50
-  herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50`,
+  herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50
+  herd simulate --server flaky --failure-rate 0.5 --max-attempts 4 --rate 30 -k 1000000 --outage 0
+  herd simulate --server flaky --failure-rate 0.5 --rate 10 -k 1000000 --outage 0 --bucket brooker-sim
+  herd simulate --server flaky --failure-rate 0.5 --loop closed --think-time 10 -k 1000000 --outage 0 --max-attempts 4 --policy expo --base 10 --cap 1000`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return simulateRun(c, &o) },
 	}
@@ -86,19 +131,19 @@ func simulateRun(c *cobra.Command, o *simulateOptions) error {
 	if err != nil {
 		return err
 	}
-	ctl, err := o.controls.controls(c)
+	ctl, err := o.controls.controls(c, sc)
 	if err != nil {
 		return err
 	}
-	open, tr, err := o.traffic.traffic(c, sc)
+	mode, tr, loop, err := o.traffic.traffic(c, sc)
 	if err != nil {
 		return err
 	}
-	if open {
-		return simulateTraffic(c, o, sc, tr, ctl, opt, format)
+	if mode != cohortRun {
+		return simulateTraffic(c, o, sc, tr, mode, loop, ctl, opt, format)
 	}
-	if ctl.Bucket.Kind != model.NoBucket || ctl.Breaker.Window > 0 {
-		return usageError{fmt.Errorf("--bucket and --breaker need open-loop mode (--rate) for now")}
+	if len(ctl.List()) > 0 {
+		return usageError{fmt.Errorf("--bucket, --breaker and the other retry controls but --max-attempts need open-loop mode (--rate) or a closed loop (--loop closed) for now")}
 	}
 	if a := ctl.MaxAttempts; a > 0 {
 		// The cohort engine's give-up mechanism is the policy's retry limit.
@@ -263,11 +308,17 @@ func summaryCSV(w io.Writer, s analysis.Summary) error {
 	return cw.Error()
 }
 
-func simulateTraffic(c *cobra.Command, o *simulateOptions, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options, format string) error {
+func simulateTraffic(c *cobra.Command, o *simulateOptions, sc model.Scenario, tr model.Traffic, mode runMode, loop model.ClosedLoop, ctl model.Controls, opt montecarlo.Options, format string) error {
 	opt.Arrivals = o.traffic.series
 	bar := newProgress(c.ErrOrStderr(), "trials", opt.Trials)
 	opt.Progress = bar.set
-	s, err := analysis.SimulateTraffic(c.Context(), sc, tr, ctl, opt)
+	var s analysis.TrafficSummary
+	var err error
+	if mode == closedRun {
+		s, err = analysis.SimulateClosedLoop(c.Context(), sc, tr, loop, ctl, opt)
+	} else {
+		s, err = analysis.SimulateTraffic(c.Context(), sc, tr, ctl, opt)
+	}
 	bar.finish()
 	if err != nil {
 		return err
