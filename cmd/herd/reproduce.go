@@ -17,11 +17,12 @@ func newReproduceCmd() *cobra.Command {
 		Short: "Rerun a published experiment and compare herd's numbers with it",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return usageError{fmt.Errorf("reproduce needs an experiment: seed or aws")}
+			return usageError{fmt.Errorf("reproduce needs an experiment: seed, aws or brooker")}
 		},
 	}
 	c.AddCommand(newReproduceSeedCmd())
 	c.AddCommand(newReproduceAWSCmd())
+	c.AddCommand(newReproduceBrookerCmd())
 	return c
 }
 
