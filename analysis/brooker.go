@@ -1,8 +1,8 @@
 package analysis
 
 import (
-	_ "embed"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -170,7 +170,7 @@ type BrookerComparison struct {
 
 // BrookerReproduction is the whole rerun.
 type BrookerReproduction struct {
-	Record BrookerRecord `json:"-"`
+	Record BrookerRecord       `json:"-"`
 	Rows   []BrookerComparison `json:"rows"`
 	// Level is the confidence level of each row's test: 95% over all the
 	// comparisons (Bonferroni), 1 − 0.05/Comparisons.

@@ -65,6 +65,7 @@ func ControlClaims(ctx context.Context, opt montecarlo.Options) ([]ControlFindin
 	var out []ControlFinding
 	for _, f := range []func(context.Context, montecarlo.Options) (ControlFinding, error){
 		claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
+		claimBackoffOpenClosed, claimRetryBudgetBound, claimThrottlingSheds, claimAdaptiveK,
 	} {
 		c, err := f(ctx, opt)
 		if err != nil {
