@@ -194,6 +194,12 @@ var wantVerdicts = map[string][2]analysis.Verdict{
 	"retry-storm-outlives-trigger":      {analysis.HoldsOnlyWhen, ""}, // only where goodput falls under overload
 	"controls-shrink-metastable-region": {analysis.Holds, ""},
 	"jitter-first-request":              {analysis.Holds, ""},
+	// Controls as their sources define them, and backoff in open and
+	// closed loops (issues 17 and 18).
+	"backoff-helps-closed-loop-not-open-loop":      {analysis.Holds, ""},
+	"finagle-budget-bounds-retries":                {analysis.HoldsOnlyWhen, ""}, // the minimum reserve dominates for low-rate clients
+	"grpc-throttling-sheds-retries-when-unhealthy": {analysis.Holds, ""},
+	"sre-adaptive-throttling-k-times-accepts":      {analysis.HoldsOnlyWhen, ""}, // only where rejections come from overload
 }
 
 var (
