@@ -31,6 +31,11 @@
 // simulation; ControlClaims turns all of it into verdicts on published
 // claims.
 //
+// SimulateClosedLoop does the same for a closed loop of clients.
+// ReproduceBrooker reruns the experiments of Brooker's retry_sim on the
+// flaky server beside the recorded values of his simulator
+// (data/brooker_retry_sim.json, with their provenance).
+//
 // ReproduceAWS reruns the AWS blog's OCC simulation (AWSCallsVersusClients
 // and AWSTimeVersusClients are its figures' data). The claims registry
 // (Claims, EvaluateClaims) holds the statements of the blog and the seed
