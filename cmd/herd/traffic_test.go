@@ -101,3 +101,61 @@ func TestMaxAttemptsCohortIsRetryLimit(t *testing.T) {
 		t.Fatalf("exit %d (%s); --max-attempts 3 and --retries 2 differ, or equal no limit", code, errs)
 	}
 }
+
+// Issue 17's acceptance line: on the flaky server at p = 0.5 with four
+// attempts, the calls per request have 1.875 = (1 − 0.5⁴)/(1 − 0.5) in
+// their interval.
+func TestFlakyCallsPerRequest(t *testing.T) {
+	out, errs, code := herd(t, "simulate", "--server", "flaky", "--failure-rate", "0.5", "--max-attempts", "4", "--rate", "30",
+		"-k", "1000000", "--outage", "0", "--ticks", "500", "--trials", "200", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Scenario struct {
+			Server      string  `json:"server"`
+			FailureRate float64 `json:"failure_rate"`
+		} `json:"scenario"`
+		Traffic struct {
+			Drain bool `json:"drain"`
+		} `json:"traffic"`
+		Load struct {
+			CI95 [2]float64 `json:"ci95"`
+		} `json:"load"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Scenario.Server != "flaky" || doc.Scenario.FailureRate != 0.5 || !doc.Traffic.Drain || doc.Load.CI95[0] > 1.875 || doc.Load.CI95[1] < 1.875 {
+		t.Errorf("%+v", doc)
+	}
+}
+
+// A closed loop's JSON says so, and does not depend on the worker count.
+func TestClosedLoopJSON(t *testing.T) {
+	args := []string{"simulate", "--loop", "closed", "--think-time", "3", "-n", "20", "-k", "5", "--ticks", "300", "--outage", "30",
+		"--retry-throttling", "--max-attempts", "4", "--trials", "8", "--format", "json"}
+	a, errs, code := herd(t, append(args, "--workers", "1")...)
+	b, _, _ := herd(t, append(args, "--workers", "3")...)
+	if code != 0 || a != b {
+		t.Fatalf("exit %d (%s), or outputs differ between worker counts", code, errs)
+	}
+	var doc struct {
+		Traffic struct {
+			Loop  string `json:"loop"`
+			Think *int   `json:"think_time"`
+		} `json:"traffic"`
+		Controls struct {
+			Name       string          `json:"name"`
+			Throttling json.RawMessage `json:"retry_throttling"`
+		} `json:"controls"`
+		GaveUpBy map[string]json.RawMessage `json:"gave_up_by"`
+	}
+	if err := json.Unmarshal([]byte(a), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Traffic.Loop != "closed" || doc.Traffic.Think == nil || *doc.Traffic.Think != 3 || doc.Controls.Name != "4 attempts + grpc throttling" ||
+		doc.Controls.Throttling == nil || doc.GaveUpBy["retry_throttling"] == nil || doc.GaveUpBy["retry_budget"] != nil {
+		t.Errorf("unexpected document: %+v", doc)
+	}
+}
