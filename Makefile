@@ -1,17 +1,27 @@
 GO ?= go
 
-.PHONY: all build test race vet bench bench-vs-seed fuzz docs plots plots
+.PHONY: all build test test-short test-long race vet bench bench-vs-seed fuzz docs plots plots
 
 all: vet test build
 
 build:
 	$(GO) build -buildvcs=auto -o bin/herd ./cmd/herd
 
+# The default run (about a minute on 2 cores); -short skips the slowest
+# exact checks; test-long adds the long statistical suites (*_long_test.go:
+# every claim's verdict, verdicts across seeds, the mean field at 10^5
+# clients, the paper data's full reproducibility), several CPU-minutes.
 test:
 	$(GO) test ./...
 
+test-short:
+	$(GO) test -short ./...
+
+test-long:
+	$(GO) test -tags long ./...
+
 race:
-	$(GO) test -race ./montecarlo ./analysis
+	$(GO) test -race ./montecarlo ./analysis ./sweep
 
 vet:
 	$(GO) vet ./...
@@ -20,7 +30,7 @@ vet:
 # count engine's samplers, and the sweep runner (points/s, trials/s).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
-	$(GO) test -run '^$$' -bench Sweep -benchmem ./analysis
+	$(GO) test -run '^$$' -bench Sweep -benchmem ./sweep
 
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;
@@ -30,8 +40,23 @@ bench-cost:
 	$(GO) test -run '^$$' -bench BenchmarkCostVersusN -benchtime 1s -count 5 ./montecarlo > plots/data/engine-cost.txt.tmp
 	mv plots/data/engine-cost.txt.tmp plots/data/engine-cost.txt
 
+# Per-client engine against the seed article's numpy code, one core each,
+# side by side (skips when ../shared/seeds is absent; SHARED moves it).
 bench-vs-seed:
 	scripts/bench-vs-seed.sh
+
+# herd reproduce aws against the AWS blog's own simulator (pyenv's Python
+# 2.7.18), one core each, per trial (skips when ../shared/anchors is absent).
+.PHONY: bench-vs-aws
+bench-vs-aws:
+	scripts/bench-vs-aws.sh
+
+# deploy/slurm on a real one-node Slurm cluster on localhost: as root it
+# installs slurm-wlm and munge, runs the array, the merge and two requeues,
+# compares with an unsharded sweep, and stops every daemon (a few minutes).
+.PHONY: slurm-check
+slurm-check:
+	deploy/slurm/check.sh
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzPolicy -fuzztime 30s ./model

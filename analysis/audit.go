@@ -5,15 +5,60 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
-// SyncThreshold is the share of the retrying cohort arriving in one tick
-// after the first wave above which an audit calls a policy synchronized:
-// the cohort still hits the server together, almost whole.
+// SyncThreshold is the share of the retrying cohort arriving within one
+// SyncWindow after the first wave above which an audit calls a policy
+// synchronized: the cohort still hits the server together, almost whole.
 const SyncThreshold = 0.9
+
+// SyncWindow is the real length of the window in which an audit counts the
+// cohort's retries together. It is real time, not a tick, so that whether a
+// policy keeps clients in step does not depend on the tick the scenario is
+// played on: as the tick shrinks the window spans more ticks and the share
+// converges. With abstract ticks (textbook policies only) it is one tick.
+const SyncWindow = time.Second
+
+// FirstRetrySync is the share of a large cohort's first retries that fall
+// within the busiest window of length window: the most probability that the
+// first retry's time — the first send's tick (uniform over the first
+// window) plus the policy's unrounded first delay — puts in any interval
+// (x, x + window]. The first retries of clients that failed together are
+// independent draws of that time, so this is the share the busiest window
+// holds as N grows, whatever the server. It is in real time (window and
+// delays in seconds) when the policy has a tick, and in ticks otherwise, so
+// it does not depend on the tick a scenario is played on. The scan's step
+// is window/400, so a share is exact to within the mass the law puts in
+// that step.
+func FirstRetrySync(sc model.Scenario, window time.Duration) float64 {
+	p := sc.Policy
+	unit := p.TickLength().Seconds() // seconds per tick; 0: abstract ticks
+	tau := window.Seconds()
+	if unit == 0 {
+		unit, tau = 1, 1 // one tick
+	}
+	law := p.Law(1, p.Start())
+	lo, hi := law.Draw(0)*unit, law.Sup()*unit
+	w := sc.FirstWindow
+	cdf := func(x float64) float64 { // P(first send + delay ≤ x), x in seconds
+		var sum float64
+		for f := range w {
+			sum += law.CDF((x - float64(f)*unit) / unit)
+		}
+		return sum / float64(w)
+	}
+	step := tau / 400
+	best := 0.0
+	for x := lo - tau - step; x <= hi+float64(w)*unit; x += step {
+		best = max(best, cdf(x+tau)-cdf(x))
+	}
+	return math.Min(1, best)
+}
 
 // Cohort is the number of clients that fail their first request in the
 // first-request window and so retry: N − k·W on the capacity server (at
@@ -38,18 +83,19 @@ type AuditRow struct {
 	Library string `json:"library,omitempty"`
 	Retries int    `json:"retries,omitempty"`
 	// Censored trials were still running at the horizon and are left out.
-	Censored   int       `json:"censored"`
-	Calls      *Estimate `json:"calls"`
-	Completion *Estimate `json:"completion"`
-	GaveUp     *Estimate `json:"gave_up"`
+	Censored   int             `json:"censored"`
+	Calls      *stats.Estimate `json:"calls"`
+	Completion *stats.Estimate `json:"completion"`
+	GaveUp     *stats.Estimate `json:"gave_up"`
 	// RetryPeak is the largest number of arrivals in one tick after the
-	// first-request window; PeakOverCapacity is RetryPeak / k, and Sync is
-	// RetryPeak / Cohort, the share of the retrying cohort that still
-	// arrives together.
-	RetryPeak        *Estimate `json:"retry_peak"`
-	PeakOverCapacity *Estimate `json:"peak_over_capacity"`
-	Sync             *Estimate `json:"sync"`
-	LatencyP99       *Quantile `json:"latency_p99"`
+	// first-request window and PeakOverCapacity is RetryPeak / k, both
+	// measured in the tick model. Sync is FirstRetrySync: the share of the
+	// cohort's first retries within the busiest SyncWindow, exact and in
+	// real time.
+	RetryPeak        *stats.Estimate `json:"retry_peak"`
+	PeakOverCapacity *stats.Estimate `json:"peak_over_capacity"`
+	Sync             *stats.Estimate `json:"sync"`
+	LatencyP99       *stats.Quantile `json:"latency_p99"`
 	// Synchronized is Sync's mean ≥ SyncThreshold; Why says, for presets,
 	// which feature of the library's formula keeps clients in step.
 	Synchronized bool   `json:"synchronized"`
@@ -57,8 +103,8 @@ type AuditRow struct {
 	// VsBest are the paired differences (this − best) of completion and
 	// calls over trials where neither was censored; zero for the best.
 	VsBest struct {
-		Completion Difference `json:"completion"`
-		Calls      Difference `json:"calls"`
+		Completion stats.Difference `json:"completion"`
+		Calls      stats.Difference `json:"calls"`
 	} `json:"vs_best"`
 
 	perTrial []auditTrial
@@ -77,9 +123,11 @@ type Audit struct {
 	Trials   int            `json:"trials"`
 	Seed     uint64         `json:"seed"`
 	// RankedBy says how rows are ordered.
-	RankedBy      string     `json:"ranked_by"`
-	SyncThreshold float64    `json:"sync_threshold"`
-	Rows          []AuditRow `json:"rows"`
+	RankedBy      string  `json:"ranked_by"`
+	SyncThreshold float64 `json:"sync_threshold"`
+	// SyncWindow is the window of Sync, in real time.
+	SyncWindow string     `json:"sync_window"`
+	Rows       []AuditRow `json:"rows"`
 }
 
 // AuditPolicies are the policies an audit of sc compares: the textbook
@@ -118,6 +166,11 @@ func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, pr
 	a.Scenario = sc
 	a.Scenario.Policy = policies[0]
 	a.Unit = policies[0].Unit()
+	tick := policies[0].TickLength()
+	a.SyncWindow = SyncWindow.String()
+	if tick == 0 {
+		a.SyncWindow = "1 tick"
+	}
 	opt.Arrivals = true
 	for _, p := range policies { // refuse before any work, as the plans would
 		s := sc
@@ -143,7 +196,7 @@ func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, pr
 	for i := range a.Rows {
 		r := &a.Rows[i]
 		r.Rank = i + 1
-		var dc, dk Moments
+		var dc, dk stats.Moments
 		for t, x := range r.perTrial {
 			if x.censored || best[t].censored {
 				continue
@@ -151,12 +204,12 @@ func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, pr
 			dc.Add(x.completion - best[t].completion)
 			dk.Add(x.calls - best[t].calls)
 		}
-		r.VsBest.Completion, r.VsBest.Calls = difference(&dc), difference(&dk)
+		r.VsBest.Completion, r.VsBest.Calls = dc.Difference(), dk.Difference()
 	}
 	return a, nil
 }
 
-func mean(e *Estimate) float64 {
+func mean(e *stats.Estimate) float64 {
 	if e == nil {
 		return 1e300 // no finished trial ranks last
 	}
@@ -179,9 +232,9 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	if ps, ok := model.LookupPreset(sc.Policy.Kind); ok {
 		row.Preset, row.Library, row.Why = true, ps.Library, ps.Synchronizing
 	}
-	var calls, completion, gaveUp, peak, over, sync Moments
-	var lat LatencyCDF
-	n, k := Cohort(sc), float64(sc.Capacity)
+	var calls, completion, gaveUp, peak, over stats.Moments
+	var lat stats.LatencyCDF
+	k := float64(sc.Capacity)
 	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		var rp int64
 		for tick := sc.FirstWindow; tick < len(t.Arrivals); tick++ {
@@ -198,7 +251,6 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 		gaveUp.Add(x.gaveUp)
 		peak.Add(x.retryPeak)
 		over.Add(x.retryPeak / k)
-		sync.Add(x.retryPeak / n)
 		lat.Add(t.Latency)
 		return nil
 	})
@@ -208,17 +260,19 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	if calls.N() == 0 {
 		return row, nil
 	}
-	est := func(m *Moments) *Estimate { e := m.Estimate(); return &e }
+	est := func(m *stats.Moments) *stats.Estimate { e := m.Estimate(); return &e }
 	row.Calls, row.Completion, row.GaveUp = est(&calls), est(&completion), est(&gaveUp)
-	row.RetryPeak, row.PeakOverCapacity, row.Sync = est(&peak), est(&over), est(&sync)
+	sync := stats.Exact(FirstRetrySync(sc, SyncWindow))
+	row.RetryPeak, row.PeakOverCapacity, row.Sync = est(&peak), est(&over), &sync
 	q := lat.Quantile(0.99)
 	row.LatencyP99 = &q
 	row.Synchronized = row.Sync.Mean >= SyncThreshold
 	switch {
 	case !row.Synchronized:
 		row.Why = ""
-	case row.Preset && row.Why == "" && sc.Rounding.Ticks(sc.Policy.Law(1, sc.Policy.Start()).Sup()) == 1:
-		row.Why = fmt.Sprintf("every first-retry delay rounds to one tick (%s), so the cohort re-arrives within one tick (a finer --tick resolves it)", sc.Policy.TickLength())
+	case row.Preset && row.Why == "" && sc.Policy.Law(1, sc.Policy.Start()).Sup()*sc.Policy.TickLength().Seconds() <= SyncWindow.Seconds():
+		row.Why = fmt.Sprintf("every first-retry delay is at most %s, so the cohort re-arrives within one %s window",
+			time.Duration(sc.Policy.Law(1, sc.Policy.Start()).Sup()*float64(sc.Policy.TickLength())).Round(time.Millisecond), SyncWindow)
 	}
 	return row, nil
 }
@@ -240,8 +294,8 @@ func (a Audit) Synchronized() []string {
 type PresetsAuditPoint struct {
 	Policy                 string
 	Preset, Synchronized   bool
-	Completion, GaveUpRate Estimate // completion in the audit's unit; gave-up as a share of N
-	Sync                   Estimate
+	Completion, GaveUpRate stats.Estimate // completion in the audit's unit; gave-up as a share of N
+	Sync                   stats.Estimate
 }
 
 // PresetsAuditData is the data of the presets-audit figure, in rank order,
@@ -256,7 +310,7 @@ func PresetsAuditData(a Audit) []PresetsAuditPoint {
 		g := *r.GaveUp
 		g.Mean, g.SD = g.Mean/n, g.SD/n
 		if g.CI95 != nil {
-			g.CI95 = &Interval{g.CI95[0] / n, g.CI95[1] / n}
+			g.CI95 = &stats.Interval{g.CI95[0] / n, g.CI95[1] / n}
 		}
 		out = append(out, PresetsAuditPoint{Policy: r.Policy, Preset: r.Preset, Synchronized: r.Synchronized,
 			Completion: *r.Completion, GaveUpRate: g, Sync: *r.Sync})

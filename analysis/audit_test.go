@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"context"
+	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -11,9 +13,9 @@ import (
 
 // TestAuditFlagsSynchronizedDefaults: on a herd of 2,000 clients against
 // k = 20 at 1 s ticks, the presets without jitter (retryablehttp's
-// DefaultBackoff, failsafe-go's no-delay default) re-arrive as a whole and
-// must be flagged; full jitter spreads its first retry over two ticks
-// (U(0, 2)) and must not be. Rows are ranked and the best has no
+// DefaultBackoff, failsafe-go's no-delay default) send every first retry
+// within one second and must be flagged; full jitter spreads its first
+// retry over two seconds (U(0, 2)) and must not be. Rows are ranked and the best has no
 // difference from itself.
 func TestAuditFlagsSynchronizedDefaults(t *testing.T) {
 	sc := model.Default()
@@ -47,5 +49,57 @@ func TestAuditFlagsSynchronizedDefaults(t *testing.T) {
 	}
 	if pts := PresetsAuditData(a); len(pts) != len(a.Rows) {
 		t.Errorf("figure data has %d points for %d rows", len(pts), len(a.Rows))
+	}
+}
+
+// The synchronized flags are defined in real time, so an audit of the
+// same server (the same capacity per second) gives the library presets the
+// same flags at 1 s, 100 ms and 10 ms ticks. (Textbook policies take their
+// base and cap in ticks, so their delays, and flags, change with the tick.)
+func TestAuditSyncFlagsHoldAtEveryTick(t *testing.T) {
+	var want []string
+	for _, tick := range []string{"1s", "100ms", "10ms"} {
+		var spec model.Spec
+		spec.Set("clients", "300")
+		spec.Set("capacity", "100/s")
+		spec.Set("tick", tick)
+		sc, err := spec.Scenario()
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := RunAudit(context.Background(), sc, montecarlo.Options{Trials: 2, Seed: 1, Use: montecarlo.Auto}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := a.Synchronized()
+		slices.Sort(got) // rows come in rank order, which the tick may change
+		if want == nil {
+			want = got
+			if len(got) == 0 || len(got) == len(model.Presets()) {
+				t.Fatalf("tick %s: %d of %d presets flagged; the check needs some of each", tick, len(got), len(model.Presets()))
+			}
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tick %s flags %v, tick 1s flags %v", tick, got, want)
+		}
+	}
+}
+
+// FirstRetrySync on laws whose answer is known: a point mass puts every
+// first retry in one window, U(0, 2 s) puts half in a 1 s window, and a
+// first-request window of two 1 s ticks spreads a point mass over two.
+func TestFirstRetrySync(t *testing.T) {
+	sc := model.Default()
+	sc.Policy.Tick = time.Second
+	for _, c := range []struct {
+		kind model.Kind
+		w    int
+		want float64
+	}{{model.Expo, 1, 1}, {model.Full, 1, 0.5}, {model.Equal, 1, 1}, {model.Expo, 2, 0.5}, {model.Full, 2, 0.5}} {
+		sc.Policy.Kind, sc.FirstWindow = c.kind, c.w
+		if got := FirstRetrySync(sc, time.Second); math.Abs(got-c.want) > 1/400.0+1e-9 {
+			t.Errorf("%s W=%d: %g, want %g", c.kind, c.w, got, c.want)
+		}
 	}
 }

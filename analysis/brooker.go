@@ -11,6 +11,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // Marc Brooker's retry simulator (github.com/mbrooker/simulator_example,
@@ -83,27 +84,27 @@ func Brooker() (BrookerRecord, error) {
 }
 
 // published is the mean ± sd over runs of f of a run's counts.
-func (r BrookerRow) published(f func(successes, total, unique float64) float64) Published {
-	var m Moments
+func (r BrookerRow) published(f func(successes, total, unique float64) float64) stats.Published {
+	var m stats.Moments
 	for _, run := range r.Runs {
 		m.Add(f(float64(run[0]), float64(run[1]), float64(run[2])))
 	}
 	e := m.Estimate()
-	return Published{Mean: e.Mean, SD: e.SD, N: e.N}
+	return stats.Published{Mean: e.Mean, SD: e.SD, N: e.N}
 }
 
 // Load is total calls / unique calls of each run.
-func (r BrookerRow) Load() Published {
+func (r BrookerRow) Load() stats.Published {
 	return r.published(func(_, total, unique float64) float64 { return total / unique })
 }
 
 // Success is successes / unique calls of each run.
-func (r BrookerRow) Success() Published {
+func (r BrookerRow) Success() stats.Published {
 	return r.published(func(s, _, unique float64) float64 { return s / unique })
 }
 
 // TotalCalls is the total calls of each run.
-func (r BrookerRow) TotalCalls() Published {
+func (r BrookerRow) TotalCalls() stats.Published {
 	return r.published(func(_, total, _ float64) float64 { return total })
 }
 
@@ -208,7 +209,7 @@ func ReproduceBrooker(ctx context.Context, opt montecarlo.Options, progress func
 	}
 	rows := rec.Reproduced()
 	out := BrookerReproduction{Record: rec, Comparisons: 2 * len(rows)}
-	out.Level = 1 - (1-Confidence)/float64(out.Comparisons)
+	out.Level = 1 - (1-stats.Confidence)/float64(out.Comparisons)
 	for i, r := range rows {
 		sc, tr, ctl, err := BrookerSetting(r, rec.MaxT)
 		if err != nil {
@@ -220,15 +221,15 @@ func ReproduceBrooker(ctx context.Context, opt montecarlo.Options, progress func
 		}
 		c := BrookerComparison{Experiment: r.Experiment, Name: r.Name, FailureRate: r.FailureRate, Clients: r.Clients,
 			Controls: ctl.String(), Scenario: sc, Warnings: s.Warnings,
-			Load:    Compared{s.Load, AgreeAt(s.Load, r.Load(), out.Level)},
-			Success: Compared{s.ServedShare, AgreeAt(s.ServedShare, r.Success(), out.Level)}}
+			Load:    Compared{s.Load, stats.AgreeAt(s.Load, r.Load(), out.Level)},
+			Success: Compared{s.ServedShare, stats.AgreeAt(s.ServedShare, r.Success(), out.Level)}}
 		for _, p := range rec.Published {
 			if p.Experiment == r.Experiment && p.Name == r.Name && p.FailureRate == r.FailureRate && p.Clients == r.Clients {
 				p := p
 				c.Published = &p
 			}
 		}
-		for _, a := range []Agreement{c.Load.Agreement, c.Success.Agreement} {
+		for _, a := range []stats.Agreement{c.Load.Agreement, c.Success.Agreement} {
 			if a.Agrees {
 				out.Agree++
 			}

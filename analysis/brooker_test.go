@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // The record says where its numbers come from, and every row it holds is
@@ -85,7 +86,7 @@ func TestBrookerReproductionAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := AgreeAt(s.Load, row.Load(), r.Level); a.Agrees {
+		if a := stats.AgreeAt(s.Load, row.Load(), r.Level); a.Agrees {
 			t.Errorf("herd's brooker bucket (load %g) agrees with his simulator's (%g): the check cannot tell them apart", s.Load.Mean, row.Load().Mean)
 		}
 	}

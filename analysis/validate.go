@@ -8,14 +8,18 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Verdicts of a Check.
+// CheckVerdict is what Validate concludes of one Check.
+type CheckVerdict string
+
+// The verdicts of a Check.
 const (
-	Pass = "pass"
-	Fail = "fail"
-	Info = "info" // reported, not judged (a mean field's completion error)
+	Pass CheckVerdict = "pass"
+	Fail CheckVerdict = "fail"
+	Info CheckVerdict = "info" // reported, not judged (a mean field's completion error)
 )
 
 // Methods of the analytical models, as herd model --method spells them.
@@ -31,18 +35,18 @@ type Check struct {
 	Scenario model.Scenario `json:"scenario"`
 	Quantity string         `json:"quantity"` // calls, completion, completion distribution, latency distribution, calls error shrinks
 	// Model is the model's value (NaN where the quantity is a law).
-	Model      Number    `json:"model"`
-	MonteCarlo *Estimate `json:"monte_carlo,omitempty"`
+	Model      Number          `json:"model"`
+	MonteCarlo *stats.Estimate `json:"monte_carlo,omitempty"`
 	// Z is the discrepancy in standard errors of the Monte Carlo mean
 	// (Markov); RelErr is model/MC − 1 (mean field); ChiSquare, DF and P
 	// are the goodness-of-fit test of the completion distribution.
-	Z         Number  `json:"z,omitempty"`
-	RelErr    float64 `json:"rel_err,omitempty"`
-	ChiSquare Number  `json:"chi_square,omitempty"`
-	DF        int     `json:"df,omitempty"`
-	P         float64 `json:"p,omitempty"`
-	Verdict   string  `json:"verdict"`
-	Detail    string  `json:"detail"`
+	Z         Number       `json:"z,omitempty"`
+	RelErr    float64      `json:"rel_err,omitempty"`
+	ChiSquare Number       `json:"chi_square,omitempty"`
+	DF        int          `json:"df,omitempty"`
+	P         float64      `json:"p,omitempty"`
+	Verdict   CheckVerdict `json:"verdict"`
+	Detail    string       `json:"detail"`
 }
 
 // Number is a float64 written to JSON as null when it is not finite (a
@@ -247,7 +251,7 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	for _, w := range c.Waves {
 		latency[w.Tick+1] += w.Served
 	}
-	var calls, completion Moments
+	var calls, completion stats.Moments
 	badLatency, censored := 0, 0
 	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		if t.Censored {
@@ -270,7 +274,7 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	if err != nil {
 		return nil, err
 	}
-	exact := func(q string, model float64, m *Moments) Check {
+	exact := func(q string, model float64, m *stats.Moments) Check {
 		e := m.Estimate()
 		ch := Check{Method: MethodClosed, Scenario: sc, Quantity: q, Model: Number(model), MonteCarlo: &e, Verdict: Pass}
 		bad := 0
@@ -303,7 +307,7 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	if err != nil {
 		return []Check{notApplicable(MethodMarkov, sc, err)}, nil
 	}
-	var calls, completion Moments
+	var calls, completion stats.Moments
 	var hist []int64
 	censored := 0
 	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
@@ -322,7 +326,7 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	if err != nil {
 		return nil, err
 	}
-	mean := func(q string, exact model.Moment, mc *Moments) Check {
+	mean := func(q string, exact model.Moment, mc *stats.Moments) Check {
 		e := mc.Estimate()
 		ch := Check{Method: MethodMarkov, Scenario: sc, Quantity: q, Model: Number(exact.Mean), MonteCarlo: &e}
 		se := exact.SD / math.Sqrt(float64(e.N))
@@ -342,16 +346,9 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 		return ch
 	}
 	checks := []Check{mean("calls", m.Calls, &calls), mean("completion", m.Completion, &completion)}
-	stat, df := chiSquare(hist, m.Distribution, m.Finished())
-	gof := Check{Method: MethodMarkov, Scenario: sc, Quantity: "completion distribution", Model: Number(math.NaN()), ChiSquare: Number(stat), DF: df}
-	if df > 0 {
-		gof.P = distuv.ChiSquared{K: float64(df)}.Survival(stat)
-	} else {
-		gof.P = 1
-		if stat > 0 {
-			gof.P = 0
-		}
-	}
+	fit := stats.ChiSquare(hist, m.Distribution, m.Finished())
+	stat, df := fit.ChiSquare, fit.DF
+	gof := Check{Method: MethodMarkov, Scenario: sc, Quantity: "completion distribution", Model: Number(math.NaN()), ChiSquare: Number(stat), DF: df, P: fit.P}
 	gof.Verdict = Pass
 	if gof.P < alpha {
 		gof.Verdict = Fail
@@ -361,52 +358,6 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 		gof.Detail += fmt.Sprintf("; %d censored trials, chain unfinished mass %.2g", censored, m.Unfinished)
 	}
 	return append(checks, gof), nil
-}
-
-// chiSquare is Pearson's statistic of the histogram against the law p
-// (normalized by total), with adjacent values pooled until every bin
-// expects at least 5; df = bins − 1. An observation where the law has no
-// mass makes the statistic infinite.
-func chiSquare(hist []int64, p []float64, total float64) (float64, int) {
-	var n int64
-	for _, c := range hist {
-		n += c
-	}
-	size := max(len(hist), len(p))
-	var exp, obs []float64
-	ce, co := 0.0, 0.0
-	for v := range size {
-		pv := 0.0
-		if v < len(p) {
-			pv = p[v] / total
-		}
-		var ov int64
-		if v < len(hist) {
-			ov = hist[v]
-		}
-		if pv == 0 && ov > 0 {
-			return math.Inf(1), 0
-		}
-		ce += pv * float64(n)
-		co += float64(ov)
-		if ce >= 5 {
-			exp, obs = append(exp, ce), append(obs, co)
-			ce, co = 0, 0
-		}
-	}
-	if ce > 0 || co > 0 { // the remainder joins the last bin
-		if len(exp) == 0 {
-			exp, obs = []float64{0}, []float64{0}
-		}
-		exp[len(exp)-1] += ce
-		obs[len(obs)-1] += co
-	}
-	stat := 0.0
-	for i := range exp {
-		d := obs[i] - exp[i]
-		stat += d * d / exp[i]
-	}
-	return stat, len(exp) - 1
 }
 
 // meanFieldJudged reports whether the mean field's calls are held to
@@ -431,7 +382,7 @@ func validateMeanField(ctx context.Context, sc, msc model.Scenario, opt montecar
 	if s.Calls == nil {
 		return nil, fmt.Errorf("every Monte Carlo trial was censored")
 	}
-	row := func(q string, model float64, e Estimate) Check {
+	row := func(q string, model float64, e stats.Estimate) Check {
 		ch := Check{Method: MethodMeanField, Scenario: sc, Quantity: q, Model: Number(model), MonteCarlo: &e, RelErr: model/e.Mean - 1, Verdict: Info}
 		ch.Z = Number((e.Mean - model) / e.SE())
 		ch.Detail = fmt.Sprintf("relative error %+.3f%% ± %.3f%%", 100*ch.RelErr, 100*critical*e.SE()/e.Mean)

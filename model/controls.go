@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -128,6 +129,28 @@ func (c Controls) String() string {
 		return "none"
 	}
 	return strings.Join(s, " + ")
+}
+
+// InCohort is the cohort scenario that plays sc under the controls. The
+// synchronized cohort has one way to give up, its policy's retry limit, so
+// an attempt limit A is the retry limit A − 1 (the smaller of it and the
+// policy's own). A limit of 1 would allow no retry at all, which the
+// policy cannot say (its retry limit 0 means none), and every other
+// control acts on a stream of requests over time: those are open-loop and
+// closed-loop controls and are refused here.
+func (c Controls) InCohort(sc Scenario) (Scenario, error) {
+	if len(c.List()) > 0 {
+		return sc, errors.New("--bucket, --breaker and the other retry controls but --max-attempts need open-loop mode (--rate) or a closed loop (--loop closed) for now")
+	}
+	if a := c.MaxAttempts; a > 0 {
+		if a == 1 {
+			return sc, errors.New("--max-attempts 1 (no retries) needs open-loop mode (--rate); the cohort needs at least 2")
+		}
+		if r := sc.Policy.Retries; r == 0 || r > a-1 {
+			sc.Policy.Retries = a - 1
+		}
+	}
+	return sc, nil
 }
 
 // Validate checks the parameters that do not depend on the scenario (all

@@ -41,6 +41,10 @@ type Spec struct {
 	base, cap, fixedDelay                          float64
 	tick, maxElapsed                               time.Duration
 	failureRate                                    float64
+	// rate is the capacity given as a rate, in requests per second (0:
+	// given per tick, or not given); Scenario converts it with the tick.
+	rate     float64
+	rateText string
 }
 
 // Set records that field was given as text, in the syntax of its flag: an
@@ -52,12 +56,28 @@ func (s *Spec) Set(field, text string) error {
 	bad := func(valid string) error { return &FieldError{Flag: field, Valid: valid, Got: strconv.Quote(text)} }
 	var err error
 	switch field {
-	case "clients", "capacity", "first-window", "horizon", "retries":
+	case "capacity":
+		s.rate, s.rateText = 0, ""
+		if num, unit, ok := strings.Cut(text, "/"); ok {
+			per := map[string]float64{"s": 1, "ms": 1e3, "us": 1e6, "µs": 1e6, "min": 1.0 / 60, "h": 1.0 / 3600}[unit]
+			x, e := strconv.ParseFloat(strings.TrimSpace(num), 64)
+			if per == 0 || e != nil || !(x > 0) || math.IsInf(x, 0) {
+				return bad("an integer per tick, or a rate such as 100/s, 5/ms or 600/min")
+			}
+			s.rate, s.rateText = x*per, text
+			break
+		}
+		n, e := readInt(text)
+		if e != nil {
+			return bad("an integer per tick, or a rate such as 100/s, 5/ms or 600/min")
+		}
+		s.capacity = n
+	case "clients", "first-window", "horizon", "retries":
 		n, e := readInt(text)
 		if e != nil {
 			return bad("an integer")
 		}
-		*map[string]*int{"clients": &s.clients, "capacity": &s.capacity, "first-window": &s.firstWindow, "horizon": &s.horizon, "retries": &s.tries}[field] = n
+		*map[string]*int{"clients": &s.clients, "first-window": &s.firstWindow, "horizon": &s.horizon, "retries": &s.tries}[field] = n
 	case "base", "cap", "fixed-delay":
 		x, e := strconv.ParseFloat(text, 64)
 		if e != nil {
@@ -184,7 +204,35 @@ func (s Spec) Scenario() (Scenario, error) {
 	if s.Given("failure-rate") {
 		sc.FailureRate = s.failureRate
 	}
+	if s.rate > 0 {
+		k, err := s.perTick(sc.Policy.TickLength())
+		if err != nil {
+			return sc, err
+		}
+		sc.Capacity = k
+	}
 	return sc, sc.Validate()
+}
+
+// perTick converts a capacity rate to whole requests per tick: a rate
+// means the same server whatever the tick, so a tick too short for one
+// request, or one that splits a request, is refused rather than rounded.
+func (s Spec) perTick(tick time.Duration) (int, error) {
+	bad := func(valid string) error {
+		return &FieldError{Flag: "capacity", Valid: valid, Got: strconv.Quote(s.rateText)}
+	}
+	if tick == 0 {
+		return 0, bad("an integer per tick unless the scenario has a real --tick (textbook policies keep abstract ticks)")
+	}
+	k := s.rate * tick.Seconds()
+	r := math.Round(k)
+	if r < 1 || math.Abs(k-r) > 1e-9*math.Max(1, k) {
+		return 0, bad(fmt.Sprintf("a whole number ≥ 1 of requests per tick of %s (it is %.6g); choose a --tick that holds a whole number of requests", tick, k))
+	}
+	if r > MaxClients {
+		return 0, bad(fmt.Sprintf("at most %d requests per tick of %s", int64(MaxClients), tick))
+	}
+	return int(r), nil
 }
 
 // text is a given field's value, as Set read it.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -9,18 +10,28 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
+// auditOptions are what herd audit's flags said.
 type auditOptions struct {
-	scenario scenarioFlags
-	run      runFlags
-	output   outputFlags
+	IO       *iostreams
+	Ctx      context.Context
+	Scenario model.Scenario
+	Run      montecarlo.Options
+	Output   output
 }
 
-func newAuditCmd() *cobra.Command {
-	var o auditOptions
-	o.output.markdown = true
+func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
+	opts := &auditOptions{IO: f.IO}
+	var (
+		scenario scenarioFlags
+		run      runFlags
+	)
+	out := outputFlags{markdown: true}
 	c := &cobra.Command{
 		Use:   "audit",
 		Short: "Rank every library preset and textbook policy on one thundering herd",
@@ -29,24 +40,42 @@ func newAuditCmd() *cobra.Command {
 all on the same tick (--tick, default 1s) and on common random numbers, and
 ranks them: fewest clients that gave up first, then shortest completion, then
 fewest calls. Each row has 95% intervals for calls, completion, clients that
-gave up, the peak arrivals of one tick after the first wave (over capacity k,
-and over the cohort N) and client latency p99, and the paired difference of
-completion and calls from the best policy.
+gave up, the peak arrivals of one tick after the first wave over capacity k,
+client latency p99, and the paired difference of completion and calls from
+the best policy.
 
-A policy is flagged synchronized when, on average, at least 90% of the
-retrying cohort (N − k·W clients) still arrives within one tick after the
-first wave: a retry storm the server meets at full strength. The flag depends
-on the tick: delays shorter than one tick cannot spread a cohort, so audit
-again with a finer --tick to see which sub-tick jitters help. --policy is
+A policy is flagged synchronized when at least 90% of the cohort's first
+retries fall within one 1 s window: a retry storm the server meets at full
+strength. The share is exact, computed from the policy's unrounded first
+delay (the first retries of clients that failed together are independent
+draws of it), and in real time, so the flags do not depend on the tick;
+give the capacity as a rate (-k 100/s) to audit the same server at any
+--tick. Textbook policies take --base and --cap in ticks. --policy is
 ignored.`,
 		Example: `  herd audit --clients 10000 --capacity 100
-  herd audit -n 10000 -k 100 --tick 100ms --format markdown`,
+  herd audit -n 10000 -k 100/s --tick 100ms --format markdown`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return auditRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Scenario, err = scenario.scenario(); err != nil {
+				return err
+			}
+			if opts.Run, err = run.options(); err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return auditRun(opts)
+		},
 	}
-	o.scenario.register(c)
-	o.run.register(c, 100)
-	o.output.register(c)
+	scenario.register(c)
+	run.register(c, 100)
+	out.register(c)
 	return c
 }
 
@@ -56,28 +85,17 @@ type auditResult struct {
 	Provenance   Provenance `json:"provenance"`
 }
 
-func auditRun(c *cobra.Command, o *auditOptions) error {
-	sc, err := o.scenario.scenario()
-	if err != nil {
-		return err
-	}
-	opt, err := o.run.options()
-	if err != nil {
-		return err
-	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
-	bar := newProgress(c.ErrOrStderr(), "policies", len(analysis.AuditPolicies(sc)))
-	a, err := analysis.RunAudit(c.Context(), sc, opt, func(done, _ int) { bar.set(done) })
+func auditRun(opts *auditOptions) error {
+	sc := opts.Scenario
+	bar := newProgress(opts.IO, "policies", len(analysis.AuditPolicies(sc)))
+	a, err := analysis.RunAudit(opts.Ctx, sc, opts.Run, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	res := auditResult{a, a.Synchronized(), provenance()}
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, res)
 		case "csv":
@@ -89,21 +107,21 @@ func auditRun(c *cobra.Command, o *auditOptions) error {
 	})
 }
 
-func est(e *analysis.Estimate) string {
+func est(e *stats.Estimate) string {
 	if e == nil {
 		return "—"
 	}
 	return fmtNum(e.Mean) + " " + ci(e.CI95)
 }
 
-func quant(q *analysis.Quantile) string {
+func quant(q *stats.Quantile) string {
 	if q == nil {
 		return "—"
 	}
 	return fmtNum(q.Value) + " " + ci(&q.CI95)
 }
 
-func diff(d analysis.Difference) string {
+func diff(d stats.Difference) string {
 	if d.N == 0 {
 		return "—"
 	}
@@ -125,8 +143,8 @@ func syncMark(r analysis.AuditRow) string {
 }
 
 func auditHeader(r auditResult) string {
-	return fmt.Sprintf("Audit: %s.\n%d trials per policy, seed %d, common random numbers; times in %s; 95%% CIs (~: paired difference not significant).\nRanked by %s. Synchronized: at least %.0f%% of the retrying cohort arrives within one tick after the first wave.",
-		describeHerd(r.Audit), r.Trials, r.Seed, r.Unit, r.RankedBy, 100*r.SyncThreshold)
+	return fmt.Sprintf("Audit: %s.\n%d trials per policy, seed %d, common random numbers; times in %s; 95%% CIs (~: paired difference not significant).\nRanked by %s. Synchronized: at least %.0f%% of the cohort's first retries fall within one %s window (exact, from the unrounded first delay, so the same at any tick).",
+		describeHerd(r.Audit), r.Trials, r.Seed, r.Unit, r.RankedBy, 100*r.SyncThreshold, r.SyncWindow)
 }
 
 func describeHerd(a analysis.Audit) string {
@@ -185,7 +203,7 @@ func auditCSV(w io.Writer, a analysis.Audit) error {
 	for _, r := range a.Rows {
 		for _, m := range []struct {
 			name string
-			e    *analysis.Estimate
+			e    *stats.Estimate
 		}{{"gave_up", r.GaveUp}, {"completion", r.Completion}, {"calls", r.Calls}, {"retry_peak", r.RetryPeak},
 			{"peak_over_capacity", r.PeakOverCapacity}, {"sync", r.Sync},
 			{"completion_vs_best", &r.VsBest.Completion.Estimate}, {"calls_vs_best", &r.VsBest.Calls.Estimate}} {

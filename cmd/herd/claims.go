@@ -1,23 +1,31 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/claims"
 	"github.com/spf13/cobra"
 )
 
+// claimsOptions are what herd claims' flags said.
 type claimsOptions struct {
-	run    runFlags
-	output outputFlags
-	source string
+	IO     *iostreams
+	Ctx    context.Context
+	Claims claims.Options // Origin "" is every claim
+	Output output
 }
 
-func newClaimsCmd() *cobra.Command {
-	var o claimsOptions
+func newCmdClaims(f *factory, runF func(*claimsOptions) error) *cobra.Command {
+	opts := &claimsOptions{IO: f.IO}
+	var (
+		run    runFlags
+		out    outputFlags
+		source string
+	)
 	c := &cobra.Command{
 		Use:   "claims",
 		Short: "Verdicts on what the AWS blog and the seed articles claim, with evidence",
@@ -34,65 +42,72 @@ grid point left undecided is rerun with 4× the trials.`,
   herd claims --source aws --format markdown > claims.md
   herd claims --format json --trials 4000 --seed 7`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return claimsRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			opt, err := run.options()
+			if err != nil {
+				return err
+			}
+			origin := source
+			switch origin {
+			case "all":
+				origin = ""
+			case "aws", "seed", "controls":
+			default:
+				return usageError{fmt.Errorf("--source must be one of aws, seed, controls, all, got %q", source)}
+			}
+			// Claims have no CSV: a .csv --out still gets JSON.
+			opts.Output = output{Format: out.format, Path: stdoutPath(out.out)}
+			switch out.format {
+			case "markdown", "table", "json":
+			case "":
+				if opts.Output, err = out.resolve(f.IO); err != nil {
+					return err
+				}
+				if opts.Output.Format == "csv" {
+					opts.Output.Format = "json"
+				}
+			default:
+				return usageError{fmt.Errorf("--format must be one of table, json, markdown, got %q", out.format)}
+			}
+			opts.Claims = claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin}
+			if err := opts.Claims.Validate(); err != nil {
+				return usageError{err}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return claimsRun(opts)
+		},
 	}
-	o.run.register(c, analysis.DefaultClaimTrials)
-	c.Flags().StringVar(&o.source, "source", "all", "which claims: aws|seed|controls|all")
+	run.register(c, claims.DefaultTrials)
+	c.Flags().StringVar(&source, "source", "all", "which claims: aws|seed|controls|all")
 	complete(c, "source", []string{"aws", "seed", "controls", "all"})
-	c.Flags().StringVar(&o.output.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
-	c.Flags().StringVar(&o.output.out, "out", "", "write the result to this file (atomically) instead of standard output")
+	c.Flags().StringVar(&out.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
+	c.Flags().StringVar(&out.out, "out", "", "write the result to this file (atomically) instead of standard output")
 	complete(c, "format", []string{"table", "json", "markdown"})
 	return c
 }
 
 type claimsResult struct {
-	Trials     int                    `json:"trials"`
-	Seed       uint64                 `json:"seed"`
-	Claims     []analysis.ClaimResult `json:"claims"`
-	Provenance Provenance             `json:"provenance"`
+	Trials     int             `json:"trials"`
+	Seed       uint64          `json:"seed"`
+	Claims     []claims.Result `json:"claims"`
+	Provenance Provenance      `json:"provenance"`
 }
 
-func claimsRun(c *cobra.Command, o *claimsOptions) error {
-	opt, err := o.run.options()
-	if err != nil {
-		return err
-	}
-	origin := o.source
-	switch origin {
-	case "all":
-		origin = ""
-	case "aws", "seed", "controls":
-	default:
-		return usageError{fmt.Errorf("--source must be one of aws, seed, controls, all, got %q", o.source)}
-	}
-	format := o.output.format
-	switch format {
-	case "markdown", "table", "json":
-	case "":
-		if format, err = o.output.resolve(c.OutOrStdout()); err != nil {
-			return err
-		}
-		if format == "csv" {
-			format = "json"
-		}
-	default:
-		return usageError{fmt.Errorf("--format must be one of table, json, markdown, got %q", format)}
-	}
-	if opt.Trials < 2 {
-		return usageError{fmt.Errorf("--trials must be ≥ 2 for claims, got %d", opt.Trials)}
-	}
-	bar := newProgress(c.ErrOrStderr(), "claims", len(analysis.Claims()))
-	res, err := analysis.EvaluateClaims(c.Context(), analysis.ClaimOptions{
-		Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin,
-		Progress: func(done, _ int) { bar.set(done) },
-	})
+func claimsRun(opts *claimsOptions) error {
+	bar := newProgress(opts.IO, "claims", len(claims.All()))
+	co := opts.Claims
+	co.Progress = func(done, _ int) { bar.set(done) }
+	res, err := claims.Evaluate(opts.Ctx, co)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	r := claimsResult{Trials: opt.Trials, Seed: opt.Seed, Claims: res, Provenance: provenance()}
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: provenance()}
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, r)
 		case "markdown":
@@ -102,14 +117,14 @@ func claimsRun(c *cobra.Command, o *claimsOptions) error {
 	})
 }
 
-func verdictText(v analysis.Verdict, cond string) string {
+func verdictText(v claims.Verdict, cond string) string {
 	if cond == "" {
 		return string(v)
 	}
 	return string(v) + ": " + cond
 }
 
-func evidenceText(ev []analysis.Evidence) string {
+func evidenceText(ev []claims.Evidence) string {
 	s := make([]string, len(ev))
 	for i, e := range ev {
 		s[i] = e.String()
@@ -119,15 +134,15 @@ func evidenceText(ev []analysis.Evidence) string {
 
 // otherText is the verdict in the other model, or a dash for a claim that
 // has none.
-func otherText(c analysis.ClaimResult) string {
-	if c.Transfer == analysis.NotApplicable {
+func otherText(c claims.Result) string {
+	if c.Transfer == claims.NotApplicable {
 		return "—"
 	}
 	return c.Other.Model + ": " + verdictText(c.Other.Verdict, c.Other.Condition)
 }
 
 func claimsTable(w io.Writer, r claimsResult) error {
-	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, analysis.ControlClaimTrials, r.Seed)
+	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, claims.ControlTrials, r.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "claim\tmodel\tverdict\tother model\ttransfer")
 	for _, c := range r.Claims {
@@ -143,7 +158,7 @@ func claimsTable(w io.Writer, r claimsResult) error {
 		if c.Note != "" {
 			fmt.Fprintf(w, "  note: %s\n", c.Note)
 		}
-		if c.Transfer != analysis.NotApplicable {
+		if c.Transfer != claims.NotApplicable {
 			fmt.Fprintf(w, "  %s: %s\n    %s\n", withParameters(c.Other.Model, c.Other.Scenario),
 				verdictText(c.Other.Verdict, c.Other.Condition), strings.ReplaceAll(evidenceText(c.Other.Evidence), "; ", "\n    "))
 		}
@@ -180,7 +195,7 @@ func withParameters(model, params string) string {
 	return model + " (" + params + ")"
 }
 
-func checksText(cs []analysis.ClaimResult) string {
+func checksText(cs []claims.Result) string {
 	var s []string
 	for _, c := range cs {
 		s = append(s, "`"+c.ID+"`: "+c.Check)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/sweep"
 	"gopkg.in/yaml.v3"
 )
 
@@ -19,14 +19,14 @@ import (
 // runs it: HERD_TEST_AS_HERD=1 makes it the command line.
 func TestMain(m *testing.M) {
 	if os.Getenv("HERD_TEST_AS_HERD") == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(run(os.Args[1:], systemStreams()))
 	}
 	os.Exit(m.Run())
 }
 
 func specOf(t *testing.T, path string) string {
 	t.Helper()
-	s, err := analysis.ReadSweepSpec(path, analysis.SweepSpec{Trials: 1000, Seed: 1, Grid: analysis.Grid{}})
+	s, err := sweep.ReadSweepSpec(path, sweep.SweepSpec{Trials: 1000, Seed: 1, Grid: sweep.Grid{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,5 +142,188 @@ func TestSlurmScripts(t *testing.T) {
 	}
 	if !bytes.Equal(read(t, filepath.Join(dir, "results", "sweep.jsonl")), read(t, whole)) {
 		t.Error("the Slurm scripts' merged output differs from the unsharded sweep")
+	}
+}
+
+// manifests reads every document of the YAML files under deploy/kubernetes.
+func manifests(t *testing.T, names ...string) []map[string]any {
+	t.Helper()
+	var docs []map[string]any
+	for _, name := range names {
+		f, err := os.Open(filepath.Join("../../deploy/kubernetes", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(f)
+		for {
+			var doc map[string]any
+			if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			docs = append(docs, doc)
+		}
+		f.Close()
+	}
+	return docs
+}
+
+// TestKubernetesJobsRun checks the manifests offline (no cluster or schema
+// validator is installable here: kubectl's dry run needs an API server) and
+// then runs them: every document has a known apiVersion and kind; the Jobs'
+// volumes name the ConfigMap and the claim; their command is where the
+// Dockerfile puts herd; and the sweep Job's args, expanded as Kubernetes
+// does for each completion index, followed by the merge Job's args, with
+// the mounts as temporary folders (and --trials 3 to be quick), give the
+// unsharded sweep's bytes. A misspelt flag, a wrong environment variable
+// for --shard auto or a shard missing from the merge fails here.
+func TestKubernetesJobsRun(t *testing.T) {
+	kinds := map[string]string{"ConfigMap": "v1", "PersistentVolumeClaim": "v1", "Job": "batch/v1"}
+	jobs := map[string]map[string]any{}
+	names := map[string]string{} // kind → metadata.name
+	var config map[string]any
+	for _, doc := range manifests(t, "sweep-job.yaml", "merge-job.yaml") {
+		kind, _ := doc["kind"].(string)
+		if api, ok := kinds[kind]; !ok || doc["apiVersion"] != api {
+			t.Errorf("document kind %q apiVersion %v: want one of %v", kind, doc["apiVersion"], kinds)
+			continue
+		}
+		name, _ := doc["metadata"].(map[string]any)["name"].(string)
+		if name == "" {
+			t.Errorf("a %s without metadata.name", kind)
+		}
+		switch kind {
+		case "Job":
+			jobs[name] = doc
+		case "ConfigMap":
+			config = doc
+		}
+		if kind != "Job" {
+			names[kind] = name
+		}
+	}
+	sweep, merge := jobs["herd-sweep"], jobs["herd-merge"]
+	if sweep == nil || merge == nil || config == nil {
+		t.Fatalf("want Jobs herd-sweep and herd-merge and a ConfigMap, got jobs %v", jobs)
+	}
+	dockerfile, err := os.ReadFile("../../deploy/Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// containerOf returns a Job's container, with its mount paths mapped to
+	// folders of dir (the ConfigMap's files written into its own).
+	type container struct {
+		args   []string
+		env    map[string]string
+		mounts map[string]string // mountPath → folder
+	}
+	containerOf := func(job map[string]any) container {
+		pod := job["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+		if pod["restartPolicy"] != "Never" && pod["restartPolicy"] != "OnFailure" {
+			t.Errorf("a Job's pods need restartPolicy Never or OnFailure, got %v", pod["restartPolicy"])
+		}
+		volumes := map[string]map[string]any{}
+		for _, v := range pod["volumes"].([]any) {
+			v := v.(map[string]any)
+			volumes[v["name"].(string)] = v
+		}
+		ctr := pod["containers"].([]any)[0].(map[string]any)
+		if ctr["image"] != "herd:latest" {
+			t.Errorf("image %v, want the herd:latest that deploy/README.md builds", ctr["image"])
+		}
+		cmd := ctr["command"].([]any)
+		if len(cmd) != 1 || !bytes.Contains(dockerfile, []byte("COPY --from=build /herd "+cmd[0].(string)+"\n")) {
+			t.Errorf("command %v is not where deploy/Dockerfile puts herd", cmd)
+		}
+		c := container{env: map[string]string{}, mounts: map[string]string{}}
+		envs, _ := ctr["env"].([]any) // the merge Job has none
+		for _, e := range envs {
+			e := e.(map[string]any)
+			if v, ok := e["value"].(string); ok {
+				c.env[e["name"].(string)] = v
+			}
+		}
+		for _, m := range ctr["volumeMounts"].([]any) {
+			m := m.(map[string]any)
+			v := volumes[m["name"].(string)]
+			folder := filepath.Join(dir, m["name"].(string))
+			os.MkdirAll(folder, 0o755)
+			switch {
+			case v["configMap"] != nil:
+				if got := v["configMap"].(map[string]any)["name"]; got != names["ConfigMap"] {
+					t.Errorf("volume %v names ConfigMap %v, the manifest defines %q", m["name"], got, names["ConfigMap"])
+				}
+				for file, body := range config["data"].(map[string]any) {
+					os.WriteFile(filepath.Join(folder, file), []byte(body.(string)), 0o644)
+				}
+			case v["persistentVolumeClaim"] != nil:
+				if got := v["persistentVolumeClaim"].(map[string]any)["claimName"]; got != names["PersistentVolumeClaim"] {
+					t.Errorf("volume %v claims %v, the manifest defines %q", m["name"], got, names["PersistentVolumeClaim"])
+				}
+			default:
+				t.Errorf("volume %v is neither the ConfigMap nor the claim", m["name"])
+			}
+			c.mounts[m["mountPath"].(string)] = folder
+		}
+		for _, a := range ctr["args"].([]any) {
+			c.args = append(c.args, a.(string))
+		}
+		return c
+	}
+	// expand does what Kubernetes does to args ($(VAR) from the env), then
+	// moves paths under a mount to its folder.
+	expand := func(c container, env map[string]string) []string {
+		var out []string
+		for _, a := range c.args {
+			for k, v := range env {
+				a = strings.ReplaceAll(a, "$("+k+")", v)
+			}
+			for mount, folder := range c.mounts {
+				a = strings.ReplaceAll(a, mount+"/", folder+"/")
+			}
+			out = append(out, a)
+		}
+		return out
+	}
+	sc, mc := containerOf(sweep), containerOf(merge)
+	// Only what the manifest sets reaches --shard auto.
+	for _, k := range []string{"JOB_COMPLETION_INDEX", "JOB_COMPLETIONS", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"} {
+		t.Setenv(k, "")
+	}
+	n := sweep["spec"].(map[string]any)["completions"].(int)
+	for i := 0; i < n; i++ {
+		env := map[string]string{"JOB_COMPLETION_INDEX": strconv.Itoa(i)} // set by Kubernetes
+		for k, v := range sc.env {
+			env[k] = v
+			t.Setenv(k, v)
+		}
+		t.Setenv("JOB_COMPLETION_INDEX", env["JOB_COMPLETION_INDEX"])
+		args := append(expand(sc, env), "--trials", "3")
+		if _, stderr, code := herd(t, args...); code != 0 {
+			t.Fatalf("sweep Job, index %d: herd %v: exit %d: %s", i, args, code, stderr)
+		}
+	}
+	args := expand(mc, nil)
+	if _, stderr, code := herd(t, args...); code != 0 {
+		t.Fatalf("merge Job: herd %v: exit %d: %s", args, code, stderr)
+	}
+	flag := func(args []string, name string) string {
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, name+"="); ok {
+				return v
+			}
+		}
+		t.Fatalf("args %v lack %s=", args, name)
+		return ""
+	}
+	spec, out := flag(expand(sc, nil), "--spec"), flag(args, "--out")
+	whole := filepath.Join(dir, "whole.jsonl")
+	if _, stderr, code := herd(t, "sweep", "--spec", spec, "--trials", "3", "--out", whole); code != 0 {
+		t.Fatal(stderr)
+	}
+	if !bytes.Equal(read(t, out), read(t, whole)) {
+		t.Error("the Jobs' merged output differs from the unsharded sweep")
 	}
 }

@@ -15,7 +15,8 @@ import (
 
 // scenarioFlags are the scenario flags of DESIGN.md's CLI contract.
 type scenarioFlags struct {
-	clients, capacity     int
+	clients               int
+	capacity              string
 	server, policy, round string
 	base, cap, fixedDelay float64
 	firstWindow, horizon  int
@@ -29,7 +30,7 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	d := model.Default()
 	fs := c.Flags()
 	fs.IntVarP(&f.clients, "clients", "n", d.Clients, "number of clients N that fail together (≥ 1)")
-	fs.IntVarP(&f.capacity, "capacity", "k", d.Capacity, "requests the server accepts per tick (≥ 1)")
+	fs.StringVarP(&f.capacity, "capacity", "k", strconv.Itoa(d.Capacity), "requests the server accepts per tick (≥ 1), or a rate such as 100/s or 5/ms converted with --tick")
 	fs.StringVar(&f.server, "server", d.Server.String(), "server model: "+strings.Join(model.ServerNames(), "|"))
 	fs.StringVar(&f.policy, "policy", string(d.Policy.Kind), "retry policy: "+kindList()+", or a library preset (see herd presets)")
 	fs.Float64Var(&f.base, "base", d.Policy.Base, "base delay in ticks (> 0); with --server occ in ms, default 5")

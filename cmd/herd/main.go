@@ -14,8 +14,13 @@
 // Every command prints a table on a terminal and JSON otherwise (choose with
 // --format table|csv|json); --out FILE writes atomically. Usage errors exit
 // with status 2, other failures with status 1.
+//
+// Each command is an options struct holding its streams and what its flags
+// said, a newCmdX(f, runF) constructor that parses the flags into it, and
+// an xRun(opts) function that does the work; tests pass a runF to check the
+// parsing without running anything.
 package main
 
 import "os"
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(run(os.Args[1:], systemStreams())) }

@@ -12,7 +12,7 @@ import (
 func herd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = run(args, &iostreams{In: strings.NewReader(""), Out: &o, ErrOut: &e})
 	return o.String(), e.String(), code
 }
 

@@ -8,23 +8,26 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
-var methods = []string{analysis.MethodClosed, analysis.MethodMarkov, analysis.MethodMeanField}
-
+// modelOptions are what herd model's flags said.
 type modelOptions struct {
-	scenario  scenarioFlags
-	output    outputFlags
-	method    string
-	maxStates int
-	grid      int
+	IO       *iostreams
+	Scenario model.Scenario
+	Output   output
+	Method   string
+	Solve    model.SolveOptions
 }
 
-func newModelCmd() *cobra.Command {
-	var o modelOptions
+func newCmdModel(f *factory, runF func(*modelOptions) error) *cobra.Command {
+	opts := &modelOptions{IO: f.IO}
+	var (
+		scenario scenarioFlags
+		out      outputFlags
+	)
 	c := &cobra.Command{
 		Use:   "model",
 		Short: "Analytical model of one scenario: closed form, exact Markov chain or mean field",
@@ -46,14 +49,30 @@ A scenario a method cannot answer exits 1 with the reason.`,
   herd model --method markov -n 8 -k 2 --policy full --format json
   herd model --method meanfield -n 100000 -k 1000 --policy equal`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return modelRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			var err error
+			if opts.Scenario, err = scenario.scenario(); err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if err := model.CheckMethod(opts.Method, opts.Solve); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return modelRun(opts)
+		},
 	}
-	c.Flags().StringVar(&o.method, "method", "", "model: "+strings.Join(methods, "|")+" (required)")
-	c.Flags().IntVar(&o.maxStates, "max-states", model.DefaultMaxStates, "markov: the most states at one tick before the scenario is refused (≥ 1)")
-	c.Flags().IntVar(&o.grid, "grid", model.DefaultGrid, "meanfield: cells of decorrelated's previous-delay dimension (≥ 1)")
-	complete(c, "method", methods)
-	o.scenario.register(c)
-	o.output.register(c)
+	d := model.DefaultSolveOptions()
+	c.Flags().StringVar(&opts.Method, "method", "", "model: "+strings.Join(model.Methods(), "|")+" (required)")
+	c.Flags().IntVar(&opts.Solve.MaxStates, "max-states", d.MaxStates, "markov: the most states at one tick before the scenario is refused (≥ 1)")
+	c.Flags().IntVar(&opts.Solve.Grid, "grid", d.Grid, "meanfield: cells of decorrelated's previous-delay dimension (≥ 1)")
+	complete(c, "method", model.Methods())
+	scenario.register(c)
+	out.register(c)
 	return c
 }
 
@@ -109,61 +128,14 @@ type markovDetail struct {
 	PeakStates int     `json:"peak_states"`
 }
 
-func modelRun(c *cobra.Command, o *modelOptions) error {
-	sc, err := o.scenario.scenario()
+func modelRun(opts *modelOptions) error {
+	r, err := model.Solve(opts.Method, opts.Scenario, opts.Solve)
 	if err != nil {
 		return err
 	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
-	if o.maxStates < 1 {
-		return usageError{fmt.Errorf("--max-states must be an integer ≥ 1, got %d", o.maxStates)}
-	}
-	if o.grid < 1 || o.grid > 100_000 {
-		return usageError{fmt.Errorf("--grid must be an integer in [1, 100000], got %d", o.grid)}
-	}
-	res := modelResult{Method: o.method, Scenario: sc, Provenance: provenance()}
-	switch o.method {
-	case analysis.MethodClosed:
-		r, err := model.ClosedForm(sc)
-		if err != nil {
-			return err
-		}
-		res.Calls = exactly(float64(r.Calls), 0)
-		res.Completion.modelValue = exactly(float64(r.Completion), 0)
-		res.Closed = &r
-	case analysis.MethodMarkov:
-		r, err := model.MarkovChain(sc, model.MarkovOptions{MaxStates: o.maxStates})
-		if err != nil {
-			return err
-		}
-		res.Calls = exactly(r.Calls.Mean, r.Calls.SD)
-		res.Completion.modelValue = exactly(r.Completion.Mean, r.Completion.SD)
-		res.Completion.Quantiles = map[string]quantileValue{}
-		for _, p := range analysis.Percentiles {
-			res.Completion.Quantiles[p.Name] = quantileValue{float64(r.Quantile(p.P))}
-		}
-		for t, p := range r.Distribution {
-			if p > 0 {
-				res.Completion.Distribution = append(res.Completion.Distribution, completionMass{t, p})
-			}
-		}
-		res.Markov = &markovDetail{r.Unfinished, r.Ticks, r.States, r.PeakStates}
-	case analysis.MethodMeanField:
-		r, err := model.MeanFieldModel(sc, model.MeanFieldOptions{Grid: o.grid})
-		if err != nil {
-			return err
-		}
-		res.Calls = modelValue{Mean: r.Calls}
-		res.Completion.modelValue = modelValue{Mean: r.Completion}
-		res.MeanField = &r
-	default:
-		return usageError{fmt.Errorf("--method must be one of %s, got %q", strings.Join(methods, ", "), o.method)}
-	}
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	res := modelResultOf(r, opts.Scenario)
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, res)
 		case "csv":
@@ -173,6 +145,30 @@ func modelRun(c *cobra.Command, o *modelOptions) error {
 	})
 }
 
+// modelResultOf is a model's solution as herd model reports it: the
+// chain's completion with its quantiles at the reported percentiles and
+// the completions it can reach.
+func modelResultOf(r model.Solution, sc model.Scenario) modelResult {
+	res := modelResult{Method: r.Method, Scenario: sc, Closed: r.Closed, MeanField: r.MeanField, Provenance: provenance()}
+	res.Calls, res.Completion.modelValue = modelValue{Mean: r.Calls.Mean}, modelValue{Mean: r.Completion.Mean}
+	if r.KnowsSD {
+		res.Calls, res.Completion.modelValue = exactly(r.Calls.Mean, r.Calls.SD), exactly(r.Completion.Mean, r.Completion.SD)
+	}
+	if m := r.Markov; m != nil {
+		res.Completion.Quantiles = map[string]quantileValue{}
+		for _, p := range stats.Percentiles {
+			res.Completion.Quantiles[p.Name] = quantileValue{float64(m.Quantile(p.P))}
+		}
+		for t, p := range m.Distribution {
+			if p > 0 {
+				res.Completion.Distribution = append(res.Completion.Distribution, completionMass{t, p})
+			}
+		}
+		res.Markov = &markovDetail{m.Unfinished, m.Ticks, m.States, m.PeakStates}
+	}
+	return res
+}
+
 func modelTable(w io.Writer, r modelResult) error {
 	fmt.Fprintln(w, describe(r.Scenario))
 	fmt.Fprintf(w, "method %s\n\n", r.Method)
@@ -180,7 +176,7 @@ func modelTable(w io.Writer, r modelResult) error {
 	fmt.Fprintln(tw, "metric\tmean\tsd")
 	fmt.Fprintf(tw, "calls\t%s\t%s\n", fmtNum(r.Calls.Mean), r.Calls.sd())
 	fmt.Fprintf(tw, "completion (ticks)\t%s\t%s\n", fmtNum(r.Completion.Mean), r.Completion.sd())
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		if q, ok := r.Completion.Quantiles[p.Name]; ok {
 			fmt.Fprintf(tw, "completion %s\t%s\t\n", p.Name, fmtNum(q.Value))
 		}

@@ -79,7 +79,7 @@ func TestModelExitCodes(t *testing.T) {
 		{[]string{"model", "--method", "closed", "--policy", "full"}, 1, "random"},
 		{[]string{"model", "--method", "closed", "--policy", "fixed", "--server", "collision"}, 1, "no client is ever served"},
 		{[]string{"model", "--method", "markov", "--policy", "decorrelated", "-n", "4"}, 1, "continuous"},
-		{[]string{"model", "--method", "markov", "-n", "1000", "--max-states", "1000"}, 1, "states"},
+		{[]string{"model", "--method", "markov", "-n", "100", "--max-states", "1000"}, 1, "states"},
 		{[]string{"model", "--method", "meanfield", "-n", "100000", "-k", "100", "--format", "csv"}, 0, ""},
 		{[]string{"model", "--method", "exact"}, 2, "--method"},
 		{[]string{"model"}, 2, "--method"},
@@ -90,26 +90,5 @@ func TestModelExitCodes(t *testing.T) {
 		if code != c.code || !strings.Contains(stderr, c.says) {
 			t.Errorf("herd %s: exit %d, stderr %q; want exit %d mentioning %q", strings.Join(c.args, " "), code, stderr, c.code, c.says)
 		}
-	}
-}
-
-// herd validate passes on its grid and fails, with exit 1, when the
-// models' delay laws are stretched.
-func TestValidateExitCodes(t *testing.T) {
-	out, stderr, code := herd(t, "validate", "--format", "table")
-	if code != 0 || !strings.Contains(out, "0 of ") {
-		t.Errorf("herd validate: exit %d, stderr %q, tail %q", code, stderr, out[max(0, len(out)-200):])
-	}
-	for _, method := range []string{"closed", "markov", "meanfield"} {
-		if !strings.Contains(out, "\n"+method+" ") {
-			t.Errorf("herd validate prints no %s row", method)
-		}
-	}
-	out, stderr, code = herd(t, "validate", "--perturb-delays", "1.1", "--format", "json")
-	if !json.Valid([]byte(out)) {
-		t.Errorf("herd validate --format json writes invalid JSON (infinite z scores must be null)")
-	}
-	if code != 1 || !strings.Contains(stderr, "checks failed") {
-		t.Errorf("herd validate --perturb-delays 1.1: exit %d, stderr %q; want exit 1", code, stderr)
 	}
 }

@@ -43,56 +43,86 @@ func (f *outputFlags) register(c *cobra.Command) {
 	complete(c, "format", f.allowed())
 }
 
-// resolve picks the format: the flag, else the --out file's extension, else
-// table on a terminal and JSON otherwise.
-func (f *outputFlags) resolve(stdout io.Writer) (string, error) {
-	if f.out == "-" {
-		f.out = ""
+// output is how and where a command writes its result: the format
+// resolved from the flags, and the --out file ("" for standard output).
+type output struct {
+	Format string // table, csv, json or markdown
+	Path   string
+}
+
+// stdoutPath reads an --out value: "-" is standard output, as "" is.
+func stdoutPath(path string) string {
+	if path == "-" {
+		return ""
 	}
-	if f.out != "" {
-		if err := outfile.Check(f.out); err != nil {
+	return path
+}
+
+// path is the --out file ("" for standard output), refused before the
+// run when it cannot be written (a directory, a read-only file).
+func (f *outputFlags) path() (string, error) {
+	path := stdoutPath(f.out)
+	if path != "" {
+		if err := outfile.Check(path); err != nil {
 			return "", outError(err)
 		}
 	}
+	return path, nil
+}
+
+// resolve picks the format: the flag, else the --out file's extension, else
+// table on a terminal and JSON otherwise.
+func (f *outputFlags) resolve(ios *iostreams) (output, error) {
+	path, err := f.path()
+	if err != nil {
+		return output{}, err
+	}
+	o := output{Path: path}
 	if f.format != "" {
 		for _, v := range f.allowed() {
 			if f.format == v {
-				return v, nil
+				o.Format = v
+				return o, nil
 			}
 		}
-		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(f.allowed(), ", "), f.format)}
+		return o, usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(f.allowed(), ", "), f.format)}
 	}
-	switch strings.ToLower(filepath.Ext(f.out)) {
+	switch strings.ToLower(filepath.Ext(o.Path)) {
 	case ".md":
 		if f.markdown {
-			return "markdown", nil
+			o.Format = "markdown"
+			return o, nil
 		}
 	case ".json":
-		return "json", nil
+		o.Format = "json"
+		return o, nil
 	case ".csv":
-		return "csv", nil
+		o.Format = "csv"
+		return o, nil
 	case ".txt":
-		return "table", nil
+		o.Format = "table"
+		return o, nil
 	}
-	if f.out == "" && isTerminal(stdout) {
-		return "table", nil
+	o.Format = "json"
+	if o.Path == "" && ios.OutTTY {
+		o.Format = "table"
 	}
-	return "json", nil
+	return o, nil
 }
 
 // write renders the result into memory, then writes it to standard output
 // or, through a temporary file and a rename, to --out: a failed run leaves
 // no half-written file.
-func (f *outputFlags) write(stdout io.Writer, render func(w io.Writer) error) error {
+func (o output) write(ios *iostreams, render func(w io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := render(&buf); err != nil {
 		return err
 	}
-	if f.out == "" {
-		_, err := stdout.Write(buf.Bytes())
+	if o.Path == "" {
+		_, err := ios.Out.Write(buf.Bytes())
 		return err
 	}
-	return writeFileAtomic(f.out, buf.Bytes())
+	return writeFileAtomic(o.Path, buf.Bytes())
 }
 
 // outError makes a refused --out a usage error (exit 2).
@@ -106,12 +136,12 @@ func outError(err error) error {
 
 // warn prints warnings on stderr unless they go into a table on standard
 // output, which prints them itself.
-func (f *outputFlags) warn(stderr io.Writer, format string, warnings []string) {
-	if format == "table" && f.out == "" {
+func (o output) warn(ios *iostreams, warnings []string) {
+	if o.Format == "table" && o.Path == "" {
 		return
 	}
 	for _, w := range warnings {
-		fmt.Fprintln(stderr, "herd: warning:", w)
+		fmt.Fprintln(ios.ErrOut, "herd: warning:", w)
 	}
 }
 
@@ -190,11 +220,11 @@ type progress struct {
 	bar     *progressbar.ProgressBar
 }
 
-func newProgress(w io.Writer, desc string, total int) *progress {
-	if !isTerminal(w) {
+func newProgress(ios *iostreams, desc string, total int) *progress {
+	if !ios.ErrTTY {
 		return nil
 	}
-	return &progress{w: w, desc: desc, total: total, started: time.Now()}
+	return &progress{w: ios.ErrOut, desc: desc, total: total, started: time.Now()}
 }
 
 // set records that done of total units are finished.

@@ -12,13 +12,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// presetsOptions are what herd presets' flags said.
 type presetsOptions struct {
-	output outputFlags
+	IO     *iostreams
+	Output output
 }
 
-func newPresetsCmd() *cobra.Command {
-	var o presetsOptions
-	o.output.markdown = true
+func newCmdPresets(f *factory, runF func(*presetsOptions) error) *cobra.Command {
+	opts := &presetsOptions{IO: f.IO}
+	out := outputFlags{markdown: true}
 	c := &cobra.Command{
 		Use:   "presets",
 		Short: "List the library presets: formula, defaults, retry limit and source",
@@ -31,9 +33,18 @@ checked against the real library by the conformance module (make conformance).`,
   herd presets --format markdown
   herd simulate --policy retryablehttp-default -n 10000 -k 100 --tick 100ms`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return presetsRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			var err error
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return presetsRun(opts)
+		},
 	}
-	o.output.register(c)
+	out.register(c)
 	return c
 }
 
@@ -69,14 +80,10 @@ func presetRows() []presetJSON {
 	return rows
 }
 
-func presetsRun(c *cobra.Command, o *presetsOptions) error {
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
+func presetsRun(opts *presetsOptions) error {
 	rows := presetRows()
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, struct {
 				Presets    []presetJSON `json:"presets"`

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -8,10 +9,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
-func newReproduceCmd() *cobra.Command {
+// newCmdReproduce groups the reproductions; it runs nothing itself.
+func newCmdReproduce(f *factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "reproduce",
 		Short: "Rerun a published experiment and compare herd's numbers with it",
@@ -20,19 +24,26 @@ func newReproduceCmd() *cobra.Command {
 			return usageError{fmt.Errorf("reproduce needs an experiment: seed, aws or brooker")}
 		},
 	}
-	c.AddCommand(newReproduceSeedCmd())
-	c.AddCommand(newReproduceAWSCmd())
-	c.AddCommand(newReproduceBrookerCmd())
+	c.AddCommand(newCmdReproduceSeed(f, nil))
+	c.AddCommand(newCmdReproduceAWS(f, nil))
+	c.AddCommand(newCmdReproduceBrooker(f, nil))
 	return c
 }
 
+// reproduceSeedOptions are what herd reproduce seed's flags said.
 type reproduceSeedOptions struct {
-	run    runFlags
-	output outputFlags
+	IO     *iostreams
+	Ctx    context.Context
+	Run    montecarlo.Options
+	Output output
 }
 
-func newReproduceSeedCmd() *cobra.Command {
-	var o reproduceSeedOptions
+func newCmdReproduceSeed(f *factory, runF func(*reproduceSeedOptions) error) *cobra.Command {
+	opts := &reproduceSeedOptions{IO: f.IO}
+	var (
+		run runFlags
+		out outputFlags
+	)
 	c := &cobra.Command{
 		Use:   "seed",
 		Short: "The seed article's table (N = 50, 100, 200; k = 10) beside herd's estimates",
@@ -45,10 +56,23 @@ two-sided z test at 99.9% on the difference of means (standard error
 √(SE_herd² + (sd/√30)²); rows without variance must match exactly).
 --trials 30 mimics the article's own budget.`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return reproduceSeedRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Run, err = run.options(); err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return reproduceSeedRun(opts)
+		},
 	}
-	o.run.register(c, 10000)
-	o.output.register(c)
+	run.register(c, 10000)
+	out.register(c)
 	return c
 }
 
@@ -61,29 +85,22 @@ type reproduceResult struct {
 	Provenance Provenance                `json:"provenance"`
 }
 
-func reproduceSeedRun(c *cobra.Command, o *reproduceSeedOptions) error {
-	opt, err := o.run.options()
-	if err != nil {
-		return err
-	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
-	bar := newProgress(c.ErrOrStderr(), "scenarios", 15)
-	rows, err := analysis.ReproduceSeed(c.Context(), opt, func(done, _ int) { bar.set(done) })
+func reproduceSeedRun(opts *reproduceSeedOptions) error {
+	opt := opts.Run
+	bar := newProgress(opts.IO, "scenarios", analysis.SeedRows())
+	rows, err := analysis.ReproduceSeed(opts.Ctx, opt, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	res := reproduceResult{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: provenance()}
 	for _, r := range rows {
-		if r.Calls.Agrees && r.Completion.Agrees {
+		if r.Agrees() {
 			res.Agree++
 		}
 	}
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, res)
 		case "csv":
@@ -93,7 +110,7 @@ func reproduceSeedRun(c *cobra.Command, o *reproduceSeedOptions) error {
 	})
 }
 
-func verdict(a analysis.Agreement) string {
+func verdict(a stats.Agreement) string {
 	if a.Agrees {
 		return "agrees"
 	}

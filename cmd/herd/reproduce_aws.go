@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -9,16 +10,25 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
+// reproduceAWSOptions are what herd reproduce aws's flags said.
 type reproduceAWSOptions struct {
-	run    runFlags
-	output outputFlags
+	IO     *iostreams
+	Ctx    context.Context
+	Run    montecarlo.Options
+	Output output
 }
 
-func newReproduceAWSCmd() *cobra.Command {
-	var o reproduceAWSOptions
+func newCmdReproduceAWS(f *factory, runF func(*reproduceAWSOptions) error) *cobra.Command {
+	opts := &reproduceAWSOptions{IO: f.IO}
+	var (
+		run runFlags
+		out outputFlags
+	)
 	c := &cobra.Command{
 		Use:   "aws",
 		Short: "The AWS blog's OCC simulation (N = 10…190 × 5 policies) with 95% CIs",
@@ -33,10 +43,23 @@ The defaults mirror the blog's own run: 100 trials per point.`,
 		Example: `  herd reproduce aws
   herd reproduce aws --trials 10000 --format json --out aws.json`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return reproduceAWSRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Run, err = run.options(); err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return reproduceAWSRun(opts)
+		},
 	}
-	o.run.register(c, 100)
-	o.output.register(c)
+	run.register(c, 100)
+	out.register(c)
 	return c
 }
 
@@ -49,25 +72,18 @@ type reproduceAWSResult struct {
 	Provenance Provenance        `json:"provenance"`
 }
 
-func reproduceAWSRun(c *cobra.Command, o *reproduceAWSOptions) error {
-	opt, err := o.run.options()
-	if err != nil {
-		return err
-	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
+func reproduceAWSRun(opts *reproduceAWSOptions) error {
+	opt := opts.Run
 	clients, kinds := model.AWSClients(), model.AWSKinds()
-	bar := newProgress(c.ErrOrStderr(), "scenarios", len(clients)*len(kinds))
-	rows, err := analysis.ReproduceAWS(c.Context(), clients, kinds, opt, func(done, _ int) { bar.set(done) })
+	bar := newProgress(opts.IO, "scenarios", len(clients)*len(kinds))
+	rows, err := analysis.ReproduceAWS(opts.Ctx, clients, kinds, opt, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	res := reproduceAWSResult{Source: analysis.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: provenance()}
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, res)
 		case "csv":
@@ -96,7 +112,7 @@ func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {
 	for _, row := range r.Rows {
 		for _, m := range []struct {
 			name, unit string
-			e          analysis.Estimate
+			e          stats.Estimate
 		}{{"calls", "writes", row.Calls}, {"completion", "ms", row.Completion.Estimate}} {
 			lo, hi := "", ""
 			if m.e.CI95 != nil {

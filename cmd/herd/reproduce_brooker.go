@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -8,16 +9,25 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
+// reproduceBrookerOptions are what herd reproduce brooker's flags said.
 type reproduceBrookerOptions struct {
-	run    runFlags
-	output outputFlags
+	IO     *iostreams
+	Ctx    context.Context
+	Run    montecarlo.Options
+	Output output
 }
 
-func newReproduceBrookerCmd() *cobra.Command {
-	var o reproduceBrookerOptions
+func newCmdReproduceBrooker(f *factory, runF func(*reproduceBrookerOptions) error) *cobra.Command {
+	opts := &reproduceBrookerOptions{IO: f.IO}
+	var (
+		run runFlags
+		out outputFlags
+	)
 	c := &cobra.Command{
 		Use:   "brooker",
 		Short: "Brooker's retry_sim experiments (no retries, 3 retries, his bucket and breaker, client counts) beside his simulator's values",
@@ -44,10 +54,23 @@ are shown where a row has one.`,
 		Example: `  herd reproduce brooker
   herd reproduce brooker --trials 1000 --format json --out brooker.json`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return reproduceBrookerRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Run, err = run.options(); err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return reproduceBrookerRun(opts)
+		},
 	}
-	o.run.register(c, 200)
-	o.output.register(c)
+	run.register(c, 200)
+	out.register(c)
 	return c
 }
 
@@ -66,29 +89,22 @@ type reproduceBrookerResult struct {
 	Provenance Provenance                   `json:"provenance"`
 }
 
-func reproduceBrookerRun(c *cobra.Command, o *reproduceBrookerOptions) error {
-	opt, err := o.run.options()
-	if err != nil {
-		return err
-	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
+func reproduceBrookerRun(opts *reproduceBrookerOptions) error {
+	opt := opts.Run
 	rec, err := analysis.Brooker()
 	if err != nil {
 		return err
 	}
-	bar := newProgress(c.ErrOrStderr(), "rows", len(rec.Reproduced()))
-	r, err := analysis.ReproduceBrooker(c.Context(), opt, func(done, _ int) { bar.set(done) })
+	bar := newProgress(opts.IO, "rows", len(rec.Reproduced()))
+	r, err := analysis.ReproduceBrooker(opts.Ctx, opt, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	res := reproduceBrookerResult{Source: rec.Source, Commit: rec.Commit, Command: rec.Command, Date: rec.Date, HisRuns: rec.Seeds,
 		Trials: opt.Trials, Seed: opt.Seed, Level: r.Level, Compared: r.Comparisons, Agree: r.Agree, Rows: r.Rows, Provenance: provenance()}
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, res)
 		case "csv":
@@ -98,7 +114,7 @@ func reproduceBrookerRun(c *cobra.Command, o *reproduceBrookerOptions) error {
 	})
 }
 
-func brookerAgrees(a analysis.Agreement) string {
+func brookerAgrees(a stats.Agreement) string {
 	if a.Agrees {
 		return "agrees"
 	}

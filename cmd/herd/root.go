@@ -19,11 +19,39 @@ type usageError struct{ error }
 
 func (u usageError) Unwrap() error { return u.error }
 
+// iostreams are a command's standard streams and whether they are
+// terminals: a table for the people at a terminal and JSON for programs,
+// and a progress bar only where someone watches.
+type iostreams struct {
+	In             io.Reader
+	Out, ErrOut    io.Writer
+	OutTTY, ErrTTY bool
+}
+
+// systemStreams are the process's own streams.
+func systemStreams() *iostreams {
+	return &iostreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr)}
+}
+
+// factory is what every command is made from: its streams and the
+// environment (sweep --shard auto reads a scheduler's variables).
+type factory struct {
+	IO     *iostreams
+	Getenv func(string) string
+}
+
 // run builds the command tree, executes it and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, ios *iostreams) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	root := newRootCmd(stdout, stderr)
+	f := &factory{IO: ios, Getenv: os.Getenv}
+	return execute(ctx, newRootCmd(f), args, ios.ErrOut)
+}
+
+// execute runs a command tree on args and turns its error into the exit
+// status: 2 for a usage error (a flag cobra refused, a usageError, a field
+// out of range, a scenario an engine refuses), 1 for any other failure.
+func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
@@ -41,7 +69,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+func newRootCmd(f *factory) *cobra.Command {
+	root := newBareRoot(f)
+	root.AddCommand(
+		newCmdSimulate(f, nil),
+		newCmdReproduce(f),
+		newCmdPlots(f, nil),
+		newCmdVersion(f, nil),
+		newCmdModel(f, nil),
+		newCmdValidate(f, nil),
+		newCmdPresets(f, nil),
+		newCmdAudit(f, nil),
+		newCmdGenDocs(f, nil),
+		newCmdClaims(f, nil),
+		newCmdSweep(f, nil),
+		newCmdMerge(f, nil),
+		newCmdPaperData(f, nil),
+		newCmdDelays(f, nil),
+	)
+	return root
+}
+
+// newBareRoot is the root command without its subcommands.
+func newBareRoot(f *factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "herd",
 		Short: "Retry backoff with jitter: what a thundering herd costs, with confidence intervals",
@@ -53,26 +103,10 @@ interval and its provenance.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
-	root.AddCommand(
-		newSimulateCmd(),
-		newReproduceCmd(),
-		newPlotsCmd(),
-		newVersionCmd(),
-		newModelCmd(),
-		newValidateCmd(),
-		newPresetsCmd(),
-		newAuditCmd(),
-		newGenDocsCmd(),
-		newClaimsCmd(),
-		newSweepCmd(),
-		newMergeCmd(),
-		newPaperDataCmd(),
-		newDelaysCmd(),
-	)
 	return root
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,20 +11,36 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
+// simulateOptions are what herd simulate's flags said.
 type simulateOptions struct {
-	scenario scenarioFlags
-	run      runFlags
-	output   outputFlags
-	controls controlFlags
-	traffic  trafficFlags
-	arrivals bool
+	IO  *iostreams
+	Ctx context.Context
+
+	Scenario model.Scenario
+	Run      montecarlo.Options // Run.Arrivals: --arrivals, or --series in the open loop
+	Output   output
+	Controls model.Controls
+	// Traffic is the open-loop traffic of --rate, or the closed loop's
+	// ticks, outage and drain; nil plays the cohort.
+	Traffic *model.Traffic
+	// Loop is the closed loop of --loop closed; nil is the open loop.
+	Loop *model.ClosedLoop
 }
 
-func newSimulateCmd() *cobra.Command {
-	var o simulateOptions
+func newCmdSimulate(f *factory, runF func(*simulateOptions) error) *cobra.Command {
+	opts := &simulateOptions{IO: f.IO}
+	var (
+		scenario scenarioFlags
+		run      runFlags
+		out      outputFlags
+		controls controlFlags
+		traffic  trafficFlags
+		arrivals bool
+	)
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Monte Carlo of one scenario: calls, completion, latency, with 95% intervals",
@@ -101,14 +118,44 @@ cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retr
   herd simulate --server flaky --failure-rate 0.5 --rate 10 -k 1000000 --outage 0 --bucket brooker-sim
   herd simulate --server flaky --failure-rate 0.5 --loop closed --think-time 10 -k 1000000 --outage 0 --max-attempts 4 --policy expo --base 10 --cap 1000`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return simulateRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Scenario, err = scenario.scenario(); err != nil {
+				return err
+			}
+			if opts.Run, err = run.options(); err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if opts.Controls, err = controls.controls(c.Flags(), opts.Scenario); err != nil {
+				return err
+			}
+			mode, tr, loop, err := traffic.traffic(c.Flags(), opts.Scenario)
+			if err != nil {
+				return err
+			}
+			opts.Run.Arrivals = arrivals
+			if mode != cohortRun {
+				opts.Traffic, opts.Run.Arrivals = &tr, traffic.series
+			}
+			if mode == closedRun {
+				opts.Loop = &loop
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return simulateRun(opts)
+		},
 	}
-	o.scenario.register(c)
-	o.run.register(c, 1000)
-	o.output.register(c)
-	o.controls.register(c)
-	o.traffic.register(c)
-	c.Flags().BoolVar(&o.arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick (with --trials 1, one trial's timeline)")
+	scenario.register(c)
+	run.register(c, 1000)
+	out.register(c)
+	controls.register(c)
+	traffic.register(c)
+	c.Flags().BoolVar(&arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick (with --trials 1, one trial's timeline)")
 	return c
 }
 
@@ -118,53 +165,25 @@ type simulateResult struct {
 	Provenance Provenance `json:"provenance"`
 }
 
-func simulateRun(c *cobra.Command, o *simulateOptions) error {
-	sc, err := o.scenario.scenario()
+func simulateRun(opts *simulateOptions) error {
+	if opts.Traffic != nil {
+		return simulateTraffic(opts)
+	}
+	sc, err := opts.Controls.InCohort(opts.Scenario)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
-	opt, err := o.run.options()
-	if err != nil {
-		return err
-	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
-	ctl, err := o.controls.controls(c, sc)
-	if err != nil {
-		return err
-	}
-	mode, tr, loop, err := o.traffic.traffic(c, sc)
-	if err != nil {
-		return err
-	}
-	if mode != cohortRun {
-		return simulateTraffic(c, o, sc, tr, mode, loop, ctl, opt, format)
-	}
-	if len(ctl.List()) > 0 {
-		return usageError{fmt.Errorf("--bucket, --breaker and the other retry controls but --max-attempts need open-loop mode (--rate) or a closed loop (--loop closed) for now")}
-	}
-	if a := ctl.MaxAttempts; a > 0 {
-		// The cohort engine's give-up mechanism is the policy's retry limit.
-		if a == 1 {
-			return usageError{fmt.Errorf("--max-attempts 1 (no retries) needs open-loop mode (--rate); the cohort needs at least 2")}
-		}
-		if r := sc.Policy.Retries; r == 0 || r > a-1 {
-			sc.Policy.Retries = a - 1
-		}
-	}
-	opt.Arrivals = o.arrivals
-	bar := newProgress(c.ErrOrStderr(), "trials", opt.Trials)
+	opt := opts.Run
+	bar := newProgress(opts.IO, "trials", opt.Trials)
 	opt.Progress = bar.set
-	s, err := analysis.Simulate(c.Context(), sc, opt)
+	s, err := analysis.Simulate(opts.Ctx, sc, opt)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	o.output.warn(c.ErrOrStderr(), format, s.Warnings)
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	opts.Output.warn(opts.IO, s.Warnings)
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, simulateResult{s, provenance()})
 		case "csv":
@@ -209,8 +228,8 @@ func describe(sc model.Scenario) string {
 
 type metric struct {
 	name string
-	e    *analysis.Estimate
-	q    map[string]analysis.Quantile
+	e    *stats.Estimate
+	q    map[string]stats.Quantile
 }
 
 func metrics(s analysis.Summary) []metric {
@@ -235,7 +254,7 @@ func metrics(s analysis.Summary) []metric {
 	return m
 }
 
-func ci(iv *analysis.Interval) string {
+func ci(iv *stats.Interval) string {
 	if iv == nil {
 		return "exact"
 	}
@@ -261,13 +280,13 @@ func summaryTable(w io.Writer, s analysis.Summary) error {
 func metricTable(w io.Writer, ms []metric, warnings []string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		fmt.Fprintf(tw, "\t%s [95%% CI]", p.Name)
 	}
 	fmt.Fprintln(tw)
 	for _, m := range ms {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", m.name, fmtNum(m.e.Mean), fmtNum(m.e.SD), ci(m.e.CI95))
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			if q, ok := m.q[p.Name]; ok {
 				fmt.Fprintf(tw, "\t%s %s", fmtNum(q.Value), ci(&q.CI95))
 			} else {
@@ -288,14 +307,14 @@ func metricTable(w io.Writer, ms []metric, warnings []string) error {
 func summaryCSV(w io.Writer, s analysis.Summary) error {
 	cw := csv.NewWriter(w)
 	head := []string{"metric", "mean", "sd", "n", "ci95_lo", "ci95_hi"}
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		head = append(head, p.Name, p.Name+"_ci95_lo", p.Name+"_ci95_hi")
 	}
 	cw.Write(head)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, m := range metrics(s) {
 		row := []string{m.name, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1])}
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			if q, ok := m.q[p.Name]; ok {
 				row = append(row, num(q.Value), num(q.CI95[0]), num(q.CI95[1]))
 			} else {
@@ -308,24 +327,24 @@ func summaryCSV(w io.Writer, s analysis.Summary) error {
 	return cw.Error()
 }
 
-func simulateTraffic(c *cobra.Command, o *simulateOptions, sc model.Scenario, tr model.Traffic, mode runMode, loop model.ClosedLoop, ctl model.Controls, opt montecarlo.Options, format string) error {
-	opt.Arrivals = o.traffic.series
-	bar := newProgress(c.ErrOrStderr(), "trials", opt.Trials)
+func simulateTraffic(opts *simulateOptions) error {
+	opt := opts.Run
+	bar := newProgress(opts.IO, "trials", opt.Trials)
 	opt.Progress = bar.set
 	var s analysis.TrafficSummary
 	var err error
-	if mode == closedRun {
-		s, err = analysis.SimulateClosedLoop(c.Context(), sc, tr, loop, ctl, opt)
+	if opts.Loop != nil {
+		s, err = analysis.SimulateClosedLoop(opts.Ctx, opts.Scenario, *opts.Traffic, *opts.Loop, opts.Controls, opt)
 	} else {
-		s, err = analysis.SimulateTraffic(c.Context(), sc, tr, ctl, opt)
+		s, err = analysis.SimulateTraffic(opts.Ctx, opts.Scenario, *opts.Traffic, opts.Controls, opt)
 	}
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	o.output.warn(c.ErrOrStderr(), format, s.Warnings)
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	opts.Output.warn(opts.IO, s.Warnings)
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, trafficResult{s, provenance()})
 		case "csv":

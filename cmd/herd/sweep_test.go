@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -101,8 +102,13 @@ func TestSweepResumeCLI(t *testing.T) {
 	if _, stderr, code := herd(t, append(sweepArgs, "--out", cut)...); code != 2 || !strings.Contains(stderr, "--resume") {
 		t.Errorf("sweep over an existing file: exit %d, %q", code, stderr)
 	}
-	if _, stderr, code := herd(t, append(sweepArgs, "--out", cut, "--resume", "--workers", "3")...); code != 0 {
+	_, stderr, code := herd(t, append(sweepArgs, "--out", cut, "--resume", "--workers", "3")...)
+	if code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	kept := bytes.Count(want[:len(want)/2], []byte("\n"))
+	if note := fmt.Sprintf(": %d of shard 0/1's", kept); !strings.Contains(stderr, note) {
+		t.Errorf("resume's note %q lacks %q", stderr, note)
 	}
 	if !bytes.Equal(read(t, cut), want) {
 		t.Fatal("resumed sweep differs from the uninterrupted one")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -86,12 +87,11 @@ func needs(fs *pflag.FlagSet, on bool, control string, params ...string) error {
 
 // controls builds and validates the controls; a parameter given without
 // the control it belongs to is refused.
-func (f *controlFlags) controls(c *cobra.Command, sc model.Scenario) (model.Controls, error) {
+func (f *controlFlags) controls(fs *pflag.FlagSet, sc model.Scenario) (model.Controls, error) {
 	kind, err := model.ParseBucketKind(f.bucket)
 	if err != nil {
 		return model.Controls{}, usageError{fmt.Errorf("--bucket: %w", err)}
 	}
-	fs := c.Flags()
 	if f.breakerKind != "window" && f.breakerKind != "brooker-sim" {
 		return model.Controls{}, usageError{fmt.Errorf("--breaker-kind must be window or brooker-sim, got %q", f.breakerKind)}
 	}
@@ -201,8 +201,7 @@ func (f *trafficFlags) register(c *cobra.Command) {
 // traffic says which kind of run the flags ask for and builds its traffic
 // and closed loop; open-loop and closed-loop flags without --rate or
 // --loop closed are refused.
-func (f *trafficFlags) traffic(c *cobra.Command, sc model.Scenario) (runMode, model.Traffic, model.ClosedLoop, error) {
-	fs := c.Flags()
+func (f *trafficFlags) traffic(fs *pflag.FlagSet, sc model.Scenario) (runMode, model.Traffic, model.ClosedLoop, error) {
 	var none model.ClosedLoop
 	if f.loop != "open" && f.loop != "closed" {
 		return cohortRun, model.Traffic{}, none, usageError{fmt.Errorf("--loop must be open or closed, got %q", f.loop)}
@@ -263,7 +262,7 @@ func trafficMetrics(s analysis.TrafficSummary) []metric {
 	}...)
 	for _, e := range []struct {
 		name string
-		e    *analysis.Estimate
+		e    *stats.Estimate
 	}{{"  by retry budget", s.GaveUpBy.Budget}, {"  by retry throttling", s.GaveUpBy.Throttling}, {"  by adaptive throttling", s.GaveUpBy.Adaptive}} {
 		if e.e != nil {
 			m = append(m, metric{e.name, e.e, nil})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -13,14 +14,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// validateOptions are what herd validate's flags said.
 type validateOptions struct {
-	run     runFlags
-	output  outputFlags
-	perturb float64
+	IO            *iostreams
+	Ctx           context.Context
+	Grid          []analysis.ValidationCase // analysis.DefaultValidationGrid
+	Seed          uint64
+	Workers       int
+	PerturbDelays float64 // 1: the models as they are
+	Output        output
 }
 
-func newValidateCmd() *cobra.Command {
-	var o validateOptions
+func newCmdValidate(f *factory, runF func(*validateOptions) error) *cobra.Command {
+	opts := &validateOptions{IO: f.IO}
+	var out outputFlags
 	c := &cobra.Command{
 		Use:   "validate",
 		Short: "Check every analytical model against Monte Carlo on a grid of scenarios",
@@ -39,14 +46,31 @@ Monte Carlo mean and its 95% interval, the discrepancy and a verdict.
 
 It exits 1 when any check fails.`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return validateRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Output, err = out.resolve(f.IO); err != nil {
+				return err
+			}
+			if opts.Workers < 0 {
+				return usageError{fmt.Errorf("--workers must be ≥ 0 (0 means one per CPU), got %d", opts.Workers)}
+			}
+			if p := opts.PerturbDelays; !(p > 0) || math.IsInf(p, 0) {
+				return usageError{fmt.Errorf("--perturb-delays must be a number > 0, got %g", p)}
+			}
+			opts.Grid = analysis.DefaultValidationGrid()
+			if runF != nil {
+				return runF(opts)
+			}
+			return validateRun(opts)
+		},
 	}
 	fs := c.Flags()
-	fs.Uint64Var(&o.run.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
-	fs.IntVar(&o.run.workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
-	fs.Float64Var(&o.perturb, "perturb-delays", 1, "stretch the models' delay laws by this factor (not the simulation's): a wrong model, to see the checks fail")
+	fs.Uint64Var(&opts.Seed, "seed", 1, "random seed; the same seed gives byte-identical output")
+	fs.IntVar(&opts.Workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
+	fs.Float64Var(&opts.PerturbDelays, "perturb-delays", 1, "stretch the models' delay laws by this factor (not the simulation's): a wrong model, to see the checks fail")
 	_ = fs.MarkHidden("perturb-delays")
-	o.output.register(c)
+	out.register(c)
 	return c
 }
 
@@ -56,32 +80,21 @@ type validateResult struct {
 	Provenance Provenance `json:"provenance"`
 }
 
-func validateRun(c *cobra.Command, o *validateOptions) error {
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
+func validateRun(opts *validateOptions) error {
+	bar := newProgress(opts.IO, "scenarios", len(opts.Grid))
+	opt := analysis.ValidateOptions{Seed: opts.Seed, Workers: opts.Workers, Progress: func(done, _ int) { bar.set(done) }}
+	if opts.PerturbDelays != 1 {
+		opt.Perturb = analysis.PerturbDelays(opts.PerturbDelays)
 	}
-	if o.run.workers < 0 {
-		return usageError{fmt.Errorf("--workers must be ≥ 0 (0 means one per CPU), got %d", o.run.workers)}
-	}
-	if !(o.perturb > 0) || math.IsInf(o.perturb, 0) {
-		return usageError{fmt.Errorf("--perturb-delays must be a number > 0, got %g", o.perturb)}
-	}
-	grid := analysis.DefaultValidationGrid()
-	bar := newProgress(c.ErrOrStderr(), "scenarios", len(grid))
-	opt := analysis.ValidateOptions{Seed: o.run.seed, Workers: o.run.workers, Progress: func(done, _ int) { bar.set(done) }}
-	if o.perturb != 1 {
-		opt.Perturb = analysis.PerturbDelays(o.perturb)
-	}
-	v, err := analysis.Validate(c.Context(), grid, opt)
+	v, err := analysis.Validate(opts.Ctx, opts.Grid, opt)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	err = o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	err = opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, validateResult{v, o.run.seed, provenance()})
+			return writeJSON(w, validateResult{v, opts.Seed, provenance()})
 		case "csv":
 			return validateCSV(w, v)
 		}
@@ -142,7 +155,7 @@ func validateCSV(w io.Writer, v analysis.Validation) error {
 				row[5], row[6] = num(e.CI95[0]), num(e.CI95[1])
 			}
 		}
-		row = append(row, num(float64(ch.Z)), num(ch.RelErr), num(float64(ch.ChiSquare)), strconv.Itoa(ch.DF), num(ch.P), ch.Verdict, ch.Detail)
+		row = append(row, num(float64(ch.Z)), num(ch.RelErr), num(float64(ch.ChiSquare)), strconv.Itoa(ch.DF), num(ch.P), string(ch.Verdict), ch.Detail)
 		cw.Write(row)
 	}
 	cw.Flush()
