@@ -144,9 +144,9 @@ func claimRetryBudgetBound(ctx context.Context, opt montecarlo.Options) (Result,
 	c := Result{
 		ID: "finagle-budget-bounds-retries", Source: finagleDoc,
 		Quote: "Creates a default RetryBudget that allows for about 20% of the total requests to be retried on top of a minimum number per second in order to accommodate clients that have just started issuing requests or clients that have a low rate of requests per second.",
-		Check: "flaky server at p = 1 (every call fails, so every request wants to retry without end), ticks of 1 s, 600 s then drained, Finagle's default budget (20%, 10/s, TTL 10 s). Reading fixed from the doc's words before the numbers: holds when, with no minimum (--budget-min-retries 0), the 95% interval of retries per new request lies within [0.19, 0.21] (\"about 20%\") for clients sending 100 requests per second; the minimum's share is shown for clients sending 100 and 1 per second",
+		Check: "flaky server at p = 1 (every call fails, so every request wants to retry without end), ticks of 1 s, 600 s (not drained: such a request never ends), 10 clients, Finagle's default budget (20%, 10/s, TTL 10 s). Reading fixed from the doc's words before the numbers: holds when, with no minimum (--budget-min-retries 0), the 95% interval of retries per new request lies within [0.19, 0.21] (\"about 20%\") for clients sending 100 requests per second; the minimum's share is shown for clients sending 100 and 1 per second",
 	}
-	tr := model.Traffic{Ticks: 600, Drain: true}
+	tr := model.Traffic{Ticks: 600}
 	var pct stats.Estimate
 	for _, row := range []struct {
 		perClient float64
