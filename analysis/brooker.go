@@ -207,7 +207,12 @@ func ReproduceBrooker(ctx context.Context, opt montecarlo.Options, progress func
 	if err != nil {
 		return BrookerReproduction{}, err
 	}
-	rows := rec.Reproduced()
+	return rec.Reproduce(ctx, rec.Reproduced(), opt, progress)
+}
+
+// Reproduce reruns the given rows of the record, as ReproduceBrooker
+// does, with the Bonferroni level over their comparisons.
+func (rec BrookerRecord) Reproduce(ctx context.Context, rows []BrookerRow, opt montecarlo.Options, progress func(done, total int)) (BrookerReproduction, error) {
 	out := BrookerReproduction{Record: rec, Comparisons: 2 * len(rows)}
 	out.Level = 1 - (1-stats.Confidence)/float64(out.Comparisons)
 	for i, r := range rows {
