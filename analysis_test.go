@@ -216,6 +216,12 @@ var wantVerdicts = map[string][2]claims.Verdict{
 	"retry-storm-outlives-trigger":      {claims.HoldsOnlyWhen, ""}, // only where goodput falls under overload
 	"controls-shrink-metastable-region": {claims.Holds, ""},
 	"jitter-first-request":              {claims.Holds, ""},
+	// Controls as their sources define them, and backoff in open and
+	// closed loops (issues 17 and 18).
+	"backoff-helps-closed-loop-not-open-loop":      {claims.Holds, ""},
+	"finagle-budget-bounds-retries":                {claims.HoldsOnlyWhen, ""}, // the minimum reserve dominates for low-rate clients
+	"grpc-throttling-sheds-retries-when-unhealthy": {claims.Holds, ""},
+	"sre-adaptive-throttling-k-times-accepts":      {claims.HoldsOnlyWhen, ""}, // only where rejections come from overload
 }
 
 // checkClaimVerdicts compares evaluated claims with wantVerdicts: verdict

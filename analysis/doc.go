@@ -23,13 +23,15 @@
 //   - ReproduceSeed reruns the seed article's table (Agree compares each
 //     number with the printed one); ReproduceAWS reruns the AWS blog's OCC
 //     simulation (AWSCallsVersusClients, AWSTimeVersusClients are its
-//     figures' data).
+//     figures' data); ReproduceBrooker reruns the experiments of Brooker's
+//     retry_sim on the flaky server beside the recorded values of his
+//     simulator (data/brooker_retry_sim.json, with their provenance).
 //   - RunAudit ranks the textbook policies and every library preset on one
 //     thundering herd; RunningQuantiles follows tail quantiles as trials
 //     accumulate (convergence).
 //   - SimulateTraffic folds open-loop trials into a TrafficSummary
 //     (recovered share, recovery time, goodput, requests given up by
-//     cause); Metastability and RecoveryVersusLoad sweep it over λ/k and
+//     cause), SimulateClosedLoop closed-loop ones; Metastability and RecoveryVersusLoad sweep it over λ/k and
 //     outage length, FirstWindowEffect over first-request windows, and
 //     Amplify sets the layered closed form beside its simulation.
 //

@@ -60,7 +60,7 @@ var controlClaims = []Result{
 		ID: "token-bucket-bounds-load", Source: brookerPost,
 		Quote:      "a token bucket bounds the extra load at 1.1× at 100% failure (each success deposits 0.1 token, a retry costs 1)",
 		Paraphrase: true,
-		Check:      "open loop at total failure, 100 clients, λ = 20 for 2,000 ticks: holds when the 95% interval of calls per new request under Brooker's bucket lies under 1.1, the words' own number; the AWS SDK's bucket and no bucket are shown beside it",
+		Check:      "open loop at total failure, 100 clients, λ = 20 for 2,000 ticks: holds when the 95% interval of calls per new request under Brooker's bucket (herd's reading of the post: a deposit per success) lies under 1.1, the words' own number; the AWS SDK's bucket, three attempts and his simulator's bucket (brooker-sim: a deposit per new request, so at total failure it still pays one retry per ten requests) are shown beside it",
 	},
 	{
 		ID: "retry-storm-outlives-trigger", Source: jitterGuide + " (3.5, retry storms and hysteresis)",
@@ -108,6 +108,7 @@ func EvaluateControls(ctx context.Context, opt montecarlo.Options) ([]Result, er
 	var out []Result
 	for _, f := range []func(context.Context, montecarlo.Options) (Result, error){
 		claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
+		claimBackoffOpenClosed, claimRetryBudgetBound, claimThrottlingSheds, claimAdaptiveK,
 	} {
 		c, err := f(ctx, opt)
 		if err != nil {
@@ -195,7 +196,7 @@ func claimBucketBound(ctx context.Context, opt montecarlo.Options) (Result, erro
 	c := controlClaim("token-bucket-bounds-load")
 	sc, tr := totalOutage()
 	var loads []stats.Estimate
-	for _, ctl := range []model.Controls{{Bucket: model.DefaultBucket(model.BrookerBucket)}, {Bucket: model.DefaultBucket(model.AWSBucket)}, {MaxAttempts: 3}} {
+	for _, ctl := range []model.Controls{{Bucket: model.DefaultBucket(model.BrookerBucket)}, {Bucket: model.DefaultBucket(model.AWSBucket)}, {MaxAttempts: 3}, {Bucket: model.DefaultBucket(model.BrookerSimBucket)}} {
 		s, err := analysis.SimulateTraffic(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return c, err

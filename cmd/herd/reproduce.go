@@ -21,11 +21,12 @@ func newCmdReproduce(f *factory) *cobra.Command {
 		Short: "Rerun a published experiment and compare herd's numbers with it",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return usageError{fmt.Errorf("reproduce needs an experiment: seed or aws")}
+			return usageError{fmt.Errorf("reproduce needs an experiment: seed, aws or brooker")}
 		},
 	}
 	c.AddCommand(newCmdReproduceSeed(f, nil))
 	c.AddCommand(newCmdReproduceAWS(f, nil))
+	c.AddCommand(newCmdReproduceBrooker(f, nil))
 	return c
 }
 

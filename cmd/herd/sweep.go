@@ -105,7 +105,8 @@ the rows in --out.`,
 		"policy": "retry policies", "base": "base delays", "cap": "caps", "fixed-delay": "fixed delays",
 		"rounding": "roundings", "first-window": "first-request windows W", "horizon": "horizons (0: automatic)",
 		"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
-		"max-elapsed": "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
+		"max-elapsed":  "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
+		"failure-rate": "failure rates p of the flaky server (whose cohort sweeps refuse for now: it runs in open and closed loops)",
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(model.RoundingNames(), ",")}
