@@ -63,7 +63,7 @@ ignored.`,
 			if opts.Run, err = run.options(); err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -92,7 +92,14 @@ func auditRun(opts *auditOptions) error {
 	if err != nil {
 		return err
 	}
-	res := auditResult{a, a.Synchronized(), provenance()}
+	var scs []model.Scenario
+	for _, p := range analysis.AuditPolicies(sc) {
+		s := sc
+		s.Policy = p
+		scs = append(scs, s)
+	}
+	opts.Output.Cite = opts.Output.Cite.withRun(opts.Run.Seed, opts.Run.Trials, engines(opts.Run.Use, scs...))
+	res := auditResult{a, a.Synchronized(), opts.Output.Cite}
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":

@@ -57,11 +57,11 @@ grid point left undecided is rerun with 4× the trials.`,
 				return usageError{fmt.Errorf("--source must be one of aws, seed, controls, all, got %q", source)}
 			}
 			// Claims have no CSV: a .csv --out still gets JSON.
-			opts.Output = output{Format: out.format, Path: stdoutPath(out.out)}
+			opts.Output = output{Format: out.format, Path: stdoutPath(out.out), Cite: f.provenance()}
 			switch out.format {
 			case "markdown", "table", "json":
 			case "":
-				if opts.Output, err = out.resolve(f.IO); err != nil {
+				if opts.Output, err = out.resolve(f); err != nil {
 					return err
 				}
 				if opts.Output.Format == "csv" {
@@ -105,7 +105,9 @@ func claimsRun(opts *claimsOptions) error {
 	if err != nil {
 		return err
 	}
-	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: provenance()}
+	// Each claim's scenarios choose their own engine (the default rule).
+	opts.Output.Cite = opts.Output.Cite.withRun(co.Seed, co.Trials, "default, per scenario")
+	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":

@@ -35,7 +35,7 @@ checked against the real library by the conformance module (make conformance).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			var err error
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -88,7 +88,7 @@ func presetsRun(opts *presetsOptions) error {
 			return writeJSON(w, struct {
 				Presets    []presetJSON `json:"presets"`
 				Provenance Provenance   `json:"provenance"`
-			}{rows, provenance()})
+			}{rows, opts.Output.Cite})
 		case "csv":
 			cw := csv.NewWriter(w)
 			cw.Write([]string{"name", "library", "version", "source", "formula", "defaults", "retries", "max_elapsed", "conformance", "synchronizing"})

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
 )
@@ -60,7 +61,7 @@ two-sided z test at 99.9% on the difference of means (standard error
 			if opts.Run, err = run.options(); err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -91,7 +92,12 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 	if err != nil {
 		return err
 	}
-	res := reproduceResult{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: provenance()}
+	var scs []model.Scenario
+	for _, r := range rows {
+		scs = append(scs, r.Scenario)
+	}
+	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
+	res := reproduceResult{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: opts.Output.Cite}
 	for _, r := range rows {
 		if r.Agrees() {
 			res.Agree++

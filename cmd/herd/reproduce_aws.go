@@ -48,7 +48,7 @@ The defaults mirror the blog's own run: 100 trials per point.`,
 			if opts.Run, err = run.options(); err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -80,7 +80,12 @@ func reproduceAWSRun(opts *reproduceAWSOptions) error {
 	if err != nil {
 		return err
 	}
-	res := reproduceAWSResult{Source: analysis.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: provenance()}
+	var scs []model.Scenario
+	for _, r := range rows {
+		scs = append(scs, r.Scenario)
+	}
+	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
+	res := reproduceAWSResult{Source: analysis.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: opts.Output.Cite}
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":

@@ -49,7 +49,7 @@ It exits 1 when any check fails.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Ctx = c.Context()
 			var err error
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if opts.Workers < 0 {
@@ -91,10 +91,11 @@ func validateRun(opts *validateOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.Output.Cite = opts.Output.Cite.withRun(opts.Seed, 0, "")
 	err = opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, validateResult{v, opts.Seed, provenance()})
+			return writeJSON(w, validateResult{v, opts.Seed, opts.Output.Cite})
 		case "csv":
 			return validateCSV(w, v)
 		}
@@ -113,10 +114,12 @@ func validateRun(opts *validateOptions) error {
 func brief(sc model.Scenario) string {
 	p := sc.Policy
 	s := fmt.Sprintf("N=%d k=%d %s %s", sc.Clients, sc.Capacity, sc.Server, p.Kind)
-	switch p.Kind {
-	case model.Fixed:
+	switch {
+	case p.Kind == model.Fixed:
 		s += fmt.Sprintf(" %g", p.FixedDelay)
-	case model.None:
+	case p.Kind == model.None:
+	case p.Kind.IsPreset():
+		s += " tick " + p.TickLength().String()
 	default:
 		s += fmt.Sprintf(" %g..%g", p.Base, p.Cap)
 	}

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// table is a result table for people: aligned text fitted to the
+// terminal's width, or markdown. A table too wide for the width wraps its
+// text columns a little (to 24 characters) and leaves out the columns
+// marked as optional, saying which (--wide shows every column); when that
+// is not enough it wraps text columns down to their longest word.
+type table struct {
+	cols []column
+	rows [][]string
+}
+
+// column is one column of a table.
+type column struct {
+	name string
+	// right aligns the column on the right (numbers).
+	right bool
+	// wrap lets the column's cells wrap onto more lines to fit the width.
+	wrap bool
+	// drop > 0 marks a column that may be left out to fit the width;
+	// the highest goes first.
+	drop int
+	// glue puts the next column one space after this one, and in markdown
+	// into this one's cell: a mean and its "± h".
+	glue bool
+}
+
+func newTable(cols ...column) *table { return &table{cols: cols} }
+
+// add appends a row; missing cells are empty.
+func (t *table) add(cells ...string) {
+	row := make([]string, len(t.cols))
+	copy(row, cells)
+	t.rows = append(t.rows, row)
+}
+
+const gap = 2 // spaces between columns
+
+func textWidth(s string) int { return utf8.RuneCountInString(s) }
+
+// text writes the table aligned, fitted to width (0: no limit).
+func (t *table) text(w io.Writer, width int) error {
+	var shown []bool
+	var widths []int
+	for _, soft := range []bool{true, false} {
+		if shown, widths = t.fitDropping(width, soft); widths != nil {
+			break
+		}
+	}
+	if widths == nil {
+		shown, _ = t.fitDropping(width, false)
+		widths = t.fit(shown, 0, false) // as narrow as it goes, still too wide
+	}
+	var hidden []string
+	for i, c := range t.cols {
+		if !shown[i] {
+			hidden = append(hidden, c.name)
+		}
+	}
+	t.line(w, shown, widths, t.header())
+	for _, row := range t.rows {
+		t.line(w, shown, widths, row)
+	}
+	if len(hidden) > 0 {
+		fmt.Fprintf(w, "(not shown, to fit %d columns: %s; --wide shows them)\n", width, strings.Join(hidden, ", "))
+	}
+	return nil
+}
+
+func (t *table) header() []string {
+	h := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		h[i] = c.name
+	}
+	return h
+}
+
+// fitDropping leaves out optional columns, the highest drop first, until
+// the table fits width; widths is nil when it does not fit with all of them
+// left out.
+func (t *table) fitDropping(width int, soft bool) (shown []bool, widths []int) {
+	shown = make([]bool, len(t.cols))
+	for i := range shown {
+		shown[i] = true
+	}
+	for {
+		if widths = t.fit(shown, width, soft); widths != nil {
+			return shown, widths
+		}
+		drop := -1
+		for i, c := range t.cols {
+			if shown[i] && c.drop > 0 && (drop < 0 || c.drop > t.cols[drop].drop) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			return shown, nil
+		}
+		shown[drop] = false
+	}
+}
+
+// fit gives the width of each shown column, wrapping columns that may wrap
+// as far as their longest word (soft: not under 24 characters); nil when
+// the table cannot fit width.
+func (t *table) fit(shown []bool, width int, soft bool) []int {
+	widths := make([]int, len(t.cols))
+	least := make([]int, len(t.cols))
+	total := 0
+	for i, c := range t.cols {
+		if !shown[i] {
+			continue
+		}
+		for _, cell := range append([]string{c.name}, t.column(i)...) {
+			widths[i] = max(widths[i], textWidth(cell))
+			if c.wrap {
+				for _, word := range strings.Fields(cell) {
+					least[i] = max(least[i], min(textWidth(word), 12))
+				}
+			}
+		}
+		if !c.wrap {
+			least[i] = widths[i]
+		}
+		least[i] = max(least[i], min(widths[i], 8))
+		if soft {
+			least[i] = max(least[i], min(widths[i], 24))
+		}
+		total += widths[i] + t.gapAfter(i, shown)
+	}
+	if width <= 0 || total <= width {
+		return widths
+	}
+	// Narrow the widest wrapping column one character at a time.
+	for total > width {
+		widest := -1
+		for i := range t.cols {
+			if shown[i] && widths[i] > least[i] && (widest < 0 || widths[i] > widths[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return nil
+		}
+		widths[widest]--
+		total--
+	}
+	return widths
+}
+
+// gapAfter is the space between column i and the next shown one.
+func (t *table) gapAfter(i int, shown []bool) int {
+	for j := i + 1; j < len(t.cols); j++ {
+		if shown[j] {
+			if t.cols[i].glue {
+				return 1
+			}
+			return gap
+		}
+	}
+	return 0
+}
+
+func (t *table) column(i int) []string {
+	cells := make([]string, len(t.rows))
+	for r, row := range t.rows {
+		cells[r] = row[i]
+	}
+	return cells
+}
+
+// line writes one row, its wrapped cells on as many lines as the longest
+// needs; trailing spaces are trimmed.
+func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
+	parts := make([][]string, len(cells))
+	height := 1
+	for i, cell := range cells {
+		if !shown[i] {
+			continue
+		}
+		parts[i] = []string{cell}
+		if textWidth(cell) > widths[i] {
+			parts[i] = wrapWords(cell, widths[i])
+		}
+		height = max(height, len(parts[i]))
+	}
+	for l := range height {
+		var b strings.Builder
+		for i := range cells {
+			if !shown[i] {
+				continue
+			}
+			s := ""
+			if l < len(parts[i]) {
+				s = parts[i][l]
+			}
+			pad := strings.Repeat(" ", max(0, widths[i]-textWidth(s)))
+			if t.cols[i].right {
+				b.WriteString(pad + s)
+			} else {
+				b.WriteString(s + pad)
+			}
+			b.WriteString(strings.Repeat(" ", t.gapAfter(i, shown)))
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// markdown writes the table as a markdown table: every column, cells
+// escaped, a glued column in the cell before it.
+func (t *table) markdown(w io.Writer) error {
+	row := func(cells []string) {
+		var esc []string
+		for i, c := range cells {
+			if i > 0 && t.cols[i-1].glue {
+				esc[len(esc)-1] = strings.TrimSpace(esc[len(esc)-1] + " " + md(c))
+				continue
+			}
+			esc = append(esc, md(c))
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
+	}
+	row(t.header())
+	var rule []string
+	for i, c := range t.cols {
+		if i > 0 && t.cols[i-1].glue {
+			continue
+		}
+		r := "---"
+		if c.right {
+			r = "---:"
+		}
+		rule = append(rule, r)
+	}
+	fmt.Fprintf(w, "|%s|\n", strings.Join(rule, "|"))
+	for _, r := range t.rows {
+		row(r)
+	}
+	return nil
+}
+
+// wrapWords breaks s into lines of at most width characters at spaces; a
+// word longer than width is cut.
+func wrapWords(s string, width int) []string {
+	if width <= 0 {
+		return []string{s}
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		for textWidth(word) > width {
+			if line != "" {
+				lines = append(lines, line)
+				line = ""
+			}
+			r := []rune(word)
+			lines = append(lines, string(r[:width]))
+			word = string(r[width:])
+		}
+		switch {
+		case line == "":
+			line = word
+		case textWidth(line)+1+textWidth(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// wrapText fits every line of text to width (0: no limit), breaking long
+// lines at spaces; a continuation keeps the line's indentation and two
+// spaces more. Tables are fitted before, by table.text: this is for prose.
+func wrapText(text string, width int) string {
+	if width <= 0 {
+		return text
+	}
+	var b strings.Builder
+	lines := strings.SplitAfter(text, "\n")
+	for _, l := range lines {
+		body := strings.TrimSuffix(l, "\n")
+		nl := len(body) < len(l)
+		if textWidth(body) <= width {
+			b.WriteString(l)
+			continue
+		}
+		indent := body[:len(body)-len(strings.TrimLeft(body, " "))]
+		rest := indent + "  "
+		if textWidth(rest) >= width/2 {
+			rest = "  "
+		}
+		first := wrapWords(body, width-textWidth(indent))
+		// Rewrap everything after the first line at the continuation's width.
+		tail := strings.Join(first[1:], " ")
+		b.WriteString(indent + first[0] + "\n")
+		for _, c := range wrapWords(tail, width-textWidth(rest)) {
+			b.WriteString(rest + c + "\n")
+		}
+		if !nl {
+			s := b.String()
+			b.Reset()
+			b.WriteString(strings.TrimSuffix(s, "\n"))
+		}
+	}
+	return b.String()
+}
