@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/spf13/cobra"
@@ -70,6 +69,7 @@ grid point left undecided is rerun with 4× the trials.`,
 			default:
 				return usageError{fmt.Errorf("--format must be one of table, json, markdown, got %q", out.format)}
 			}
+			opts.Output.Width = out.width(f, opts.Output)
 			if opt.Trials < 2 {
 				return usageError{fmt.Errorf("--trials must be ≥ 2 for claims, got %d", opt.Trials)}
 			}
@@ -86,6 +86,7 @@ grid point left undecided is rerun with 4× the trials.`,
 	c.Flags().StringVar(&out.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&out.out, "out", "", "write the result to this file (atomically) instead of standard output")
 	complete(c, "format", []string{"table", "json", "markdown"})
+	out.registerWide(c)
 	return c
 }
 
@@ -115,7 +116,7 @@ func claimsRun(opts *claimsOptions) error {
 		case "markdown":
 			return claimsMarkdown(w, r)
 		}
-		return claimsTable(w, r)
+		return claimsTable(w, r, opts.Output.Width)
 	})
 }
 
@@ -143,14 +144,14 @@ func otherText(c analysis.ClaimResult) string {
 	return c.Other.Model + ": " + verdictText(c.Other.Verdict, c.Other.Condition)
 }
 
-func claimsTable(w io.Writer, r claimsResult) error {
+func claimsTable(w io.Writer, r claimsResult, width int) error {
 	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, analysis.ControlClaimTrials, r.Seed)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "claim\tmodel\tverdict\tother model\ttransfer")
+	t := newTable(column{name: "claim"}, column{name: "model"}, column{name: "verdict", wrap: true},
+		column{name: "other model", wrap: true}, column{name: "transfer", wrap: true})
 	for _, c := range r.Claims {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c), c.Transfer)
+		t.add(c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c), string(c.Transfer))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := t.text(w, width); err != nil {
 		return err
 	}
 	for _, c := range r.Claims {

@@ -109,9 +109,11 @@ func pmCells(e *analysis.Estimate) []string {
 	return []string{pm(e), ""}
 }
 
-// pmColumns are the two columns of pmCells, name being the mean's.
+// pmColumns are the two columns of pmCells, name being the mean's; the
+// "± h" column has no header of its own: the text before a table says
+// what ± is.
 func pmColumns(name string, drop int) []column {
-	return []column{{name: name, right: true, glue: true, drop: drop}, {name: "± 95% CI", drop: drop}}
+	return []column{{name: name, right: true, glue: true, drop: drop}, {drop: drop}}
 }
 
 // quantileCI prints a quantile with its order-statistic interval.

@@ -112,7 +112,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{simulateParse, "simulate --trials 0", "--trials"},
 		{simulateParse, "simulate --rate 5 --horizon 100", "--horizon"},
 		{simulateParse, "simulate --outage 10", "needs --rate"},
-		{simulateParse, "simulate --format markdown", "--format"},
+		{simulateParse, "simulate --format xml", "--format"},
 		{simulateParse, "simulate --policy cenkalti-v4 --cap 8", "--cap"},
 		{modelParse, "model --method exact", "--method must be one of closed, markov, meanfield"},
 		{modelParse, "model", "--method"},
@@ -185,7 +185,7 @@ func TestOutputResolves(t *testing.T) {
 		{tty, "simulate --out r.csv", output{Format: "csv", Path: "r.csv"}},
 		{tty, "simulate --out r.json", output{Format: "json", Path: "r.json"}},
 		{tty, "simulate --out r.txt", output{Format: "table", Path: "r.txt"}},
-		{tty, "simulate --out r.md", output{Format: "json", Path: "r.md"}}, // simulate has no markdown
+		{tty, "simulate --out r.md", output{Format: "markdown", Path: "r.md"}},
 		{tty, "simulate --out r.csv --format table", output{Format: "table", Path: "r.csv"}},
 	} {
 		o, errs, code := parseIn(t, c.f, newCmdSimulate, fields(c.args)...)

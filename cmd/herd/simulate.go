@@ -251,6 +251,7 @@ func summaryMarkdown(w io.Writer, s analysis.Summary) error {
 // and the reported quantiles with their intervals.
 func metricRows(ms []metric) *table {
 	cols := append([]column{{name: "metric", wrap: true}}, pmColumns("mean", 0)...)
+	cols[2].name = "± 95% CI"
 	t := newTable(append(cols, column{name: "sd", right: true, drop: 4})...)
 	for i, p := range analysis.Percentiles {
 		t.cols = append(t.cols, column{name: p.Name + " [95% CI]", right: true, drop: 3 - i})

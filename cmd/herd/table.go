@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
 // table is a result table for people: aligned text fitted to the
@@ -30,6 +31,8 @@ type column struct {
 	// glue puts the next column one space after this one, and in markdown
 	// into this one's cell: a mean and its "± h".
 	glue bool
+	// code sets the column's cells as code in markdown (names to type).
+	code bool
 }
 
 func newTable(cols ...column) *table { return &table{cols: cols} }
@@ -43,7 +46,24 @@ func (t *table) add(cells ...string) {
 
 const gap = 2 // spaces between columns
 
-func textWidth(s string) int { return utf8.RuneCountInString(s) }
+// textWidth is the columns s takes on a terminal: a CJK character (the
+// seed article's quotes) takes two.
+func textWidth(s string) int { return uniseg.StringWidth(s) }
+
+// cut splits s after at most width columns (at least one character).
+func cut(s string, width int) (head, tail string) {
+	g := uniseg.NewGraphemes(s)
+	w, end := 0, 0
+	for g.Next() {
+		gw := g.Width()
+		if w+gw > width && end > 0 {
+			break
+		}
+		w += gw
+		_, end = g.Positions()
+	}
+	return s[:end], s[end:]
+}
 
 // text writes the table aligned, fitted to width (0: no limit).
 func (t *table) text(w io.Writer, width int) error {
@@ -65,7 +85,17 @@ func (t *table) text(w io.Writer, width int) error {
 		}
 	}
 	t.line(w, shown, widths, t.header())
+	// Rows that wrap are told apart by a blank line between rows.
+	tall := false
 	for _, row := range t.rows {
+		for i, cell := range row {
+			tall = tall || (shown[i] && textWidth(cell) > widths[i])
+		}
+	}
+	for r, row := range t.rows {
+		if tall && r > 0 {
+			fmt.Fprintln(w)
+		}
 		t.line(w, shown, widths, row)
 	}
 	if len(hidden) > 0 {
@@ -118,18 +148,25 @@ func (t *table) fit(shown []bool, width int, soft bool) []int {
 		if !shown[i] {
 			continue
 		}
-		for _, cell := range append([]string{c.name}, t.column(i)...) {
+		// A header wraps in any column, at its spaces; cells only in
+		// the columns that may wrap.
+		for _, word := range strings.Fields(c.name) {
+			least[i] = max(least[i], textWidth(word))
+		}
+		widths[i] = textWidth(c.name)
+		for _, cell := range t.column(i) {
 			widths[i] = max(widths[i], textWidth(cell))
 			if c.wrap {
 				for _, word := range strings.Fields(cell) {
 					least[i] = max(least[i], min(textWidth(word), 12))
 				}
+			} else {
+				least[i] = max(least[i], textWidth(cell))
 			}
 		}
-		if !c.wrap {
-			least[i] = widths[i]
+		if c.wrap {
+			least[i] = max(least[i], min(widths[i], 8))
 		}
-		least[i] = max(least[i], min(widths[i], 8))
 		if soft {
 			least[i] = max(least[i], min(widths[i], 24))
 		}
@@ -138,7 +175,7 @@ func (t *table) fit(shown []bool, width int, soft bool) []int {
 	if width <= 0 || total <= width {
 		return widths
 	}
-	// Narrow the widest wrapping column one character at a time.
+	// Narrow the widest column that can be one character at a time.
 	for total > width {
 		widest := -1
 		for i := range t.cols {
@@ -188,6 +225,11 @@ func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
 		parts[i] = []string{cell}
 		if textWidth(cell) > widths[i] {
 			parts[i] = wrapWords(cell, widths[i])
+			if t.cols[i].right { // a wrapped header of numbers: each line on the right
+				for j := range parts[i] {
+					parts[i][j] = strings.TrimSpace(parts[i][j])
+				}
+			}
 		}
 		height = max(height, len(parts[i]))
 	}
@@ -216,14 +258,19 @@ func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
 // markdown writes the table as a markdown table: every column, cells
 // escaped, a glued column in the cell before it.
 func (t *table) markdown(w io.Writer) error {
+	header := true
 	row := func(cells []string) {
 		var esc []string
 		for i, c := range cells {
+			c = md(c)
+			if t.cols[i].code && c != "" && !header {
+				c = "`" + c + "`"
+			}
 			if i > 0 && t.cols[i-1].glue {
-				esc[len(esc)-1] = strings.TrimSpace(esc[len(esc)-1] + " " + md(c))
+				esc[len(esc)-1] = strings.TrimSpace(esc[len(esc)-1] + " " + c)
 				continue
 			}
-			esc = append(esc, md(c))
+			esc = append(esc, c)
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
 	}
@@ -240,6 +287,7 @@ func (t *table) markdown(w io.Writer) error {
 		rule = append(rule, r)
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(rule, "|"))
+	header = false
 	for _, r := range t.rows {
 		row(r)
 	}
@@ -260,9 +308,9 @@ func wrapWords(s string, width int) []string {
 				lines = append(lines, line)
 				line = ""
 			}
-			r := []rune(word)
-			lines = append(lines, string(r[:width]))
-			word = string(r[width:])
+			var head string
+			head, word = cut(word, width)
+			lines = append(lines, head)
 		}
 		switch {
 		case line == "":

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -99,7 +98,7 @@ func validateRun(opts *validateOptions) error {
 		case "csv":
 			return validateCSV(w, v)
 		}
-		return validateTable(w, v)
+		return validateTable(w, v, opts.Output.Width)
 	})
 	if err != nil {
 		return err
@@ -130,18 +129,19 @@ func brief(sc model.Scenario) string {
 	return s
 }
 
-func validateTable(w io.Writer, v analysis.Validation) error {
-	fmt.Fprintf(w, "%d checks, %d statistical at family-wise level %g (|z| ≤ %.2f each)\n\n", len(v.Checks), v.Statistical, v.Level, v.Critical)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "method\tscenario\tquantity\tmodel\tMonte Carlo [95% CI]\tdiscrepancy\tverdict")
+func validateTable(w io.Writer, v analysis.Validation, width int) error {
+	fmt.Fprintf(w, "%d checks, %d statistical at family-wise level %g (|z| ≤ %.2f each); Monte Carlo mean ± half its 95%% interval\n\n", len(v.Checks), v.Statistical, v.Level, v.Critical)
+	cols := []column{{name: "method"}, {name: "scenario", wrap: true}, {name: "quantity", wrap: true}, {name: "model", right: true}}
+	cols = append(cols, pmColumns("Monte Carlo", 0)...)
+	t := newTable(append(cols, column{name: "discrepancy", wrap: true}, column{name: "verdict"})...)
 	for _, ch := range v.Checks {
-		mc := ""
+		mc := []string{"", ""}
 		if ch.MonteCarlo != nil {
-			mc = fmtNum(ch.MonteCarlo.Mean) + " " + ci(ch.MonteCarlo.CI95)
+			mc = pmCells(ch.MonteCarlo)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ch.Method, brief(ch.Scenario), ch.Quantity, fmtNum(float64(ch.Model)), mc, ch.Detail, ch.Verdict)
+		t.add(ch.Method, brief(ch.Scenario), ch.Quantity, fmtNum(float64(ch.Model)), mc[0], mc[1], ch.Detail, ch.Verdict)
 	}
-	tw.Flush()
+	t.text(w, width)
 	fmt.Fprintf(w, "\n%d of %d checks failed\n", v.Failed, len(v.Checks))
 	return nil
 }
