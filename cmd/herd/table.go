@@ -80,7 +80,7 @@ func (t *table) text(w io.Writer, width int) error {
 	}
 	var hidden []string
 	for i, c := range t.cols {
-		if !shown[i] {
+		if !shown[i] && c.name != "" { // a mean's "± h" goes with it
 			hidden = append(hidden, c.name)
 		}
 	}
