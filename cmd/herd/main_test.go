@@ -34,6 +34,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"--cap 0.5 --base 1", "--cap", "[base,"},
 		{"--base NaN", "--base", "(0,"},
 		{"--policy nope", "--policy", "full"},
+		{"--policy fulll", "--policy", "(did you mean full?)"},
+		{"--policy retryablehttp-defualt", "--policy", "(did you mean retryablehttp-default?)"},
 		{"--trials 0", "--trials", "[1,"},
 		{"--rounding sideways", "--rounding", "half-even"},
 		{"--format xml", "--format", "json"},
