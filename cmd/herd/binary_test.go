@@ -127,6 +127,19 @@ func checkCited(t *testing.T, bin, dir, head string, modified bool) {
 			checkOutput(t, "herd "+strings.Join(args, " "), format, string(out), head, modified)
 		}
 	}
+	// compare writes a directory: its report, JSON and figure.
+	out := filepath.Join(dir, "compare")
+	cmd := exec.Command(bin, "compare", "-n", "50", "-k", "10/s", "--policy", "full,equal", "--trials", "20", "--force", "--out", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("herd compare: %v\n%s", err, b)
+	}
+	for file, format := range map[string]string{compareFiles.report: "markdown", compareFiles.data: "json", compareFiles.svg: "svg"} {
+		b, err := os.ReadFile(filepath.Join(out, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkOutput(t, "herd compare: "+file, format, string(b), head, modified)
+	}
 	for _, args := range [][]string{{"version"}, {"--version"}, {"cite"}} {
 		out, err := exec.Command(bin, args...).Output()
 		if err != nil {

@@ -24,6 +24,8 @@ func decimals(h float64) int {
 	if !(h > 0) || math.IsInf(h, 0) {
 		return 0
 	}
+	// Round first: 0.998 to two digits is 1.0, shown with one decimal.
+	h, _ = strconv.ParseFloat(strconv.FormatFloat(h, 'g', 2, 64), 64)
 	return max(0, 1-int(math.Floor(math.Log10(h))))
 }
 

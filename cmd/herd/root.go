@@ -117,6 +117,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newCmdPaperData(f, nil),
 		newCmdDelays(f, nil),
 		newCmdCite(f, nil),
+		newCmdCompare(f, nil),
 	)
 	return root
 }
