@@ -152,7 +152,7 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 	controls := o.Origin == "" || o.Origin == OriginControls
 	total := len(todo)
 	if controls {
-		total++
+		total += len(controlClaimChecks)
 	}
 	var out []ClaimResult
 	for i, c := range todo {
@@ -166,15 +166,16 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 		}
 	}
 	if controls {
-		found, err := ControlClaims(ctx, montecarlo.Options{Trials: ControlClaimTrials, Seed: o.Seed, Workers: o.Workers})
+		found, err := controlClaims(ctx, montecarlo.Options{Trials: ControlClaimTrials, Seed: o.Seed, Workers: o.Workers}, func(n int) {
+			if o.Progress != nil {
+				o.Progress(len(todo)+n, total)
+			}
+		})
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range found {
 			out = append(out, f.Result())
-		}
-		if o.Progress != nil {
-			o.Progress(total, total)
 		}
 	}
 	return out, nil

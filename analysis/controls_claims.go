@@ -62,15 +62,27 @@ func share(name string, s Share) Evidence {
 // first-request jitter and metastability with opt.Trials trials per
 // simulated point.
 func ControlClaims(ctx context.Context, opt montecarlo.Options) ([]ControlFinding, error) {
+	return controlClaims(ctx, opt, nil)
+}
+
+// controlClaimChecks are the control claims' checks, in the report's order.
+var controlClaimChecks = []func(context.Context, montecarlo.Options) (ControlFinding, error){
+	claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
+}
+
+// controlClaims is ControlClaims calling done, when set, after each claim:
+// they take minutes, and a progress bar should move while they run.
+func controlClaims(ctx context.Context, opt montecarlo.Options, done func(n int)) ([]ControlFinding, error) {
 	var out []ControlFinding
-	for _, f := range []func(context.Context, montecarlo.Options) (ControlFinding, error){
-		claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
-	} {
+	for _, f := range controlClaimChecks {
 		c, err := f(ctx, opt)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, c)
+		if done != nil {
+			done(len(out))
+		}
 	}
 	return out, nil
 }

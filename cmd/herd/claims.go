@@ -100,7 +100,7 @@ type claimsResult struct {
 func claimsRun(opts *claimsOptions) error {
 	bar := newProgress(opts.IO, "claims", len(analysis.Claims()))
 	co := opts.Claims
-	co.Progress = func(done, _ int) { bar.set(done) }
+	co.Progress = bar.of
 	res, err := analysis.EvaluateClaims(opts.Ctx, co)
 	bar.finish()
 	if err != nil {

@@ -237,6 +237,21 @@ func (p *progress) set(done int) {
 	_ = p.bar.Set(done)
 }
 
+// of records that done of total units are finished, total being known
+// only as the work goes.
+func (p *progress) of(done, total int) {
+	if p == nil {
+		return
+	}
+	if total != p.total {
+		p.total = total
+		if p.bar != nil {
+			p.bar.ChangeMax(total)
+		}
+	}
+	p.set(done)
+}
+
 // describe replaces the bar's description, e.g. with a rate.
 func (p *progress) describe(desc string) {
 	if p != nil {
