@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // ServiceComparison is one service — its clients, server and tick — under
@@ -39,13 +40,13 @@ type PolicyOutcome struct {
 type PolicyPair struct {
 	A, B string `json:"-"`
 	// Censored counts the trials left out: A or B was censored in them.
-	Censored   int        `json:"censored"`
-	Calls      Difference `json:"calls"`
-	Completion Difference `json:"completion"`
+	Censored   int              `json:"censored"`
+	Calls      stats.Difference `json:"calls"`
+	Completion stats.Difference `json:"completion"`
 	// Latency is the difference of the trials' mean client latencies
 	// (trials where both served someone).
-	Latency Difference `json:"latency"`
-	GaveUp  Difference `json:"gave_up"`
+	Latency stats.Difference `json:"latency"`
+	GaveUp  stats.Difference `json:"gave_up"`
 }
 
 // pairTrial is what a paired comparison keeps of one trial.
@@ -112,7 +113,7 @@ func ComparePolicies(ctx context.Context, labels []string, scs []model.Scenario,
 // pair is A − B over the trials where neither was censored.
 func pair(a, b string, ta, tb []pairTrial) PolicyPair {
 	p := PolicyPair{A: a, B: b}
-	var calls, completion, latency, gaveUp Moments
+	var calls, completion, latency, gaveUp stats.Moments
 	for i := range ta {
 		x, y := ta[i], tb[i]
 		if x.censored || y.censored {
@@ -126,7 +127,7 @@ func pair(a, b string, ta, tb []pairTrial) PolicyPair {
 			latency.Add(x.latency - y.latency)
 		}
 	}
-	p.Calls, p.Completion, p.Latency, p.GaveUp = difference(&calls), difference(&completion), difference(&latency), difference(&gaveUp)
+	p.Calls, p.Completion, p.Latency, p.GaveUp = calls.Difference(), completion.Difference(), latency.Difference(), gaveUp.Difference()
 	return p
 }
 

@@ -6,33 +6,8 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/herdlab/herd/stats"
 )
-
-// Share is a proportion with its exact (Clopper–Pearson) 95% interval.
-type Share struct {
-	Count int      `json:"count"`
-	N     int      `json:"n"`
-	Value float64  `json:"value"`
-	CI95  Interval `json:"ci95"`
-}
-
-// NewShare is k of n with its exact interval.
-func NewShare(k, n int) Share {
-	s := Share{Count: k, N: n, CI95: Interval{0, 1}}
-	if n == 0 {
-		return s
-	}
-	s.Value = float64(k) / float64(n)
-	a := (1 - Confidence) / 2
-	if k > 0 {
-		s.CI95[0] = distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(a)
-	}
-	if k < n {
-		s.CI95[1] = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(1 - a)
-	}
-	return s
-}
 
 // TrafficSummary is what an open-loop Monte Carlo run says. Recovery time
 // is over the trials that recovered (Recovered says how many): a trial that
@@ -46,26 +21,26 @@ type TrafficSummary struct {
 	Seed     uint64         `json:"seed"`
 	// Engine is the engine that played the trials and why (the plan's).
 	Engine    montecarlo.Choice `json:"engine"`
-	Recovered Share             `json:"recovered"`
+	Recovered stats.Share       `json:"recovered"`
 	// RecoveryTicks: ticks from the outage's end until the backlog fell to
 	// the recovery level, over recovered trials.
-	RecoveryTicks *Distribution `json:"recovery_ticks,omitempty"`
-	NewRequests   Estimate      `json:"new_requests"`
-	Calls         Estimate      `json:"calls"`
+	RecoveryTicks *Distribution  `json:"recovery_ticks,omitempty"`
+	NewRequests   stats.Estimate `json:"new_requests"`
+	Calls         stats.Estimate `json:"calls"`
 	// Load is calls per new request in each trial: 1 without retries.
-	Load   Estimate `json:"load"`
-	Served Estimate `json:"served"`
+	Load   stats.Estimate `json:"load"`
+	Served stats.Estimate `json:"served"`
 	// ServedShare is served per new request in each trial.
-	ServedShare Estimate `json:"served_share"`
+	ServedShare stats.Estimate `json:"served_share"`
 	// Goodput is the mean requests served per tick from the outage's end
 	// to the horizon (or to an early stop), as a share of the new-request
 	// rate.
-	Goodput     Estimate    `json:"goodput_after_outage"`
-	GaveUp      Estimate    `json:"gave_up"`
-	GaveUpBy    GaveUpCause `json:"gave_up_by"`
-	Backlog     Estimate    `json:"backlog_at_horizon"`
-	PeakBacklog Estimate    `json:"peak_backlog"`
-	Peak        Estimate    `json:"peak_sends"`
+	Goodput     stats.Estimate `json:"goodput_after_outage"`
+	GaveUp      stats.Estimate `json:"gave_up"`
+	GaveUpBy    GaveUpCause    `json:"gave_up_by"`
+	Backlog     stats.Estimate `json:"backlog_at_horizon"`
+	PeakBacklog stats.Estimate `json:"peak_backlog"`
+	Peak        stats.Estimate `json:"peak_sends"`
 	// Series are the per-tick means of sends, goodput and backlog over all
 	// trials, when asked with Options.Arrivals.
 	Sends     []float64 `json:"sends,omitempty"`
@@ -76,9 +51,9 @@ type TrafficSummary struct {
 
 // GaveUpCause is the mean number of requests given up per trial, by cause.
 type GaveUpCause struct {
-	Limit   Estimate `json:"attempts_limit"`
-	Bucket  Estimate `json:"token_bucket"`
-	Breaker Estimate `json:"circuit_breaker"`
+	Limit   stats.Estimate `json:"attempts_limit"`
+	Bucket  stats.Estimate `json:"token_bucket"`
+	Breaker stats.Estimate `json:"circuit_breaker"`
 }
 
 // TrafficJSON is model.Traffic in the JSON shape of herd's outputs.
@@ -136,10 +111,10 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 	if err != nil {
 		return TrafficSummary{}, err
 	}
-	var fresh, calls, load, served, share, goodput, gaveUp, backlog, peakBacklog, peak Moments
-	var byCause [3]Moments
+	var fresh, calls, load, served, share, goodput, gaveUp, backlog, peakBacklog, peak stats.Moments
+	var byCause [3]stats.Moments
 	var recHist []int64
-	var rec Moments
+	var rec stats.Moments
 	recovered, collapsed := 0, 0
 	var sends, good, back []float64
 	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
@@ -184,16 +159,16 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 	}
 	s := TrafficSummary{
 		Scenario: sc, Traffic: trafficJSON(sc, tr), Controls: controlsJSON(ctl),
-		Trials: opt.Trials, Seed: opt.Seed, Engine: plan.Choice, Recovered: NewShare(recovered, opt.Trials),
+		Trials: opt.Trials, Seed: opt.Seed, Engine: plan.Choice, Recovered: stats.NewShare(recovered, opt.Trials),
 		NewRequests: fresh.Estimate(), Calls: calls.Estimate(), Load: load.Estimate(),
 		Served: served.Estimate(), ServedShare: share.Estimate(), Goodput: goodput.Estimate(),
 		GaveUp: gaveUp.Estimate(), Backlog: backlog.Estimate(), PeakBacklog: peakBacklog.Estimate(), Peak: peak.Estimate(),
 		GaveUpBy: GaveUpCause{byCause[0].Estimate(), byCause[1].Estimate(), byCause[2].Estimate()},
 	}
 	if recovered > 0 {
-		s.RecoveryTicks = &Distribution{Estimate: rec.Estimate(), Quantiles: map[string]Quantile{}}
-		for _, pc := range Percentiles {
-			s.RecoveryTicks.Quantiles[pc.Name] = QuantileOf(recHist, pc.P)
+		s.RecoveryTicks = &Distribution{Estimate: rec.Estimate(), Quantiles: map[string]stats.Quantile{}}
+		for _, pc := range stats.Percentiles {
+			s.RecoveryTicks.Quantiles[pc.Name] = stats.QuantileOf(recHist, pc.P)
 		}
 	}
 	if recovered < opt.Trials {

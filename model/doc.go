@@ -71,12 +71,16 @@
 // scenario past MarkovOptions.MaxStates, and decorrelated otherwise, whose
 // law depends on a continuous previous delay.
 //
-// MeanFieldModel approximates large cohorts by expected numbers: expected
-// arrivals per tick and retry class, with the arrivals of a tick taken as
-// Binomial(pending, λ/pending) to get the expected failures E[(M − k)⁺]
-// (so tick 0, where all N arrive, is exact), failures spread forward by the
-// same wait laws, and decorrelated's previous delay on a grid. It assumes
-// ticks are independent given their means, which is why it is exact only in
-// the limit of large N at fixed N/k; its completion is an estimate whose
-// error herd validate reports.
+// MeanFieldModel approximates large cohorts by expected numbers and their
+// fluctuations: expected arrivals per tick and retry class, the covariance
+// of the arrivals booked for the next ticks (the linear-noise
+// approximation), and a tick's arrivals drawn from a count law with that
+// mean and variance to get its failures' law (so tick 0, where all N
+// arrive, is exact); failures spread forward by the same wait laws, and
+// decorrelated's previous delay lives on a grid chosen from a tolerance.
+// Its law of completion (completionLaw) is built from each tick's failures
+// and their next waits, with the ticks that straddle the capacity coupled
+// through their correlated arrivals. It is exact only in the limit of large
+// N at fixed N/k; herd validate measures its error, and a model result
+// quotes it as its validity.
 package model

@@ -335,3 +335,26 @@ func (p Policy) MaxDelay() float64 {
 	}
 	return m
 }
+
+// Describe says the policy in words, for the first line of a table: its
+// name, its parameters (textbook policies) and its give-up limits, e.g.
+// "full (base 1, cap 32), gives up after 3 retries".
+func (p Policy) Describe() string {
+	s := string(p.Kind)
+	switch p.Kind {
+	case Fixed:
+		s += fmt.Sprintf(" (delay %g)", p.FixedDelay)
+	case Expo, Full, Equal, Decorrelated:
+		s += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
+	}
+	if p.Kind.IsPreset() {
+		s += " (library preset)"
+	}
+	if p.Retries > 0 {
+		s += fmt.Sprintf(", gives up after %d retries", p.Retries)
+	}
+	if p.MaxElapsed > 0 {
+		s += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
+	}
+	return s
+}

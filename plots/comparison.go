@@ -6,6 +6,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -58,11 +59,11 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 	metrics := []struct {
 		label string
 		log   bool
-		of    func(analysis.Summary) analysis.Estimate
+		of    func(analysis.Summary) stats.Estimate
 		pub   int
 	}{
-		{"calls (all attempts, all clients)", false, func(s analysis.Summary) analysis.Estimate { return *s.Calls }, 0},
-		{"completion (ticks)", true, func(s analysis.Summary) analysis.Estimate { return s.Completion.Estimate }, 1},
+		{"calls (all attempts, all clients)", false, func(s analysis.Summary) stats.Estimate { return *s.Calls }, 0},
+		{"completion (ticks)", true, func(s analysis.Summary) stats.Estimate { return s.Completion.Estimate }, 1},
 	}
 	names := make([]string, len(kinds))
 	for i, k := range kinds {

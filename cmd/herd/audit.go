@@ -11,6 +11,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -114,7 +115,7 @@ func auditRun(opts *auditOptions) error {
 
 // diff prints a paired difference by the one precision rule, signed, with
 // "~" when it is not significant.
-func diff(d analysis.Difference) string {
+func diff(d stats.Difference) string {
 	if d.N == 0 {
 		return "—"
 	}
@@ -228,7 +229,7 @@ func auditCSV(w io.Writer, a analysis.Audit) error {
 	for _, r := range a.Rows {
 		for _, m := range []struct {
 			name string
-			e    *analysis.Estimate
+			e    *stats.Estimate
 		}{{"gave_up", r.GaveUp}, {"completion", r.Completion}, {"calls", r.Calls}, {"retry_peak", r.RetryPeak},
 			{"peak_over_capacity", r.PeakOverCapacity}, {"sync", r.Sync},
 			{"completion_vs_best", &r.VsBest.Completion.Estimate}, {"calls_vs_best", &r.VsBest.Calls.Estimate}} {

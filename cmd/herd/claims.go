@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/claims"
 	"github.com/spf13/cobra"
 )
 
@@ -14,7 +14,7 @@ import (
 type claimsOptions struct {
 	IO     *iostreams
 	Ctx    context.Context
-	Claims analysis.ClaimOptions // Origin "" is every claim
+	Claims claims.Options // Origin "" is every claim
 	Output output
 }
 
@@ -70,17 +70,17 @@ grid point left undecided is rerun with 4× the trials.`,
 				return usageError{fmt.Errorf("--format must be one of table, json, markdown, got %q", out.format)}
 			}
 			opts.Output.Width = out.width(f, opts.Output)
-			if opt.Trials < 2 {
-				return usageError{fmt.Errorf("--trials must be ≥ 2 for claims, got %d", opt.Trials)}
+			opts.Claims = claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin}
+			if err := opts.Claims.Validate(); err != nil {
+				return usageError{err}
 			}
-			opts.Claims = analysis.ClaimOptions{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin}
 			if runF != nil {
 				return runF(opts)
 			}
 			return claimsRun(opts)
 		},
 	}
-	run.register(c, analysis.DefaultClaimTrials)
+	run.register(c, claims.DefaultTrials)
 	c.Flags().StringVar(&source, "source", "all", "which claims: aws|seed|controls|all")
 	complete(c, "source", []string{"aws", "seed", "controls", "all"})
 	c.Flags().StringVar(&out.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
@@ -91,17 +91,17 @@ grid point left undecided is rerun with 4× the trials.`,
 }
 
 type claimsResult struct {
-	Trials     int                    `json:"trials"`
-	Seed       uint64                 `json:"seed"`
-	Claims     []analysis.ClaimResult `json:"claims"`
-	Provenance Provenance             `json:"provenance"`
+	Trials     int             `json:"trials"`
+	Seed       uint64          `json:"seed"`
+	Claims     []claims.Result `json:"claims"`
+	Provenance Provenance      `json:"provenance"`
 }
 
 func claimsRun(opts *claimsOptions) error {
-	bar := newProgress(opts.IO, "claims", len(analysis.Claims()))
+	bar := newProgress(opts.IO, "claims", len(claims.All()))
 	co := opts.Claims
 	co.Progress = bar.of
-	res, err := analysis.EvaluateClaims(opts.Ctx, co)
+	res, err := claims.Evaluate(opts.Ctx, co)
 	bar.finish()
 	if err != nil {
 		return err
@@ -120,14 +120,14 @@ func claimsRun(opts *claimsOptions) error {
 	})
 }
 
-func verdictText(v analysis.Verdict, cond string) string {
+func verdictText(v claims.Verdict, cond string) string {
 	if cond == "" {
 		return string(v)
 	}
 	return string(v) + ": " + cond
 }
 
-func evidenceText(ev []analysis.Evidence) string {
+func evidenceText(ev []claims.Evidence) string {
 	s := make([]string, len(ev))
 	for i, e := range ev {
 		s[i] = e.String()
@@ -137,15 +137,15 @@ func evidenceText(ev []analysis.Evidence) string {
 
 // otherText is the verdict in the other model, or a dash for a claim that
 // has none.
-func otherText(c analysis.ClaimResult) string {
-	if c.Transfer == analysis.NotApplicable {
+func otherText(c claims.Result) string {
+	if c.Transfer == claims.NotApplicable {
 		return "—"
 	}
 	return c.Other.Model + ": " + verdictText(c.Other.Verdict, c.Other.Condition)
 }
 
 func claimsTable(w io.Writer, r claimsResult, width int) error {
-	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, analysis.ControlClaimTrials, r.Seed)
+	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, claims.ControlTrials, r.Seed)
 	t := newTable(column{name: "claim"}, column{name: "model"}, column{name: "verdict", wrap: true},
 		column{name: "other model", wrap: true}, column{name: "transfer", wrap: true})
 	for _, c := range r.Claims {
@@ -161,7 +161,7 @@ func claimsTable(w io.Writer, r claimsResult, width int) error {
 		if c.Note != "" {
 			fmt.Fprintf(w, "  note: %s\n", c.Note)
 		}
-		if c.Transfer != analysis.NotApplicable {
+		if c.Transfer != claims.NotApplicable {
 			fmt.Fprintf(w, "  %s: %s\n    %s\n", withParameters(c.Other.Model, c.Other.Scenario),
 				verdictText(c.Other.Verdict, c.Other.Condition), strings.ReplaceAll(evidenceText(c.Other.Evidence), "; ", "\n    "))
 		}
@@ -198,7 +198,7 @@ func withParameters(model, params string) string {
 	return model + " (" + params + ")"
 }
 
-func checksText(cs []analysis.ClaimResult) string {
+func checksText(cs []claims.Result) string {
 	var s []string
 	for _, c := range cs {
 		s = append(s, "`"+c.ID+"`: "+c.Check)

@@ -15,6 +15,7 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/plots"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 )
@@ -333,10 +334,10 @@ type comparedPolicyJSON struct {
 	Scenario    model.Scenario         `json:"scenario"`
 	Engine      montecarlo.Choice      `json:"engine"`
 	Censored    int                    `json:"censored"`
-	Calls       *analysis.Estimate     `json:"calls"`
+	Calls       *stats.Estimate        `json:"calls"`
 	Completion  *analysis.Distribution `json:"completion"`
 	Latency     *analysis.Distribution `json:"latency"`
-	GaveUp      *analysis.Estimate     `json:"gave_up"`
+	GaveUp      *stats.Estimate        `json:"gave_up"`
 	// ArrivalRate is the figure's curve: the mean arrivals per second
 	// after the first wave, at the middle of each bin of ticks.
 	ArrivalRate [][2]float64 `json:"arrival_rate"`
@@ -345,14 +346,14 @@ type comparedPolicyJSON struct {
 }
 
 type comparedPairJSON struct {
-	A          string              `json:"a"`
-	B          string              `json:"b"`
-	Censored   int                 `json:"censored_pairs"`
-	Calls      analysis.Difference `json:"calls"`
-	Completion analysis.Difference `json:"completion"`
-	Latency    analysis.Difference `json:"latency_mean"`
-	GaveUp     analysis.Difference `json:"gave_up"`
-	Verdict    string              `json:"verdict"`
+	A          string           `json:"a"`
+	B          string           `json:"b"`
+	Censored   int              `json:"censored_pairs"`
+	Calls      stats.Difference `json:"calls"`
+	Completion stats.Difference `json:"completion"`
+	Latency    stats.Difference `json:"latency_mean"`
+	GaveUp     stats.Difference `json:"gave_up"`
+	Verdict    string           `json:"verdict"`
 }
 
 // newCompareReport turns a comparison into real units: milliseconds for a
@@ -378,7 +379,7 @@ func newCompareReport(c analysis.ServiceComparison, sc model.Scenario, cite Prov
 		p.ArrivalRate = arrivalRate(s, c.Tick, perTick)
 		r.Policies = append(r.Policies, p)
 	}
-	means := map[string]*analysis.Estimate{}
+	means := map[string]*stats.Estimate{}
 	for _, p := range r.Policies {
 		means[p.Label+"\x00calls"], means[p.Label+"\x00completion"], means[p.Label+"\x00gave up"] = p.Calls, nil, p.GaveUp
 		if p.Completion != nil {
@@ -391,7 +392,7 @@ func newCompareReport(c analysis.ServiceComparison, sc model.Scenario, cite Prov
 	for _, pr := range c.Pairs {
 		j := comparedPairJSON{A: pr.A, B: pr.B, Censored: pr.Censored, Calls: pr.Calls, GaveUp: pr.GaveUp,
 			Completion: scaleDifference(pr.Completion, perTick), Latency: scaleDifference(pr.Latency, perTick)}
-		j.Verdict = pairVerdict(j, unit, func(label, metric string) *analysis.Estimate { return means[label+"\x00"+metric] })
+		j.Verdict = pairVerdict(j, unit, func(label, metric string) *stats.Estimate { return means[label+"\x00"+metric] })
 		r.Pairs = append(r.Pairs, j)
 	}
 	return r
@@ -416,10 +417,10 @@ func arrivalRate(s analysis.Summary, tick time.Duration, perTick float64) [][2]f
 	return out
 }
 
-func scaleEstimate(e analysis.Estimate, f float64) analysis.Estimate {
+func scaleEstimate(e stats.Estimate, f float64) stats.Estimate {
 	e.Mean, e.SD = e.Mean*f, e.SD*f
 	if e.CI95 != nil {
-		iv := analysis.Interval{e.CI95[0] * f, e.CI95[1] * f}
+		iv := stats.Interval{e.CI95[0] * f, e.CI95[1] * f}
 		e.CI95 = &iv
 	}
 	return e
@@ -429,14 +430,14 @@ func scaleDistribution(d *analysis.Distribution, f float64) *analysis.Distributi
 	if d == nil {
 		return nil
 	}
-	out := &analysis.Distribution{Estimate: scaleEstimate(d.Estimate, f), Quantiles: map[string]analysis.Quantile{}}
+	out := &analysis.Distribution{Estimate: scaleEstimate(d.Estimate, f), Quantiles: map[string]stats.Quantile{}}
 	for k, q := range d.Quantiles {
-		out.Quantiles[k] = analysis.Quantile{P: q.P, Value: q.Value * f, CI95: analysis.Interval{q.CI95[0] * f, q.CI95[1] * f}}
+		out.Quantiles[k] = stats.Quantile{P: q.P, Value: q.Value * f, CI95: stats.Interval{q.CI95[0] * f, q.CI95[1] * f}}
 	}
 	return out
 }
 
-func scaleDifference(d analysis.Difference, f float64) analysis.Difference {
+func scaleDifference(d stats.Difference, f float64) stats.Difference {
 	d.Estimate = scaleEstimate(d.Estimate, f)
 	return d
 }
@@ -478,19 +479,19 @@ func describePolicyOf(sc model.Scenario, tick time.Duration) string {
 // its words for less and more (less is better for all of them).
 var comparedMetrics = []struct {
 	name, less, more, unit string
-	of                     func(comparedPairJSON) analysis.Difference
+	of                     func(comparedPairJSON) stats.Difference
 }{
-	{"calls", "makes fewer calls", "makes more calls", "calls per trial", func(p comparedPairJSON) analysis.Difference { return p.Calls }},
-	{"completion", "serves every client sooner", "serves every client later", "", func(p comparedPairJSON) analysis.Difference { return p.Completion }},
-	{"latency", "serves the average client sooner", "serves the average client later", "", func(p comparedPairJSON) analysis.Difference { return p.Latency }},
-	{"gave up", "has fewer clients give up", "has more clients give up", "clients per trial", func(p comparedPairJSON) analysis.Difference { return p.GaveUp }},
+	{"calls", "makes fewer calls", "makes more calls", "calls per trial", func(p comparedPairJSON) stats.Difference { return p.Calls }},
+	{"completion", "serves every client sooner", "serves every client later", "", func(p comparedPairJSON) stats.Difference { return p.Completion }},
+	{"latency", "serves the average client sooner", "serves the average client later", "", func(p comparedPairJSON) stats.Difference { return p.Latency }},
+	{"gave up", "has fewer clients give up", "has more clients give up", "clients per trial", func(p comparedPairJSON) stats.Difference { return p.GaveUp }},
 }
 
 // pairVerdict says in words how A compares with B on each metric: which
 // way a significant difference goes, by how much (with its interval and
 // as a share of B's mean), and "not significant" where the interval
 // holds 0.
-func pairVerdict(p comparedPairJSON, unit string, mean func(label, metric string) *analysis.Estimate) string {
+func pairVerdict(p comparedPairJSON, unit string, mean func(label, metric string) *stats.Estimate) string {
 	var parts []string
 	for _, m := range comparedMetrics {
 		d := m.of(p)
@@ -521,7 +522,7 @@ func pairVerdict(p comparedPairJSON, unit string, mean func(label, metric string
 }
 
 // signed is a difference by the one precision rule, with its sign.
-func signed(d analysis.Difference) string {
+func signed(d stats.Difference) string {
 	s := valueCI(d.Mean, d.CI95)
 	if d.Mean > 0 {
 		s = "+" + s
@@ -586,11 +587,11 @@ func (r *compareReport) markdown(w io.Writer) error {
 	cols := []column{{name: "policy", code: true}}
 	cols = append(cols, pmColumns("calls", 0)...)
 	cols = append(cols, pmColumns("completion ("+u+")", 0)...)
-	for _, q := range analysis.Percentiles {
+	for _, q := range stats.Percentiles {
 		cols = append(cols, column{name: "completion " + q.Name, right: true})
 	}
 	cols = append(cols, pmColumns("latency mean ("+u+")", 0)...)
-	for _, q := range analysis.Percentiles {
+	for _, q := range stats.Percentiles {
 		cols = append(cols, column{name: "latency " + q.Name, right: true})
 	}
 	cols = append(cols, pmColumns("gave up (clients)", 0)...)
@@ -631,10 +632,10 @@ func (r *compareReport) markdown(w io.Writer) error {
 // distCells are a distribution's mean (two cells) and its quantiles.
 func distCells(d *analysis.Distribution) []string {
 	if d == nil {
-		return append([]string{"—", ""}, make([]string, len(analysis.Percentiles))...)
+		return append([]string{"—", ""}, make([]string, len(stats.Percentiles))...)
 	}
 	cells := pmCells(&d.Estimate)
-	for _, q := range analysis.Percentiles {
+	for _, q := range stats.Percentiles {
 		cells = append(cells, quantileCI(d.Quantiles[q.Name]))
 	}
 	return cells

@@ -207,22 +207,7 @@ func delaysJSON(a model.DelayAnalysis) delaysResult {
 // describePolicy says the policy and its limits in one line.
 func describePolicy(a model.DelayAnalysis) string {
 	p := a.Policy
-	s := string(p.Kind)
-	switch p.Kind {
-	case model.Fixed:
-		s += fmt.Sprintf(" (delay %g)", p.FixedDelay)
-	case model.Expo, model.Full, model.Equal, model.Decorrelated:
-		s += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
-	}
-	if p.Kind.IsPreset() {
-		s += " (library preset)"
-	}
-	if p.Retries > 0 {
-		s += fmt.Sprintf(", gives up after %d retries", p.Retries)
-	}
-	if p.MaxElapsed > 0 {
-		s += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
-	}
+	s := p.Describe()
 	unit := "ticks"
 	if a.Unit == "s" {
 		unit = "seconds"

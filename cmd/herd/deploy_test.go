@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/sweep"
 	"gopkg.in/yaml.v3"
 )
 
@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 
 func specOf(t *testing.T, path string) string {
 	t.Helper()
-	s, err := analysis.ReadSweepSpec(path, analysis.SweepSpec{Trials: 1000, Seed: 1, Grid: analysis.Grid{}})
+	s, err := sweep.ReadSweepSpec(path, sweep.SweepSpec{Trials: 1000, Seed: 1, Grid: sweep.Grid{}})
 	if err != nil {
 		t.Fatal(err)
 	}

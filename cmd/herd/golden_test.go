@@ -188,7 +188,7 @@ func smallValidationGrid(t *testing.T) []analysis.ValidationCase {
 		switch {
 		case c.Method == analysis.MethodClosed && sc.Clients == 50 && sc.Policy.Kind == model.Expo,
 			c.Method == analysis.MethodMarkov && sc.Clients == 3 && sc.Server == model.Collision,
-			c.Method == analysis.MethodMeanField && sc.Clients == 1000 && sc.Policy.Kind == model.Full && c.Series == "":
+			c.Method == analysis.MethodMeanField && sc.Clients == 1000 && sc.Capacity == 33 && sc.Policy.Kind == model.Full:
 			g = append(g, c)
 		}
 	}

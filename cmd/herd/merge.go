@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 )
 
@@ -41,15 +41,15 @@ absent (a missing or unfinished shard) and a file cut off mid-row.`,
 }
 
 func mergeRun(opts *mergeOptions) error {
-	var files []analysis.ShardFile
+	var files []sweep.ShardFile
 	for _, name := range opts.Files {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return err
 		}
-		files = append(files, analysis.ShardFile{Name: name, Data: data})
+		files = append(files, sweep.ShardFile{Name: name, Data: data})
 	}
-	merged, err := analysis.Merge(files)
+	merged, err := sweep.Merge(files)
 	if err != nil {
 		return err
 	}

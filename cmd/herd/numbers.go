@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/stats"
 )
 
 // The one precision rule of every table and markdown output, as in
@@ -57,7 +57,7 @@ func whole(xs ...float64) bool {
 
 // pm prints an estimate with its 95% interval: "316.65 ± 0.58"; "—" when
 // there is none.
-func pm(e *analysis.Estimate) string {
+func pm(e *stats.Estimate) string {
 	if e == nil {
 		return "—"
 	}
@@ -66,7 +66,7 @@ func pm(e *analysis.Estimate) string {
 
 // valueCI prints a value with its 95% interval by the one rule; a nil
 // interval is an exact value.
-func valueCI(x float64, iv *analysis.Interval) string {
+func valueCI(x float64, iv *stats.Interval) string {
 	if iv == nil {
 		return fmtNum(x)
 	}
@@ -104,7 +104,7 @@ func bracket(x, lo, hi float64) string {
 // pmCells is pm's text in two table cells, the mean and "± h", so that a
 // column of them lines up on the ±; glued columns (column.glue) show
 // them as one.
-func pmCells(e *analysis.Estimate) []string {
+func pmCells(e *stats.Estimate) []string {
 	if m, h, ok := strings.Cut(pm(e), " ± "); ok {
 		return []string{m, "± " + h}
 	}
@@ -119,4 +119,4 @@ func pmColumns(name string, drop int) []column {
 }
 
 // quantileCI prints a quantile with its order-statistic interval.
-func quantileCI(q analysis.Quantile) string { return bracket(q.Value, q.CI95[0], q.CI95[1]) }
+func quantileCI(q stats.Quantile) string { return bracket(q.Value, q.CI95[0], q.CI95[1]) }

@@ -4,16 +4,16 @@ import (
 	"math"
 	"testing"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/stats"
 )
 
 // One precision rule: the half-width to two significant digits, the mean
 // to the same place; asymmetric intervals in brackets; whole numbers whole.
 func TestPrecisionRule(t *testing.T) {
-	iv := func(lo, hi float64) *analysis.Interval { return &analysis.Interval{lo, hi} }
+	iv := func(lo, hi float64) *stats.Interval { return &stats.Interval{lo, hi} }
 	for _, c := range []struct {
 		x    float64
-		iv   *analysis.Interval
+		iv   *stats.Interval
 		want string
 	}{
 		{9.092, iv(9.059, 9.125), "9.092 ± 0.033"},

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/claims"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 )
 
@@ -200,7 +202,7 @@ func TestOutputResolves(t *testing.T) {
 	if o, _, _ := parse(t, newCmdClaims, fields("claims --out c.csv --source aws")...); o.Output.where() != (output{Format: "json", Path: "c.csv"}) || o.Claims.Origin != "aws" {
 		t.Errorf("claims --out c.csv: %+v, origin %q", o.Output, o.Claims.Origin)
 	}
-	if o, _, _ := parse(t, newCmdClaims, fields("claims")...); o.Claims.Origin != "" || o.Claims.Trials != analysis.DefaultClaimTrials {
+	if o, _, _ := parse(t, newCmdClaims, fields("claims")...); o.Claims.Origin != "" || o.Claims.Trials != claims.DefaultTrials {
 		t.Errorf("claims: %+v", o.Claims)
 	}
 	if o, _, _ := parse(t, newCmdMerge, fields("merge a.jsonl b.jsonl --out -")...); o.Output.Path != "" || !slices.Equal(o.Files, []string{"a.jsonl", "b.jsonl"}) {
@@ -231,7 +233,7 @@ func TestModelParses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if o.Method != model.MethodMarkov || o.Solve != (model.SolveOptions{MaxStates: 500, Grid: model.DefaultGrid}) || o.Scenario.Clients != 6 {
+	if o.Method != model.MethodMarkov || o.Solve != (model.SolveOptions{MaxStates: 500}) || o.Scenario.Clients != 6 {
 		t.Errorf("%+v", o)
 	}
 }
@@ -249,7 +251,7 @@ func TestSweepParses(t *testing.T) {
 	if o.Spec.Trials != 7 || o.Spec.Seed != 3 || len(o.Points) != 4 || o.Points[0].Policy.Cap != 8 || o.Points[0].Clients != 50 {
 		t.Errorf("spec %+v, %d points", o.Spec, len(o.Points))
 	}
-	if o.Shard != (analysis.Shard{Index: 1, Count: 4}) || o.Out != "" || o.Resume || o.Workers != 2 {
+	if o.Shard != (sweep.Shard{Index: 1, Count: 4}) || o.Out != "" || o.Resume || o.Workers != 2 {
 		t.Errorf("shard %v, out %q, resume %v, workers %d", o.Shard, o.Out, o.Resume, o.Workers)
 	}
 }
@@ -344,6 +346,11 @@ func TestValidateExitCodes(t *testing.T) {
 	}
 	if code != 1 || !strings.Contains(errs, "checks failed") {
 		t.Errorf("herd validate --perturb-delays 1.1: exit %d, stderr %q; want exit 1", code, errs)
+	}
+	// The mean field's completion planted 3% high fails its 2% bound.
+	out, errs, code = parseAndRun(t, newCmdValidate, small, "validate", "--plant-completion", "1.03", "--format", "csv")
+	if code != 1 || !strings.Contains(errs, "1 of ") || !strings.Contains(out, "completion,") {
+		t.Errorf("herd validate --plant-completion 1.03: exit %d, stderr %q; want exit 1 with one check failed", code, errs)
 	}
 }
 

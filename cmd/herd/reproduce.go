@@ -11,6 +11,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -114,7 +115,7 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 	})
 }
 
-func verdict(a analysis.Agreement) string {
+func verdict(a stats.Agreement) string {
 	if a.Agrees {
 		return "agrees"
 	}
@@ -137,7 +138,7 @@ func seedRows(r reproduceResult) *table {
 	cols = append(cols, pmColumns("completion (ticks)", 0)...)
 	cols = append(cols, column{name: "article", right: true}, column{name: "agreement", wrap: true})
 	t := newTable(cols...)
-	article := func(p analysis.Published) string { return fmt.Sprintf("%s sd %s", fmtNum(p.Mean), fmtNum(p.SD)) }
+	article := func(p stats.Published) string { return fmt.Sprintf("%s sd %s", fmtNum(p.Mean), fmtNum(p.SD)) }
 	for _, row := range r.Rows {
 		cl, co := row.Calls, row.Completion
 		cells := []string{strconv.Itoa(row.Clients), row.Policy}
@@ -152,7 +153,7 @@ func seedRows(r reproduceResult) *table {
 
 // agreement is a row's verdict: "agrees", or which of calls and completion
 // differ and by how much.
-func agreement(calls, completion analysis.Agreement) string {
+func agreement(calls, completion stats.Agreement) string {
 	var differ []string
 	if !calls.Agrees {
 		differ = append(differ, fmt.Sprintf("calls DIFFER (z = %.1f)", calls.Z))

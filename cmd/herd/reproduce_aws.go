@@ -11,6 +11,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -132,7 +133,7 @@ func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {
 	for _, row := range r.Rows {
 		for _, m := range []struct {
 			name, unit string
-			e          analysis.Estimate
+			e          stats.Estimate
 		}{{"calls", "writes", row.Calls}, {"completion", "ms", row.Completion.Estimate}} {
 			lo, hi := "", ""
 			if m.e.CI95 != nil {

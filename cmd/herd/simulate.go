@@ -11,6 +11,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -148,22 +149,7 @@ func simulateRun(opts *simulateOptions) error {
 // describe says a scenario in one line.
 func describe(sc model.Scenario) string {
 	p := sc.Policy
-	pol := string(p.Kind)
-	switch p.Kind {
-	case model.Fixed:
-		pol += fmt.Sprintf(" (delay %g)", p.FixedDelay)
-	case model.Expo, model.Full, model.Equal, model.Decorrelated:
-		pol += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
-	}
-	if p.Kind.IsPreset() {
-		pol += " (library preset)"
-	}
-	if p.Retries > 0 {
-		pol += fmt.Sprintf(", gives up after %d retries", p.Retries)
-	}
-	if p.MaxElapsed > 0 {
-		pol += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
-	}
+	pol := p.Describe()
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
 	}
@@ -180,8 +166,8 @@ func describe(sc model.Scenario) string {
 
 type metric struct {
 	name string
-	e    *analysis.Estimate
-	q    map[string]analysis.Quantile
+	e    *stats.Estimate
+	q    map[string]stats.Quantile
 }
 
 func metrics(s analysis.Summary) []metric {
@@ -210,7 +196,7 @@ func metrics(s analysis.Summary) []metric {
 
 // ci prints an interval by the one precision rule, "exact" when there is
 // none.
-func ci(iv *analysis.Interval) string {
+func ci(iv *stats.Interval) string {
 	if iv == nil {
 		return "exact"
 	}
@@ -253,12 +239,12 @@ func metricRows(ms []metric) *table {
 	cols := append([]column{{name: "metric", wrap: true}}, pmColumns("mean", 0)...)
 	cols[2].name = "± 95% CI"
 	t := newTable(append(cols, column{name: "sd", right: true, drop: 4})...)
-	for i, p := range analysis.Percentiles {
+	for i, p := range stats.Percentiles {
 		t.cols = append(t.cols, column{name: p.Name + " [95% CI]", right: true, drop: 3 - i})
 	}
 	for _, m := range ms {
 		row := append(append([]string{m.name}, pmCells(m.e)...), fmtNum(m.e.SD))
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			cell := ""
 			if q, ok := m.q[p.Name]; ok {
 				cell = quantileCI(q)
@@ -302,14 +288,14 @@ func runCells(sc model.Scenario, seed uint64, trials int) []string {
 func summaryCSV(w io.Writer, s analysis.Summary) error {
 	cw := csv.NewWriter(w)
 	head := append(append([]string(nil), runColumns...), "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi")
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		head = append(head, p.Name, p.Name+"_ci95_lo", p.Name+"_ci95_hi")
 	}
 	cw.Write(head)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, m := range metrics(s) {
 		row := append(runCells(s.Scenario, s.Seed, s.Trials), m.name, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1]))
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			if q, ok := m.q[p.Name]; ok {
 				row = append(row, num(q.Value), num(q.CI95[0]), num(q.CI95[1]))
 			} else {

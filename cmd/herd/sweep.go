@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -22,9 +21,9 @@ import (
 type sweepOptions struct {
 	IO      *iostreams
 	Ctx     context.Context
-	Spec    analysis.SweepSpec
+	Spec    sweep.SweepSpec
 	Points  []model.Scenario // the spec's grid, expanded
-	Shard   analysis.Shard
+	Shard   sweep.Shard
 	Workers int
 	// Out is the file the rows are appended to ("" for standard output);
 	// Resume continues the sweep whose rows it holds.
@@ -63,7 +62,7 @@ the engine that ran, the sweep's spec hash and herd's provenance.
 Every scenario flag takes a comma list of values and ranges: lo:hi (step 1),
 lo:hi:step, or lo:hi:*factor (geometric), e.g. --cap 16:2048:*2 --policy
 full,equal. --spec FILE reads the grid from YAML or JSON (see
-analysis.ReadSweepSpec); flags given as well override the file's fields.
+sweep.ReadSweepSpec); flags given as well override the file's fields.
 
 Rows come in grid order and depend only on the spec and the seed, never on
 --workers or --shard. --shard i/n runs points p with p mod n = i (i from 0);
@@ -88,7 +87,7 @@ the rows in --out.`,
 			if opts.Points, err = opts.Spec.Points(); err != nil {
 				return usageError{err}
 			}
-			if opts.Shard, err = analysis.ParseShard(o.shard, f.Getenv); err != nil {
+			if opts.Shard, err = sweep.ParseShard(o.shard, f.Getenv); err != nil {
 				return usageError{err}
 			}
 			opts.Out, opts.Resume, opts.Workers = stdoutPath(o.out), o.resume, o.run.workers
@@ -111,7 +110,7 @@ the rows in --out.`,
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(model.RoundingNames(), ",")}
-	for _, f := range analysis.GridFields {
+	for _, f := range sweep.GridFields {
 		o.grid[f] = new(string)
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]
 		usage := help[f] + ": a comma list of values and ranges lo:hi[:step|:*factor]"
@@ -133,14 +132,14 @@ the rows in --out.`,
 }
 
 // specFrom builds the sweep from the spec file and the flags that were set.
-func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (analysis.SweepSpec, error) {
+func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 	opt, err := o.run.options()
 	if err != nil {
-		return analysis.SweepSpec{}, err
+		return sweep.SweepSpec{}, err
 	}
-	spec := analysis.SweepSpec{Grid: analysis.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
+	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
 	if o.spec != "" {
-		if spec, err = analysis.ReadSweepSpec(o.spec, spec); err != nil {
+		if spec, err = sweep.ReadSweepSpec(o.spec, spec); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 		// Run flags given on the command line win over the file.
@@ -156,14 +155,11 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (analysis.SweepSpec, error) {
 		if fs.Changed("skip-invalid") {
 			spec.SkipInvalid = o.skipInvalid
 		}
-		if err := (montecarlo.Options{Trials: spec.Trials}).Validate(); err != nil {
-			return spec, usageError{fmt.Errorf("--spec: %w", err)}
-		}
-		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); spec.Engine != montecarlo.Default && err != nil {
+		if err := spec.Validate(); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 	}
-	for _, f := range analysis.GridFields {
+	for _, f := range sweep.GridFields {
 		if fs.Changed(f) {
 			spec.Grid[f] = *o.grid[f]
 		}
@@ -174,7 +170,7 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (analysis.SweepSpec, error) {
 func sweepRun(o *sweepOptions) error {
 	spec, points, shard := o.Spec, o.Points, o.Shard
 	hash := spec.Hash(points)
-	mine := len(analysis.ShardPoints(len(points), shard))
+	mine := len(sweep.ShardPoints(len(points), shard))
 	out, done, err := openSweepOut(o.Out, o.Resume, hash, len(points), shard)
 	if err != nil {
 		return err
@@ -191,7 +187,7 @@ func sweepRun(o *sweepOptions) error {
 	prov, _ := json.Marshal(o.Provenance)
 	bar := newProgress(o.IO, "points", mine-done)
 	started := time.Now()
-	opt := analysis.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,
+	opt := sweep.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,
 		Progress: func(rows, trials int) {
 			if bar == nil {
 				return
@@ -201,7 +197,7 @@ func sweepRun(o *sweepOptions) error {
 			bar.set(rows)
 		}}
 	written := done
-	err = analysis.RunSweep(o.Ctx, spec, points, opt, func(row []byte) error {
+	err = sweep.RunSweep(o.Ctx, spec, points, opt, func(row []byte) error {
 		// One write per row: an interruption never leaves half a row.
 		if _, err := w.Write(row); err != nil {
 			return err
@@ -230,7 +226,7 @@ func sweepRun(o *sweepOptions) error {
 // rows of this sweep's shard already there and cuts off a half-written last
 // one; otherwise it refuses a file that holds rows, which a resume would
 // need.
-func openSweepOut(path string, resume bool, hash string, total int, shard analysis.Shard) (*os.File, int, error) {
+func openSweepOut(path string, resume bool, hash string, total int, shard sweep.Shard) (*os.File, int, error) {
 	if path == "" {
 		return nil, 0, nil
 	}
@@ -243,7 +239,7 @@ func openSweepOut(path string, resume bool, hash string, total int, shard analys
 		if !resume {
 			return nil, 0, usageError{fmt.Errorf("--out %s already holds rows; pass --resume to continue that sweep, or remove the file", path)}
 		}
-		if done, size, err = analysis.ResumeFrom(data, hash, total, shard); err != nil {
+		if done, size, err = sweep.ResumeFrom(data, hash, total, shard); err != nil {
 			return nil, 0, fmt.Errorf("--resume: %s: %w", path, err)
 		}
 	}

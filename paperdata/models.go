@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/claims"
 )
 
 // validateSection runs herd validate's default grid: the closed form, the
@@ -38,7 +39,9 @@ func validateSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("validate.statistical", num(float64(v.Statistical), 0))
 	d.set("validate.level", num(100*v.Level, 1))
 	d.set("validate.critical", num(v.Critical, 2))
-	d.set("validate.mftolerance", num(100*analysis.MeanFieldTolerance, 0))
+	d.set("validate.mfcallsbound", num(100*analysis.MeanFieldCallsBound, 1))
+	d.set("validate.mfcompletionbound", num(100*analysis.MeanFieldCompletionBound, 0))
+	d.set("validate.mflevel", num(100*analysis.MeanFieldLevel, 0))
 	if cfg.full() && v.Failed > 0 {
 		return stale("%d model checks fail; the text says the models agree with Monte Carlo", v.Failed)
 	}
@@ -49,8 +52,8 @@ func validateSection(ctx context.Context, cfg Config, d *doc) error {
 // default budget, in its own model and in the other; the claims about retry
 // controls, which have one model, get a table of their own.
 func claimsSection(ctx context.Context, cfg Config, d *doc) error {
-	opt := cfg.options(analysis.DefaultClaimTrials)
-	res, err := analysis.EvaluateClaims(ctx, analysis.ClaimOptions{Trials: opt.Trials, Seed: cfg.Seed, Workers: cfg.Workers})
+	opt := cfg.options(claims.DefaultTrials)
+	res, err := claims.Evaluate(ctx, claims.Options{Trials: opt.Trials, Seed: cfg.Seed, Workers: cfg.Workers})
 	if err != nil {
 		return err
 	}
@@ -63,14 +66,14 @@ func claimsSection(ctx context.Context, cfg Config, d *doc) error {
 			verdict += ": " + r.Condition
 		}
 		count[r.Origin+"."+string(r.Verdict)]++
-		if r.Origin == analysis.OriginControls {
+		if r.Origin == claims.OriginControls {
 			count["controls"]++
 			controls = append(controls, []string{`\texttt{` + escape(r.ID) + `}`, escape(verdict)})
 			continue
 		}
 		total++
 		count[string(r.Verdict)]++
-		if r.Transfer == analysis.DoesNotTransfer {
+		if r.Transfer == claims.DoesNotTransfer {
 			count["notransfer"]++
 		}
 		if last != "" && r.Origin != last {
@@ -84,11 +87,11 @@ func claimsSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("claims.total", num(float64(total), 0))
 	d.set("claims.controls.total", num(float64(count["controls"]), 0))
 	d.set("claims.trials", num(float64(opt.Trials), 0))
-	d.set("claims.controls.trials", num(float64(analysis.ControlClaimTrials), 0))
+	d.set("claims.controls.trials", num(float64(claims.ControlTrials), 0))
 	for _, v := range []string{"holds", "fails", "holds-only-when", "inconclusive"} {
 		key := strings.ReplaceAll(v, "-", "")
 		d.set("claims."+key, num(float64(count[v]), 0))
-		for _, o := range []string{"aws", "seed", analysis.OriginControls} {
+		for _, o := range []string{"aws", "seed", claims.OriginControls} {
 			d.set(fmt.Sprintf("claims.%s.%s", o, key), num(float64(count[o+"."+v]), 0))
 		}
 	}

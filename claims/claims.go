@@ -1,4 +1,4 @@
-package analysis
+package claims
 
 import (
 	"context"
@@ -6,8 +6,10 @@ import (
 	"math"
 	"strings"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -40,10 +42,10 @@ const (
 // Evidence is one number behind a verdict, with its 95% interval when it
 // is estimated (exact values have none).
 type Evidence struct {
-	Name  string    `json:"name"`
-	Value float64   `json:"value"`
-	CI95  *Interval `json:"ci95,omitempty"`
-	Unit  string    `json:"unit,omitempty"`
+	Name  string          `json:"name"`
+	Value float64         `json:"value"`
+	CI95  *stats.Interval `json:"ci95,omitempty"`
+	Unit  string          `json:"unit,omitempty"`
 }
 
 func (e Evidence) String() string {
@@ -90,10 +92,10 @@ type Claim struct {
 	check  func(l *Lab, model string) Finding
 }
 
-// ClaimResult is a claim with its verdict in its own model and in the
+// Result is a claim with its verdict in its own model and in the
 // other. Verdict, Condition and Evidence are those of the claim's own
 // model.
-type ClaimResult struct {
+type Result struct {
 	ID         string     `json:"id"`
 	Origin     string     `json:"origin"`
 	Source     string     `json:"source"`
@@ -111,9 +113,9 @@ type ClaimResult struct {
 	Note string `json:"note,omitempty"`
 }
 
-// ClaimOptions sets the trial budget of EvaluateClaims.
-type ClaimOptions struct {
-	Trials  int    // trials per scenario; DefaultClaimTrials when 0
+// Options sets the trial budget of Evaluate.
+type Options struct {
+	Trials  int    // trials per scenario; DefaultTrials when 0
 	Seed    uint64 // seed of every run
 	Workers int    // 0: one per CPU
 	Origin  string // "aws", "seed", or "" for all
@@ -121,26 +123,35 @@ type ClaimOptions struct {
 	Progress func(done, total int)
 }
 
-// DefaultClaimTrials is the default budget: enough that every verdict
-// except an inconclusive one is the same under any seed (claims_test.go).
-const DefaultClaimTrials = 1000
-
-// Claims lists the registry, in the order of the report.
-func Claims() []Claim { return append([]Claim(nil), registry...) }
-
-// EvaluateClaims runs every claim of the registry (or those of one origin)
-// in its own model and in the other.
-func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) {
-	if o.Trials == 0 {
-		o.Trials = DefaultClaimTrials
-	}
-	if o.Trials < 2 {
-		return nil, fmt.Errorf("claims need at least 2 trials per scenario, got %d", o.Trials)
+// Validate checks the budget and the origin: a verdict needs an interval,
+// so at least 2 trials per scenario (0 stands for DefaultTrials).
+func (o Options) Validate() error {
+	if o.Trials != 0 && o.Trials < 2 {
+		return &model.FieldError{Flag: "trials", Valid: "≥ 2 for claims", Got: fmt.Sprint(o.Trials)}
 	}
 	switch o.Origin {
 	case "", "aws", "seed", OriginControls:
 	default:
-		return nil, fmt.Errorf("claim origin must be aws, seed, controls or empty, got %q", o.Origin)
+		return fmt.Errorf("claim origin must be aws, seed, controls or empty, got %q", o.Origin)
+	}
+	return nil
+}
+
+// DefaultTrials is the default budget: enough that every verdict
+// except an inconclusive one is the same under any seed (claims_test.go).
+const DefaultTrials = 1000
+
+// All lists the registry, in the order of the report.
+func All() []Claim { return append([]Claim(nil), registry...) }
+
+// Evaluate runs every claim of the registry (or those of one origin)
+// in its own model and in the other.
+func Evaluate(ctx context.Context, o Options) ([]Result, error) {
+	if o.Trials == 0 {
+		o.Trials = DefaultTrials
+	}
+	if err := o.Validate(); err != nil {
+		return nil, err
 	}
 	l := NewLab(ctx, montecarlo.Options{Trials: o.Trials, Seed: o.Seed, Workers: o.Workers})
 	var todo []Claim
@@ -152,9 +163,9 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 	controls := o.Origin == "" || o.Origin == OriginControls
 	total := len(todo)
 	if controls {
-		total += len(controlClaimChecks)
+		total += len(controlChecks)
 	}
-	var out []ClaimResult
+	var out []Result
 	for i, c := range todo {
 		r, err := l.Evaluate(c)
 		if err != nil {
@@ -166,7 +177,7 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 		}
 	}
 	if controls {
-		found, err := controlClaims(ctx, montecarlo.Options{Trials: ControlClaimTrials, Seed: o.Seed, Workers: o.Workers}, func(n int) {
+		found, err := evaluateControls(ctx, montecarlo.Options{Trials: ControlTrials, Seed: o.Seed, Workers: o.Workers}, func(n int) {
 			if o.Progress != nil {
 				o.Progress(len(todo)+n, total)
 			}
@@ -174,9 +185,7 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range found {
-			out = append(out, f.Result())
-		}
+		out = append(out, found...)
 	}
 	return out, nil
 }
@@ -188,7 +197,7 @@ func EvaluateClaims(ctx context.Context, o ClaimOptions) ([]ClaimResult, error) 
 type Lab struct {
 	ctx   context.Context
 	opt   montecarlo.Options
-	runs  map[runKey][]outcome
+	runs  map[runKey][]analysis.Outcome
 	burst map[runKey][]burstiness
 	err   error
 	scale int // multiplies the budget while an undecided point is rerun
@@ -201,17 +210,17 @@ type runKey struct {
 
 // NewLab prepares a lab that runs opt.Trials trials per scenario.
 func NewLab(ctx context.Context, opt montecarlo.Options) *Lab {
-	return &Lab{ctx: ctx, opt: opt, runs: map[runKey][]outcome{}, burst: map[runKey][]burstiness{}}
+	return &Lab{ctx: ctx, opt: opt, runs: map[runKey][]analysis.Outcome{}, burst: map[runKey][]burstiness{}}
 }
 
 // Evaluate runs one claim in its own model and in the other.
-func (l *Lab) Evaluate(c Claim) (ClaimResult, error) {
+func (l *Lab) Evaluate(c Claim) (Result, error) {
 	own := c.check(l, c.Model)
 	other := c.check(l, otherModel(c.Model))
 	if l.err != nil {
-		return ClaimResult{}, fmt.Errorf("claim %s: %w", c.ID, l.err)
+		return Result{}, fmt.Errorf("claim %s: %w", c.ID, l.err)
 	}
-	r := ClaimResult{ID: c.ID, Origin: c.Origin, Source: c.Source, Quote: c.Quote, Model: c.Model,
+	r := Result{ID: c.ID, Origin: c.Origin, Source: c.Source, Quote: c.Quote, Model: c.Model,
 		Parameters: own.Scenario, Check: c.Check, Verdict: own.Verdict, Condition: own.Condition,
 		Evidence: own.Evidence, Other: other, Transfer: DoesNotTransfer}
 	if own.Verdict == other.Verdict && own.Verdict != Inconclusive {
@@ -235,7 +244,7 @@ func Scenario(m string, n int, kind model.Kind) model.Scenario {
 	if m == ModelOCC {
 		return model.AWSScenario(n, kind)
 	}
-	return SeedScenario(n, kind)
+	return analysis.SeedScenario(n, kind)
 }
 
 func describeModel(m string) string {
@@ -246,7 +255,7 @@ func describeModel(m string) string {
 }
 
 // outcomes are the trials of sc at the lab's budget (or trials, if > 0).
-func (l *Lab) outcomes(sc model.Scenario, trials int) []outcome {
+func (l *Lab) outcomes(sc model.Scenario, trials int) []analysis.Outcome {
 	if trials <= 0 {
 		trials = l.opt.Trials * max(1, l.scale)
 	}
@@ -256,7 +265,7 @@ func (l *Lab) outcomes(sc model.Scenario, trials int) []outcome {
 	}
 	opt := l.opt
 	opt.Trials = trials
-	r, err := collectOutcomes(l.ctx, sc, opt)
+	r, err := analysis.Outcomes(l.ctx, sc, opt)
 	if err != nil {
 		l.err = err
 		return nil
@@ -265,7 +274,7 @@ func (l *Lab) outcomes(sc model.Scenario, trials int) []outcome {
 	return r
 }
 
-// metric picks calls or completion from an outcome.
+// metric picks calls or completion from an Outcome.
 type metric int
 
 const (
@@ -273,11 +282,11 @@ const (
 	completion
 )
 
-func (m metric) of(o outcome) float64 {
+func (m metric) of(o analysis.Outcome) float64 {
 	if m == calls {
-		return o.calls
+		return o.Calls
 	}
-	return o.completion
+	return o.Completion
 }
 
 func (m metric) String() string { return [...]string{"calls", "completion"}[m] }
@@ -290,10 +299,10 @@ func (m metric) unit(sc model.Scenario) string {
 }
 
 // mean is the mean of a metric over the finished trials of sc.
-func (l *Lab) mean(sc model.Scenario, m metric) Estimate {
-	var mo Moments
+func (l *Lab) mean(sc model.Scenario, m metric) stats.Estimate {
+	var mo stats.Moments
 	for _, o := range l.outcomes(sc, 0) {
-		if !o.censored {
+		if !o.Censored {
 			mo.Add(m.of(o))
 		}
 	}
@@ -304,30 +313,30 @@ func (l *Lab) mean(sc model.Scenario, m metric) Estimate {
 // censored. Its interval deciding the sign of mean(A) − r·mean(B) is
 // Fieller's test of the ratio mean(A)/mean(B) against r; with r = 1 it is
 // Compare's paired difference.
-func (l *Lab) contrast(a, b model.Scenario, m metric, r float64) Difference {
+func (l *Lab) contrast(a, b model.Scenario, m metric, r float64) stats.Difference {
 	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
 	if r == 1 && m == calls {
-		return compareOutcomes(a, b, ra, rb).Calls
+		return analysis.CompareOutcomes(a, b, ra, rb).Calls
 	}
 	if r == 1 {
-		return compareOutcomes(a, b, ra, rb).Completion
+		return analysis.CompareOutcomes(a, b, ra, rb).Completion
 	}
-	var mo Moments
+	var mo stats.Moments
 	for i := range min(len(ra), len(rb)) {
-		if !ra[i].censored && !rb[i].censored {
+		if !ra[i].Censored && !rb[i].Censored {
 			mo.Add(m.of(ra[i]) - r*m.of(rb[i]))
 		}
 	}
-	return difference(&mo)
+	return mo.Difference()
 }
 
 // ratio is mean(A)/mean(B) with a delta-method interval from the paired
 // trials.
 func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
-	var ma, mb Moments
+	var ma, mb stats.Moments
 	for i := range min(len(ra), len(rb)) {
-		if !ra[i].censored && !rb[i].censored {
+		if !ra[i].Censored && !rb[i].Censored {
 			ma.Add(m.of(ra[i]))
 			mb.Add(m.of(rb[i]))
 		}
@@ -337,17 +346,17 @@ func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 		return Evidence{Name: name, Value: math.NaN()}
 	}
 	r := ea.Mean / eb.Mean
-	var lin Moments
+	var lin stats.Moments
 	for i := range min(len(ra), len(rb)) {
-		if !ra[i].censored && !rb[i].censored {
+		if !ra[i].Censored && !rb[i].Censored {
 			lin.Add(m.of(ra[i]) - r*m.of(rb[i]))
 		}
 	}
 	le := lin.Estimate()
 	ev := Evidence{Name: name, Value: r}
 	if le.N >= 2 {
-		h := TQuantile(le.N-1) * le.SD / math.Sqrt(float64(le.N)) / math.Abs(eb.Mean)
-		ev.CI95 = &Interval{r - h, r + h}
+		h := stats.TQuantile(le.N-1) * le.SD / math.Sqrt(float64(le.N)) / math.Abs(eb.Mean)
+		ev.CI95 = &stats.Interval{r - h, r + h}
 	}
 	return ev
 }
@@ -360,7 +369,7 @@ func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
 const DecisionLevel = 0.999
 
 // decisionInterval widens an estimate's 95% interval to DecisionLevel.
-func decisionInterval(e Estimate) *Interval {
+func decisionInterval(e stats.Estimate) *stats.Interval {
 	if e.CI95 == nil {
 		return nil
 	}
@@ -369,11 +378,11 @@ func decisionInterval(e Estimate) *Interval {
 	}
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(e.N - 1)}.Quantile(1 - (1-DecisionLevel)/2)
 	h := q * e.SD / math.Sqrt(float64(e.N))
-	return &Interval{e.Mean - h, e.Mean + h}
+	return &stats.Interval{e.Mean - h, e.Mean + h}
 }
 
 // sign decides "the quantity is > 0" at DecisionLevel.
-func sign(d Difference) Verdict {
+func sign(d stats.Difference) Verdict {
 	iv := decisionInterval(d.Estimate)
 	switch {
 	case iv == nil:
@@ -392,11 +401,11 @@ func sign(d Difference) Verdict {
 }
 
 // widen rescales a normal 95% interval to DecisionLevel.
-func widen(iv Interval) Interval {
-	z95 := distuv.UnitNormal.Quantile(1 - (1-Confidence)/2)
+func widen(iv stats.Interval) stats.Interval {
+	z95 := distuv.UnitNormal.Quantile(1 - (1-stats.Confidence)/2)
 	z := distuv.UnitNormal.Quantile(1 - (1-DecisionLevel)/2)
 	c, h := (iv[0]+iv[1])/2, (iv[1]-iv[0])/2*z/z95
-	return Interval{c - h, c + h}
+	return stats.Interval{c - h, c + h}
 }
 
 // greater decides mean(A) > r·mean(B).
@@ -418,7 +427,7 @@ func all(vs ...Verdict) Verdict {
 	return out
 }
 
-func est(name string, e Estimate, unit string) Evidence {
+func est(name string, e stats.Estimate, unit string) Evidence {
 	return Evidence{Name: name, Value: e.Mean, CI95: e.CI95, Unit: unit}
 }
 
@@ -552,9 +561,9 @@ func (l *Lab) exponent(m string, kind model.Kind, grid []int, me metric, trials 
 	ys := make([]float64, len(grid))
 	vs := make([]float64, len(grid))
 	for i, n := range grid {
-		var mo Moments
+		var mo stats.Moments
 		for _, o := range l.outcomes(Scenario(m, n, kind), trials) {
-			if !o.censored {
+			if !o.Censored {
 				mo.Add(me.of(o))
 			}
 		}
@@ -578,7 +587,7 @@ func (l *Lab) exponent(m string, kind model.Kind, grid []int, me metric, trials 
 	}
 	h := 1.959963984540054 * math.Sqrt(v)
 	return Evidence{Name: fmt.Sprintf("exponent of mean %s (%s, N = %d…%d)", me, kind, grid[0], grid[len(grid)-1]),
-		Value: slope, CI95: &Interval{slope - h, slope + h}}
+		Value: slope, CI95: &stats.Interval{slope - h, slope + h}}
 }
 
 // nearest decides "the exponent is closer to p than to p ± 1": its whole
@@ -659,7 +668,7 @@ func (l *Lab) burstiness(sc model.Scenario) []burstiness {
 
 func burstOf(counts []float64) burstiness {
 	var b burstiness
-	var mo Moments
+	var mo stats.Moments
 	for _, c := range counts {
 		mo.Add(c)
 		if c == 0 {
@@ -674,8 +683,8 @@ func burstOf(counts []float64) burstiness {
 }
 
 // burstMean is the mean over trials of one burstiness measure.
-func (l *Lab) burstMean(sc model.Scenario, pick func(burstiness) float64) Estimate {
-	var mo Moments
+func (l *Lab) burstMean(sc model.Scenario, pick func(burstiness) float64) stats.Estimate {
+	var mo stats.Moments
 	for _, b := range l.burstiness(sc) {
 		mo.Add(pick(b))
 	}
@@ -683,29 +692,29 @@ func (l *Lab) burstMean(sc model.Scenario, pick func(burstiness) float64) Estima
 }
 
 // burstContrast is the paired difference A − B of a burstiness measure.
-func (l *Lab) burstContrast(a, b model.Scenario, pick func(burstiness) float64) Difference {
+func (l *Lab) burstContrast(a, b model.Scenario, pick func(burstiness) float64) stats.Difference {
 	ba, bb := l.burstiness(a), l.burstiness(b)
-	var mo Moments
+	var mo stats.Moments
 	for i := range min(len(ba), len(bb)) {
 		mo.Add(pick(ba[i]) - pick(bb[i]))
 	}
-	return difference(&mo)
+	return mo.Difference()
 }
 
 // spreadContrast is the paired estimate of var(A) − var(B) of a metric:
 // the mean over trials of (A_i − Ā)² − (B_i − B̄)², whose t interval
 // accounts for the correlation common random numbers create.
-func (l *Lab) spreadContrast(a, b model.Scenario, m metric) Difference {
+func (l *Lab) spreadContrast(a, b model.Scenario, m metric) stats.Difference {
 	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
 	ea, eb := l.mean(a, m), l.mean(b, m)
-	var mo Moments
+	var mo stats.Moments
 	for i := range min(len(ra), len(rb)) {
-		if !ra[i].censored && !rb[i].censored {
+		if !ra[i].Censored && !rb[i].Censored {
 			da, db := m.of(ra[i])-ea.Mean, m.of(rb[i])-eb.Mean
 			mo.Add(da*da - db*db)
 		}
 	}
-	return difference(&mo)
+	return mo.Difference()
 }
 
 // censoredShare is the share of censored trials with its exact
@@ -714,26 +723,10 @@ func (l *Lab) censoredShare(sc model.Scenario, trials int) Evidence {
 	r := l.outcomes(sc, trials)
 	k := 0
 	for _, o := range r {
-		if o.censored {
+		if o.Censored {
 			k++
 		}
 	}
-	lo, hi := clopperPearson(k, len(r))
-	return Evidence{Name: "share of trials still unfinished at the horizon", Value: float64(k) / float64(max(1, len(r))), CI95: &Interval{lo, hi}}
-}
-
-// clopperPearson is the exact 95% interval of a binomial proportion k/n.
-func clopperPearson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	a := (1 - Confidence) / 2
-	lo, hi = 0, 1
-	if k > 0 {
-		lo = distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(a)
-	}
-	if k < n {
-		hi = distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(1 - a)
-	}
-	return lo, hi
+	sh := stats.NewShare(k, len(r))
+	return Evidence{Name: "share of trials still unfinished at the horizon", Value: sh.Value, CI95: &sh.CI95}
 }

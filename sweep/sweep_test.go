@@ -1,4 +1,4 @@
-package analysis
+package sweep
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 )
 
 func TestNumbers(t *testing.T) {
@@ -276,5 +277,30 @@ func TestReadSweepSpec(t *testing.T) {
 	os.WriteFile(bad, []byte("trails: 5\n"), 0o644)
 	if _, err := ReadSweepSpec(bad, base); err == nil || !strings.Contains(err.Error(), "trails") {
 		t.Errorf("unknown key: %v", err)
+	}
+}
+
+// A spec's trials are held to the bound of a single run, and its engine
+// must be one herd knows; RunSweep refuses a spec that fails.
+func TestSweepSpecValidate(t *testing.T) {
+	ok := SweepSpec{Grid: Grid{"clients": "10"}, Trials: 10, Seed: 1}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("a good spec: %v", err)
+	}
+	for _, bad := range []SweepSpec{
+		{Trials: 0}, {Trials: montecarlo.MaxTrials + 1}, {Trials: 10, Engine: "warp"},
+	} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+	pts, err := ok.Points()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Refused before any point runs (a point's own error names the point).
+	ok.Trials = 0
+	if err := RunSweep(context.Background(), ok, pts, SweepOptions{Shard: Whole}, func([]byte) error { return nil }); err == nil || strings.HasPrefix(err.Error(), "point") {
+		t.Errorf("RunSweep with 0 trials: %v", err)
 	}
 }

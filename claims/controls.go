@@ -1,42 +1,31 @@
-package analysis
+package claims
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
-
-// ControlFinding is a published claim about retry controls, layers or
-// metastability with herd's verdict ("holds", "fails", "holds-only-when",
-// "inconclusive") and the evidence.
-type ControlFinding struct {
-	ID        string     `json:"id"`
-	Source    string     `json:"source"`
-	Quote     string     `json:"quote"`
-	Check     string     `json:"check"`
-	Verdict   string     `json:"verdict"`
-	Condition string     `json:"condition,omitempty"`
-	Evidence  []Evidence `json:"evidence"`
-}
 
 // Control claims have no capacity/OCC counterpart: they are about layers
 // of retries and open-loop traffic, so they are checked in one model only.
 const (
-	ModelControls      = "open loop, layers"
-	NotApplicable      = "not applicable (no capacity/OCC counterpart)"
-	OriginControls     = "controls"
-	ControlClaimTrials = 40 // trials per simulated point of a control claim
+	ModelControls  = "open loop, layers"
+	NotApplicable  = "not applicable (no capacity/OCC counterpart)"
+	OriginControls = "controls"
+	ControlTrials  = 40 // trials per simulated point of a control claim
 )
 
-// Result is the finding as a row of the claims report.
-func (c ControlFinding) Result() ClaimResult {
-	r := ClaimResult{ID: c.ID, Origin: OriginControls, Source: c.Source, Quote: c.Quote,
-		Model: ModelControls, Check: c.Check, Verdict: Verdict(c.Verdict), Condition: c.Condition,
-		Evidence: c.Evidence, Other: Finding{Model: "none"}, Transfer: NotApplicable}
+// controlResult completes a control claim's row of the claims report: it
+// has one model and no counterpart, and a condition goes with
+// holds-only-when only (otherwise it is a note).
+func controlResult(r Result) Result {
+	r.Origin, r.Model, r.Other, r.Transfer = OriginControls, ModelControls, Finding{Model: "none"}, NotApplicable
 	if r.Verdict != HoldsOnlyWhen {
-		r.Condition, r.Note = "", c.Condition
+		r.Condition, r.Note = "", r.Condition
 	}
 	return r
 }
@@ -49,37 +38,37 @@ const (
 
 func exact(name string, x float64) Evidence { return Evidence{Name: name, Value: x} }
 
-func estimated(name string, e Estimate) Evidence {
+func estimated(name string, e stats.Estimate) Evidence {
 	return Evidence{Name: name, Value: e.Mean, CI95: e.CI95}
 }
 
-func share(name string, s Share) Evidence {
+func share(name string, s stats.Share) Evidence {
 	iv := s.CI95
 	return Evidence{Name: name, Value: s.Value, CI95: &iv}
 }
 
-// ControlClaims evaluates the claims of retry controls, layered retries,
+// EvaluateControls evaluates the claims of retry controls, layered retries,
 // first-request jitter and metastability with opt.Trials trials per
-// simulated point.
-func ControlClaims(ctx context.Context, opt montecarlo.Options) ([]ControlFinding, error) {
-	return controlClaims(ctx, opt, nil)
+// simulated point, as rows of the claims report.
+func EvaluateControls(ctx context.Context, opt montecarlo.Options) ([]Result, error) {
+	return evaluateControls(ctx, opt, nil)
 }
 
-// controlClaimChecks are the control claims' checks, in the report's order.
-var controlClaimChecks = []func(context.Context, montecarlo.Options) (ControlFinding, error){
+// controlChecks are the control claims' checks, in the report's order.
+var controlChecks = []func(context.Context, montecarlo.Options) (Result, error){
 	claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
 }
 
-// controlClaims is ControlClaims calling done, when set, after each claim:
-// they take minutes, and a progress bar should move while they run.
-func controlClaims(ctx context.Context, opt montecarlo.Options, done func(n int)) ([]ControlFinding, error) {
-	var out []ControlFinding
-	for _, f := range controlClaimChecks {
+// evaluateControls is EvaluateControls calling done, when set, after each
+// claim: they take minutes, and a progress bar should move while they run.
+func evaluateControls(ctx context.Context, opt montecarlo.Options, done func(n int)) ([]Result, error) {
+	var out []Result
+	for _, f := range controlChecks {
 		c, err := f(ctx, opt)
 		if err != nil {
 			return out, err
 		}
-		out = append(out, c)
+		out = append(out, controlResult(c))
 		if done != nil {
 			done(len(out))
 		}
@@ -87,21 +76,21 @@ func controlClaims(ctx context.Context, opt montecarlo.Options, done func(n int)
 	return out, nil
 }
 
-func stackClaim(ctx context.Context, opt montecarlo.Options, layers int, c ControlFinding) (ControlFinding, error) {
+func stackClaim(ctx context.Context, opt montecarlo.Options, layers int, c Result) (Result, error) {
 	tries := make([]int, layers)
 	retries := make([]int, layers)
 	for i := range tries {
 		tries[i], retries[i] = 3, 4
 	}
-	a, err := Amplify(ctx, 1, tries, opt)
+	a, err := analysis.Amplify(ctx, 1, tries, opt)
 	if err != nil {
 		return c, err
 	}
-	b, err := Amplify(ctx, 1, retries, opt)
+	b, err := analysis.Amplify(ctx, 1, retries, opt)
 	if err != nil {
 		return c, err
 	}
-	half, err := Amplify(ctx, 0.5, tries, opt)
+	half, err := analysis.Amplify(ctx, 0.5, tries, opt)
 	if err != nil {
 		return c, err
 	}
@@ -113,9 +102,9 @@ func stackClaim(ctx context.Context, opt montecarlo.Options, layers int, c Contr
 		estimated("the same, simulated", half.Simulated),
 		exact("bottom calls per request when only the top layer retries (3 tries)", model.Amplification(1, append([]int{3}, make1(layers-1)...))),
 	}
-	c.Verdict = "inconclusive"
+	c.Verdict = Inconclusive
 	if a.Exact && b.Exact && a.ClosedForm == model.TotalAttempts(tries) && half.Simulated.CI95.Contains(half.ClosedForm) {
-		c.Verdict = "holds-only-when"
+		c.Verdict = HoldsOnlyWhen
 	}
 	c.Condition = fmt.Sprintf("\"3 retries\" means 3 tries per layer (with 3 retries after the first try it is %g×) and every call to the bottom fails: at failure rate p the load is (1 − p^A)/(1 − p), %.3g× at p = 0.5", b.ClosedForm, half.ClosedForm)
 	return c, nil
@@ -129,16 +118,16 @@ func make1(n int) []int {
 	return s
 }
 
-func claimLayers243(ctx context.Context, opt montecarlo.Options) (ControlFinding, error) {
-	return stackClaim(ctx, opt, 5, ControlFinding{
+func claimLayers243(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	return stackClaim(ctx, opt, 5, Result{
 		ID: "layers-243x", Source: buildersLibrary,
 		Quote: "three retries at each of five layers amplify the load on the bottom layer 243×",
 		Check: "closed form (1 − p^A)/(1 − p), A = ∏ tries, against a simulated call tree; exact agreement required at p = 1",
 	})
 }
 
-func claimLayers27(ctx context.Context, opt montecarlo.Options) (ControlFinding, error) {
-	return stackClaim(ctx, opt, 3, ControlFinding{
+func claimLayers27(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	return stackClaim(ctx, opt, 3, Result{
 		ID: "seed-layers-27x", Source: jitterGuide + " (3.2, retry amplification)",
 		Quote: "A、B、Cの「全レイヤー」がリトライ（例：3回）を実装している場合 … Cへの負荷は 3x3x3 = 27倍",
 		Check: "as layers-243x with three layers",
@@ -153,35 +142,35 @@ func totalOutage() (model.Scenario, model.Traffic) {
 	return sc, model.Traffic{Rate: 20, Ticks: 2000, OutageLength: 2000}
 }
 
-func claimNRetries(ctx context.Context, opt montecarlo.Options) (ControlFinding, error) {
-	c := ControlFinding{
+func claimNRetries(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	c := Result{
 		ID: "n-retries-1-plus-n", Source: brookerPost,
 		Quote: "At 100% failure rate, the system does 1+N times as much work.",
 		Check: "open loop at total failure, --max-attempts 3 (N = 2 retries): holds when the 95% interval of calls per new request lies within 1% of 3",
 	}
 	sc, tr := totalOutage()
-	s, err := SimulateTraffic(ctx, sc, tr, model.Controls{MaxAttempts: 3}, opt)
+	s, err := analysis.SimulateTraffic(ctx, sc, tr, model.Controls{MaxAttempts: 3}, opt)
 	if err != nil {
 		return c, err
 	}
 	c.Evidence = []Evidence{estimated("calls per new request, 3 attempts, 100% failure", s.Load)}
-	c.Verdict = "fails"
+	c.Verdict = Fails
 	if s.Load.CI95[0] > 0.99*3 && s.Load.CI95[1] < 1.01*3 {
-		c.Verdict = "holds"
+		c.Verdict = Holds
 	}
 	return c, nil
 }
 
-func claimBucketBound(ctx context.Context, opt montecarlo.Options) (ControlFinding, error) {
-	c := ControlFinding{
+func claimBucketBound(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	c := Result{
 		ID: "token-bucket-bounds-load", Source: brookerPost,
 		Quote: "a token bucket bounds the extra load at 1.1× at 100% failure (each success deposits 0.1 token, a retry costs 1)",
 		Check: "open loop at total failure, 100 clients, λ = 20 for 2,000 ticks: holds when the 95% interval of calls per new request under Brooker's bucket lies under 1.1; the AWS SDK's bucket and no bucket are shown beside it",
 	}
 	sc, tr := totalOutage()
-	var loads []Estimate
+	var loads []stats.Estimate
 	for _, ctl := range []model.Controls{{Bucket: model.DefaultBucket(model.BrookerBucket)}, {Bucket: model.DefaultBucket(model.AWSBucket)}, {MaxAttempts: 3}} {
-		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+		s, err := analysis.SimulateTraffic(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return c, err
 		}
@@ -189,21 +178,21 @@ func claimBucketBound(ctx context.Context, opt montecarlo.Options) (ControlFindi
 		c.Evidence = append(c.Evidence, estimated("calls per new request, "+ctl.String(), s.Load))
 	}
 	c.Evidence = append(c.Evidence, exact("Brooker bound: 1 + clients × bucket / new requests", 1+100*10/(tr.Rate*float64(tr.Ticks))))
-	c.Verdict = "fails"
+	c.Verdict = Fails
 	if loads[0].CI95[1] < 1.1 {
-		c.Verdict = "holds"
+		c.Verdict = Holds
 		c.Condition = "at 100% failure no success deposits, so the extra load is only the buckets' initial tokens and falls toward 1.0×; 1.1× is the bound at any failure rate (retries ≤ 0.1 × successes + the buckets)"
 	}
 	return c, nil
 }
 
 // maps evaluates the metastability map of each control on a server.
-func maps(ctx context.Context, rejectCost float64, ctls []model.Controls, opt montecarlo.Options) ([]MetastabilityMap, error) {
-	sc, base := MetastabilityScenario()
+func maps(ctx context.Context, rejectCost float64, ctls []model.Controls, opt montecarlo.Options) ([]analysis.MetastabilityMap, error) {
+	sc, base := analysis.MetastabilityScenario()
 	base.RejectCost = rejectCost
-	var out []MetastabilityMap
+	var out []analysis.MetastabilityMap
 	for _, ctl := range ctls {
-		m, err := Metastability(ctx, sc, base, ctl, DefaultMapGrid(), opt)
+		m, err := analysis.Metastability(ctx, sc, base, ctl, analysis.DefaultMapGrid(), opt)
 		if err != nil {
 			return nil, err
 		}
@@ -212,8 +201,8 @@ func maps(ctx context.Context, rejectCost float64, ctls []model.Controls, opt mo
 	return out, nil
 }
 
-func claimMetastable(ctx context.Context, opt montecarlo.Options) (ControlFinding, error) {
-	c := ControlFinding{
+func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	c := Result{
 		ID: "retry-storm-outlives-trigger", Source: jitterGuide + " (3.5, retry storms and hysteresis)",
 		Quote: "リトライによって負荷が非線形に増幅し、正常な状態に自動復帰できなくなる（＝ヒステリシス）",
 		Check: "metastability map (λ/k 0.3…0.9 × outage 0…200 ticks, Full Jitter, no control): count the cells with λ < k whose recovered share has its 95% interval under ½, on the capacity server and on a server where a rejection costs 5% of a request",
@@ -230,43 +219,43 @@ func claimMetastable(ctx context.Context, opt montecarlo.Options) (ControlFindin
 	}
 	switch {
 	case stuck[0] == 0 && stuck[1] > 0:
-		c.Verdict = "holds-only-when"
+		c.Verdict = HoldsOnlyWhen
 		c.Condition = "the server's goodput falls under overload (here rejecting costs 5% of serving): on a server that keeps serving k per tick however overloaded, every λ < k recovers"
 	case stuck[0] > 0:
-		c.Verdict = "holds"
+		c.Verdict = Holds
 	default:
-		c.Verdict = "fails"
+		c.Verdict = Fails
 	}
 	return c, nil
 }
 
-func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (ControlFinding, error) {
-	c := ControlFinding{
+func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	c := Result{
 		ID: "controls-shrink-metastable-region", Source: "herd issue 8; " + brookerPost,
 		Quote: "retry budgets (token buckets) and circuit breakers keep a retry storm from outliving its trigger",
 		Check: "metastability map as retry-storm-outlives-trigger (reject cost 0.05) under each control: holds when every bucket and the breaker leave fewer non-recovering cells with λ < k than no control. Also the collision server with k = 100 at λ/k = 0.5 after a 20-tick outage, where a limit of 3 attempts is shown beside the buckets and breaker",
 	}
-	ms, err := maps(ctx, 0.05, StandardControls(), opt)
+	ms, err := maps(ctx, 0.05, analysis.StandardControls(), opt)
 	if err != nil {
 		return c, err
 	}
 	none := ms[0].StuckBelowCapacity()
-	c.Verdict = "holds"
+	c.Verdict = Holds
 	for _, m := range ms {
 		n := m.StuckBelowCapacity()
 		c.Evidence = append(c.Evidence, exact("non-recovering cells with λ < k, "+m.Controls.Name, float64(n)))
 		if m.Controls.Bucket != nil || m.Controls.Breaker != nil {
 			if n >= none {
-				c.Verdict = "fails"
+				c.Verdict = Fails
 			}
 		}
 	}
-	sc, tr := MetastabilityScenario()
+	sc, tr := analysis.MetastabilityScenario()
 	sc.Server, tr.RejectCost, sc.Capacity = model.Collision, 0, 100
 	tr.Rate, tr.OutageLength, tr.CollapseBacklog = 0.5*float64(sc.Capacity), 20, 50*sc.Capacity
 	limitStuck := false
-	for _, ctl := range StandardControls() {
-		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+	for _, ctl := range analysis.StandardControls() {
+		s, err := analysis.SimulateTraffic(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return c, err
 		}
@@ -276,23 +265,23 @@ func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (ControlFi
 		}
 	}
 	if none == 0 {
-		c.Verdict = "inconclusive"
+		c.Verdict = Inconclusive
 	}
-	if c.Verdict == "holds" && limitStuck {
+	if c.Verdict == Holds && limitStuck {
 		c.Condition = "a limit on attempts alone is not enough where goodput collapses (collision server): with 3 attempts the storm still outlives the trigger"
 	}
 	return c, nil
 }
 
-func claimFirstRequest(ctx context.Context, opt montecarlo.Options) (ControlFinding, error) {
-	c := ControlFinding{
+func claimFirstRequest(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	c := Result{
 		ID: "jitter-first-request", Source: jitterGuide + " (3.4, the Google Cloud incident)",
 		Quote: "「ジッターはリトライ時だけに必要なものではない」… 「初回のリクエスト」にもジッターを適用すべきである",
 		Check: "cohort of N = 1,000, k = 10, Full Jitter: first sends at tick 0 (W = 1) against a window W = N/k = 100; holds when the window lowers the mean peak arrivals per tick and the mean calls, both with disjoint 95% intervals. Completion is shown: it cannot fall below W",
 	}
 	sc := model.Default()
 	sc.Clients, sc.Capacity = 1000, 10
-	rows, err := FirstWindowEffect(ctx, sc, []int{1, 25, 100}, opt)
+	rows, err := analysis.FirstWindowEffect(ctx, sc, []int{1, 25, 100}, opt)
 	if err != nil {
 		return c, err
 	}
@@ -306,9 +295,9 @@ func claimFirstRequest(ctx context.Context, opt montecarlo.Options) (ControlFind
 			estimated(fmt.Sprintf("completion (ticks), W = %d", r.Window), *r.Completion))
 	}
 	a, b := rows[0], rows[2]
-	c.Verdict = "fails"
+	c.Verdict = Fails
 	if b.Peak.CI95[1] < a.Peak.CI95[0] && b.Calls.CI95[1] < a.Calls.CI95[0] {
-		c.Verdict = "holds"
+		c.Verdict = Holds
 	}
 	return c, nil
 }

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // Config says how much Monte Carlo the paper's numbers get and how.
@@ -135,7 +135,7 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 		// The saving of each jittered policy against fixed (exact), with the
 		// interval carried over from the calls' interval.
 		best, bestKind := math.Inf(1), model.Kind("")
-		for _, k := range []model.Kind{model.Full, model.Equal, model.Decorrelated} {
+		for _, k := range analysis.Jittered {
 			c := get(k, n).Calls
 			base := fixed.Calls.Mean
 			saving := 100 * (1 - c.Mean/base)
@@ -172,12 +172,12 @@ func stale(format string, a ...any) error {
 // form's calls and completion.
 func closedSection(ctx context.Context, cfg Config, d *doc) error {
 	opt := cfg.options(30)
+	study := analysis.LoadStudy()
 	checked, match := 0, 0
-	for _, k := range []int{1, 10, 100} {
-		for _, load := range []int{1, 2, 5, 10, 20, 50, 100} {
-			for _, kind := range []model.Kind{model.None, model.Fixed, model.Expo} {
-				sc := model.Default()
-				sc.Capacity, sc.Clients, sc.Policy.Kind = k, k*load, kind
+	for _, k := range study.Capacities {
+		for _, load := range study.Loads {
+			for _, kind := range analysis.Certain {
+				sc := study.Scenario(k, load, kind)
 				c, err := model.ClosedForm(sc)
 				if err != nil {
 					return err
@@ -212,60 +212,46 @@ func closedSection(ctx context.Context, cfg Config, d *doc) error {
 	return nil
 }
 
-// The load sweep of the calls-vs-load and completion-vs-load figures (same
-// scenarios, trials and seed).
-var (
-	loadCapacities = []int{10, 100}
-	loadLoads      = []int{1, 2, 5, 10, 20, 50, 100}
-	jittered       = []model.Kind{model.Full, model.Equal, model.Decorrelated}
-)
-
-const loadTrials = 300
-
 // loadSection tabulates calls per client and completion against N/k for the
 // jittered policies beside the synchronized cohort's (N/k + 1)/2, checks
 // that k = 10 and k = 100 give the same curve, and fits the growth
 // exponent of calls per client at high load.
 func loadSection(ctx context.Context, cfg Config, d *doc) error {
-	opt := cfg.options(loadTrials)
+	// The figures' load sweep, for the jittered policies at k = 10 and 100.
+	study := analysis.LoadStudy()
+	study.Capacities, study.Kinds = []int{10, 100}, analysis.Jittered
+	opt := cfg.options(study.Trials)
 	d.set("load.trials", num(float64(opt.Trials), 0))
+	sweep, err := study.Run(ctx, opt, nil)
+	if err != nil {
+		return err
+	}
 	// at[k][kind][j]
 	at := map[int]map[model.Kind][]analysis.Summary{}
-	for _, k := range loadCapacities {
-		at[k] = map[model.Kind][]analysis.Summary{}
-		for _, kind := range jittered {
-			var scs []model.Scenario
-			for _, load := range loadLoads {
-				sc := model.Default()
-				sc.Capacity, sc.Clients, sc.Policy.Kind = k, k*load, kind
-				scs = append(scs, sc)
-			}
-			sums, err := analysis.SimulateEach(ctx, scs, opt, nil)
-			if err != nil {
-				return err
-			}
-			for _, s := range sums {
+	for i, k := range study.Capacities {
+		at[k] = sweep[i]
+		for _, kind := range study.Kinds {
+			for _, s := range sweep[i][kind] {
 				if s.Censored > 0 || s.Calls == nil {
 					return fmt.Errorf("%s, N = %d, k = %d: %d censored trials", kind, s.Scenario.Clients, k, s.Censored)
 				}
 			}
-			at[k][kind] = sums
 		}
 	}
-	perClient := func(s analysis.Summary) analysis.Estimate { return s.Calls.Scale(1 / float64(s.Scenario.Clients)) }
+	perClient := func(s analysis.Summary) stats.Estimate { return s.Calls.Scale(1 / float64(s.Scenario.Clients)) }
 	var body [][]string
 	maxRel := 0.0
-	for j, load := range loadLoads {
+	for j, load := range study.Loads {
 		sync := (float64(load) + 1) / 2
 		row := []string{num(float64(load), 0), num(sync, 1)}
-		for _, kind := range jittered {
+		for _, kind := range study.Kinds {
 			row = append(row, est(perClient(at[10][kind][j]), 2))
 		}
-		for _, kind := range jittered {
+		for _, kind := range study.Kinds {
 			row = append(row, est(at[10][kind][j].Completion.Estimate, 1))
 		}
 		body = append(body, row)
-		for _, kind := range jittered {
+		for _, kind := range study.Kinds {
 			a, b := perClient(at[10][kind][j]).Mean, perClient(at[100][kind][j]).Mean
 			maxRel = math.Max(maxRel, math.Abs(a-b)/b)
 		}
@@ -277,11 +263,11 @@ func loadSection(ctx context.Context, cfg Config, d *doc) error {
 	// Savings against the synchronized cohort at the highest load, and the
 	// growth exponent of calls per client between the two highest loads
 	// (a conservative interval from the ends of the two means' intervals).
-	last := len(loadLoads) - 1
-	hi, lo := loadLoads[last], loadLoads[last-1]
+	last := len(study.Loads) - 1
+	hi, lo := study.Loads[last], study.Loads[last-1]
 	d.set("load.top", num(float64(hi), 0))
 	d.set("load.top.sync", num((float64(hi)+1)/2, 1))
-	for _, kind := range jittered {
+	for _, kind := range study.Kinds {
 		a, b := perClient(at[10][kind][last-1]), perClient(at[10][kind][last])
 		d.set(fmt.Sprintf("load.top.%s", kind), num(b.Mean, 2))
 		d.set(fmt.Sprintf("load.top.saving.%s", kind), num(100*(1-b.Mean/((float64(hi)+1)/2)), 1))
@@ -294,12 +280,13 @@ func loadSection(ctx context.Context, cfg Config, d *doc) error {
 	return nil
 }
 
-// The cohort of the tail-convergence figure (N = 100, k = 10, full jitter)
-// and the checkpoints tabulated.
+// tailCheckpoints are the rows of the tails table: the tail-convergence
+// study's seed cohort (N = 100, k = 10, full jitter) after n trials.
 var tailCheckpoints = []int{30, 100, 300, 1000, 3000, 10_000}
 
 func tailsSection(ctx context.Context, cfg Config, d *doc) error {
-	sc := model.Default()
+	study := analysis.TailStudy()
+	sc := study.Seed
 	opt := cfg.options(tailCheckpoints[len(tailCheckpoints)-1])
 	var at []int
 	for _, n := range tailCheckpoints {
@@ -307,8 +294,8 @@ func tailsSection(ctx context.Context, cfg Config, d *doc) error {
 			at = append(at, n)
 		}
 	}
-	ps := []float64{0.5, 0.95, 0.99}
-	conv, err := analysis.RunningQuantiles(ctx, sc, opt, ps, at)
+	ps := study.Levels
+	conv, err := study.Run(ctx, sc, opt, at)
 	if err != nil {
 		return err
 	}
@@ -329,7 +316,7 @@ func tailsSection(ctx context.Context, cfg Config, d *doc) error {
 	for i, p := range ps {
 		n := 1
 		for ; ; n++ {
-			l, u := analysis.OrderStatisticRanks(n, p)
+			l, u := stats.OrderStatisticRanks(n, p)
 			if l >= 1 && u <= n {
 				break
 			}
@@ -353,38 +340,25 @@ func tailsSection(ctx context.Context, cfg Config, d *doc) error {
 	return nil
 }
 
-// The grid of the sensitivity-base-cap figure, restricted to three caps.
-var (
-	sensBases = []float64{0.25, 0.5, 1, 2, 4}
-	sensCaps  = []float64{8, 32, 1024}
-)
-
-const sensTrials = 1000
-
 func sensitivitySection(ctx context.Context, cfg Config, d *doc) error {
-	opt := cfg.options(sensTrials)
+	// The grid of the sensitivity-base-cap figure, restricted to three caps.
+	study := analysis.SensitivityStudy()
+	study.Caps = []float64{8, 32, 1024}
+	opt := cfg.options(study.Trials)
 	d.set("sens.trials", num(float64(opt.Trials), 0))
-	scen := func(kind model.Kind, base, cap float64) model.Scenario {
-		sc := model.Default()
-		sc.Policy.Kind, sc.Policy.Base, sc.Policy.Cap = kind, base, cap
-		return sc
+	grid, err := study.Run(ctx, opt, nil)
+	if err != nil {
+		return err
 	}
 	var body [][]string
 	maxCallsHW, maxCompHW := 0.0, 0.0
 	callsAt := map[string]float64{} // kind/base at cap 32
-	for ki, kind := range jittered {
+	for ki, kind := range study.Kinds {
 		if ki > 0 {
 			body = append(body, nil)
 		}
-		for _, base := range sensBases {
-			var scs []model.Scenario
-			for _, cap := range sensCaps {
-				scs = append(scs, scen(kind, base, cap))
-			}
-			sums, err := analysis.SimulateEach(ctx, scs, opt, nil)
-			if err != nil {
-				return err
-			}
+		for b, base := range study.Bases {
+			sums := grid[kind][b]
 			row := []string{`\texttt{` + string(kind) + `}`, num(base, 2)}
 			for _, s := range sums {
 				if s.Censored > 0 {
@@ -404,14 +378,14 @@ func sensitivitySection(ctx context.Context, cfg Config, d *doc) error {
 		}
 	}
 	head := []string{"policy", "base"}
-	for _, c := range sensCaps {
+	for _, c := range study.Caps {
 		head = append(head, fmt.Sprintf("cap %s", num(c, 0)))
 	}
-	for _, c := range sensCaps {
+	for _, c := range study.Caps {
 		head = append(head, fmt.Sprintf("cap %s", num(c, 0)))
 	}
 	d.table("sensitivity-table", tabular("lr rrr rrr", head, body))
-	for _, kind := range jittered {
+	for _, kind := range study.Kinds {
 		d.set(fmt.Sprintf("sens.cut.%s", kind), num(100*(1-callsAt[fmt.Sprint(kind, "/", 4.0)]/callsAt[fmt.Sprint(kind, "/", 1.0)]), 0))
 	}
 	d.set("sens.hw.calls", num(maxCallsHW, 1))
@@ -420,7 +394,7 @@ func sensitivitySection(ctx context.Context, cfg Config, d *doc) error {
 	// Which of full and decorrelated costs fewer calls depends on base:
 	// paired differences with common random numbers at cap 32.
 	for _, base := range []float64{0.25, 1, 4} {
-		c, err := analysis.Compare(ctx, scen(model.Full, base, 32), scen(model.Decorrelated, base, 32), opt)
+		c, err := study.Difference(ctx, base, 32, opt)
 		if err != nil {
 			return err
 		}
@@ -453,27 +427,21 @@ func baseKey(b float64) string {
 	return out
 }
 
-// auditTicks are the tick lengths of the audit of library defaults: the
-// README's 1 s, and 100 ms, which resolves sub-second jitter.
-var auditTicks = []time.Duration{time.Second, 100 * time.Millisecond}
-
 func auditSection(ctx context.Context, cfg Config, d *doc) error {
-	opt := cfg.options(100)
-	sc := model.Default()
-	sc.Clients, sc.Capacity = 10_000, 100
-	audits := make([]analysis.Audit, len(auditTicks))
-	for i, tick := range auditTicks {
-		s := sc
-		s.Policy.Tick = tick
-		a, err := analysis.RunAudit(ctx, s, opt, nil)
+	// The audit of library defaults at 1 s and at 100 ms ticks.
+	study := analysis.AuditStudy()
+	opt := cfg.options(study.Trials)
+	audits := make([]analysis.Audit, len(study.Ticks))
+	for i, tick := range study.Ticks {
+		a, err := study.Run(ctx, tick, opt, nil)
 		if err != nil {
 			return err
 		}
 		audits[i] = a
 	}
 	d.set("audit.trials", num(float64(opt.Trials), 0))
-	d.set("audit.clients", num(float64(sc.Clients), 0))
-	d.set("audit.capacity", num(float64(sc.Capacity), 0))
+	d.set("audit.clients", num(float64(study.Clients), 0))
+	d.set("audit.capacity", num(float64(study.Capacity), 0))
 	presets := 0
 	for _, r := range audits[0].Rows {
 		if r.Preset {
@@ -513,7 +481,7 @@ func auditSection(ctx context.Context, cfg Config, d *doc) error {
 		name := `\texttt{` + escape(r.Policy) + `}`
 		body = append(body, []string{
 			num(float64(r.Rank), 0), name,
-			num(r.GaveUp.Mean/float64(sc.Clients)*100, 1),
+			num(r.GaveUp.Mean/float64(study.Clients)*100, 1),
 			est(*r.Calls, 0), est(*r.Completion, 1), yes(r.Synchronized), yes(f.Synchronized),
 		})
 	}

@@ -1,14 +1,11 @@
-package analysis
+package stats
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -149,40 +146,6 @@ func TestAgree(t *testing.T) {
 	}
 }
 
-// Simulate is deterministic: the same seed gives the same JSON whatever
-// the worker count.
-func TestSimulateDeterministic(t *testing.T) {
-	sc := model.Default()
-	sc.Policy.Kind = model.Equal
-	run := func(workers int) string {
-		s, err := Simulate(context.Background(), sc, montecarlo.Options{Trials: 600, Seed: 9, Workers: workers, Arrivals: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal(s)
-		return string(b)
-	}
-	if a, b := run(1), run(2); a != b {
-		t.Fatalf("1 worker and 2 workers differ:\n%s\n%s", a, b)
-	}
-}
-
-// The paired difference of a policy with itself is exactly zero, and Full
-// against fixed at N = 100 saves calls significantly.
-func TestCompare(t *testing.T) {
-	a := model.Default()
-	c, err := Compare(context.Background(), a, a, montecarlo.Options{Trials: 200, Seed: 1})
-	if err != nil || c.Calls.Mean != 0 || c.Calls.SD != 0 || c.Calls.Significant {
-		t.Fatalf("self-comparison: %+v, %v", c, err)
-	}
-	b := a
-	b.Policy.Kind = model.Fixed
-	c, err = Compare(context.Background(), a, b, montecarlo.Options{Trials: 200, Seed: 1})
-	if err != nil || !c.Calls.Significant || c.Calls.Mean > -200 {
-		t.Fatalf("full vs fixed: %+v, %v", c.Calls, err)
-	}
-}
-
 func TestIntervalJSON(t *testing.T) {
 	b, _ := json.Marshal(Interval{1, math.Inf(1)})
 	if string(b) != "[1,null]" {
@@ -191,5 +154,70 @@ func TestIntervalJSON(t *testing.T) {
 	var iv Interval
 	if err := json.Unmarshal(b, &iv); err != nil || iv[0] != 1 || !math.IsInf(iv[1], 1) {
 		t.Fatalf("round trip: %v %v", iv, err)
+	}
+}
+
+func TestEstimateScale(t *testing.T) {
+	e := Estimate{Mean: 10, SD: 2, N: 5, CI95: &Interval{8, 12}}
+	got := e.Scale(-0.5)
+	if got.Mean != -5 || got.SD != 1 || got.N != 5 || *got.CI95 != (Interval{-6, -4}) {
+		t.Errorf("Scale(-0.5) = %+v %v, want mean -5, sd 1, n 5, [-6, -4]", got, *got.CI95)
+	}
+	if e.CI95[0] != 8 {
+		t.Error("Scale modified its receiver's interval")
+	}
+	if got := Exact(3).Scale(2); got.Mean != 6 || got.CI95 != nil {
+		t.Errorf("Exact(3).Scale(2) = %+v, want exact 6", got)
+	}
+}
+
+// Pearson's test accepts a histogram drawn from its law and rejects one
+// drawn from a law with a 6% larger mean; an observation where the law has
+// no mass rejects outright.
+func TestChiSquare(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	draw := func(lambda float64) []int64 {
+		law := distuv.Poisson{Lambda: lambda, Src: r}
+		hist := make([]int64, 40)
+		for range 20_000 {
+			hist[min(int(law.Rand()), 39)]++
+		}
+		return hist
+	}
+	law := make([]float64, 40)
+	for v := range law {
+		law[v] = distuv.Poisson{Lambda: 5}.Prob(float64(v))
+	}
+	if fit := ChiSquare(draw(5), law, 1); fit.P < 0.001 || fit.DF < 5 {
+		t.Errorf("the right law: %+v", fit)
+	}
+	if fit := ChiSquare(draw(5.3), law, 1); fit.P > 1e-6 {
+		t.Errorf("a wrong law passes: %+v", fit)
+	}
+	if fit := ChiSquare([]int64{3, 1}, []float64{1, 0}, 1); fit.P != 0 || !math.IsInf(fit.ChiSquare, 1) {
+		t.Errorf("an impossible observation: %+v", fit)
+	}
+	if fit := ChiSquare([]int64{10}, []float64{2}, 2); fit.P != 1 || fit.DF != 0 {
+		t.Errorf("one bin: %+v", fit)
+	}
+}
+
+// A paired difference is significant exactly when its interval excludes 0.
+func TestDifference(t *testing.T) {
+	var same, shifted Moments
+	for _, x := range []float64{-1, 1, -2, 2, 0} {
+		same.Add(x)
+		shifted.Add(x + 5)
+	}
+	if d := same.Difference(); d.Significant || d.Mean != 0 {
+		t.Errorf("centred on 0: %+v", d)
+	}
+	if d := shifted.Difference(); !d.Significant || d.CI95[0] <= 0 {
+		t.Errorf("shifted by 5: %+v", d)
+	}
+	var one Moments
+	one.Add(3)
+	if d := one.Difference(); d.Significant {
+		t.Errorf("one value is significant: %+v", d)
 	}
 }

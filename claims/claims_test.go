@@ -1,4 +1,4 @@
-package analysis
+package claims
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // A synthetic claim that holds exactly from N = 37 on: bisection must name
@@ -99,7 +100,7 @@ func TestExponentAndNearest(t *testing.T) {
 	if nearest(e, 2) != Holds || nearest(e, 1) != Fails {
 		t.Errorf("nearest(%.3f): 2 → %s, 1 → %s", e.Value, nearest(e, 2), nearest(e, 1))
 	}
-	if v := nearest(Evidence{Value: 1.5, CI95: &Interval{1.4, 1.6}}, 2); v != Inconclusive {
+	if v := nearest(Evidence{Value: 1.5, CI95: &stats.Interval{1.4, 1.6}}, 2); v != Inconclusive {
 		t.Errorf("an interval across 1.5 decides %s", v)
 	}
 }
@@ -118,23 +119,11 @@ func leastSquaresSlope(n, y []float64) float64 {
 	return sxy / sxx
 }
 
-func TestClopperPearson(t *testing.T) {
-	// Known values: 0 of 100 → [0, 0.0362]; 100 of 100 → [0.9638, 1].
-	lo, hi := clopperPearson(0, 100)
-	if lo != 0 || math.Abs(hi-0.03621669) > 1e-6 {
-		t.Errorf("0/100: [%v, %v]", lo, hi)
-	}
-	lo, hi = clopperPearson(100, 100)
-	if hi != 1 || math.Abs(lo-(1-0.03621669)) > 1e-6 {
-		t.Errorf("100/100: [%v, %v]", lo, hi)
-	}
-}
-
-func TestEvaluateClaimsRejectsBadOptions(t *testing.T) {
-	if _, err := EvaluateClaims(context.Background(), ClaimOptions{Trials: 1}); err == nil {
+func TestEvaluateRejectsBadOptions(t *testing.T) {
+	if _, err := Evaluate(context.Background(), Options{Trials: 1}); err == nil {
 		t.Error("1 trial accepted")
 	}
-	if _, err := EvaluateClaims(context.Background(), ClaimOptions{Origin: "blog"}); err == nil || !strings.Contains(err.Error(), "aws, seed") {
+	if _, err := Evaluate(context.Background(), Options{Origin: "blog"}); err == nil || !strings.Contains(err.Error(), "aws, seed") {
 		t.Errorf("bad origin: %v", err)
 	}
 }
@@ -142,7 +131,7 @@ func TestEvaluateClaimsRejectsBadOptions(t *testing.T) {
 // The registry's ids are unique and every claim names its source and model.
 func TestRegistryWellFormed(t *testing.T) {
 	seen := map[string]bool{}
-	for _, c := range Claims() {
+	for _, c := range All() {
 		if seen[c.ID] {
 			t.Errorf("duplicate id %s", c.ID)
 		}
@@ -158,16 +147,3 @@ func TestRegistryWellFormed(t *testing.T) {
 
 // The figure data carry every policy's curve over the client counts, in
 // order, with the estimates of the rows.
-func TestAWSSeries(t *testing.T) {
-	rows, err := ReproduceAWS(context.Background(), []int{10, 20}, []model.Kind{model.Full, model.Expo}, montecarlo.Options{Trials: 20, Seed: 1}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls, time := AWSCallsVersusClients(rows), AWSTimeVersusClients(rows)
-	if len(calls) != 2 || calls[0].Policy != "full" || len(calls[0].Points) != 2 || calls[0].Points[1].X != 20 {
-		t.Fatalf("calls series %+v", calls)
-	}
-	if calls[1].Points[0].Mean != rows[1].Calls.Mean || time[0].Points[1].Mean != rows[2].Completion.Mean || time[0].Unit != "ms" {
-		t.Fatalf("series do not carry the rows' estimates")
-	}
-}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/stats"
 )
 
 // File is one generated file of paper/generated.
@@ -120,11 +120,11 @@ func num(x float64, decimals int) string {
 
 // exact reports whether an estimate has no spread: every trial gave the
 // same value (a deterministic scenario), so it has no interval to print.
-func exact(e analysis.Estimate) bool { return e.SD == 0 }
+func exact(e stats.Estimate) bool { return e.SD == 0 }
 
 // est prints a mean with its 95% interval, "317.0 [316.9, 317.1]"; a value
 // every trial shared prints alone.
-func est(e analysis.Estimate, decimals int) string {
+func est(e stats.Estimate, decimals int) string {
 	if exact(e) || e.CI95 == nil {
 		return num(e.Mean, decimals)
 	}
@@ -137,7 +137,7 @@ func interval(lo, hi float64, decimals int) string {
 }
 
 // quantile prints an order-statistic quantile with its interval.
-func quantile(q analysis.Quantile) string {
+func quantile(q stats.Quantile) string {
 	return num(q.Value, 0) + `\,{\footnotesize` + interval(q.CI95[0], q.CI95[1], 0) + `}`
 }
 

@@ -14,8 +14,10 @@
 // lets CI regenerate the files and fail when they differ from the
 // committed ones.
 //
-// The statistics come from package analysis; this package only chooses the
-// scenarios and budgets and formats the results. Where a section matches a
-// figure of package plots it uses the figure's scenarios, trial counts and
-// seed, so the numbers in the text are the figure's numbers.
+// The statistics come from packages analysis, claims and stats; this
+// package only chooses what to tabulate and formats the results. Where a
+// section matches a figure of package plots it runs the same study
+// (analysis.LoadStudy, SensitivityStudy, TailStudy, AuditStudy: their
+// scenarios and trial counts are defined there once) with the same seed,
+// so the numbers in the text are the figure's numbers.
 package paperdata

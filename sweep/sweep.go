@@ -1,4 +1,4 @@
-package analysis
+package sweep
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 )
@@ -21,12 +22,19 @@ import (
 // binary (through its provenance), never on the workers or the shard, so
 // shards merged in point order are byte for byte the unsharded output.
 
+// Validate checks the spec's run settings as montecarlo.Options.Validate
+// does for a single run: trials within [1, montecarlo.MaxTrials] and a known
+// engine. The grid is checked when it is expanded (Points).
+func (s SweepSpec) Validate() error {
+	return montecarlo.Options{Trials: s.Trials, Seed: s.Seed, Use: s.Engine}.Validate()
+}
+
 // SweepRow is one line of a sweep's output.
 type SweepRow struct {
 	Point  int    `json:"point"`  // index in the grid, from 0
 	Points int    `json:"points"` // size of the grid
 	Spec   string `json:"spec"`   // SweepSpec.Hash
-	Summary
+	analysis.Summary
 	Provenance json.RawMessage `json:"provenance,omitempty"`
 }
 
@@ -144,6 +152,9 @@ func ShardPoints(total int, sh Shard) []int {
 // from one goroutine. When ctx ends, it stops: rows already emitted are
 // whole, no other row is emitted, and it returns ctx's error.
 func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt SweepOptions, emit func(row []byte) error) error {
+	if err := spec.Validate(); err != nil {
+		return err
+	}
 	hash := spec.Hash(points)
 	todo := ShardPoints(len(points), opt.Shard)
 	if opt.Done > len(todo) {
@@ -187,7 +198,7 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 					return
 				}
 				p := todo[i]
-				s, err := Simulate(ctx, points[p], montecarlo.Options{Trials: spec.Trials, Seed: spec.Seed, Workers: perPoint, Use: spec.Engine})
+				s, err := analysis.Simulate(ctx, points[p], montecarlo.Options{Trials: spec.Trials, Seed: spec.Seed, Workers: perPoint, Use: spec.Engine})
 				if err != nil {
 					results[i] <- result{err: fmt.Errorf("point %d: %w", p, err)}
 					continue

@@ -1,10 +1,12 @@
-package analysis
+package claims
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 )
 
 // Where the claims come from.
@@ -31,8 +33,6 @@ const (
 	noticeable  = 0.99 // "reduced": by at least 1%
 )
 
-var jittered = []model.Kind{model.Full, model.Equal, model.Decorrelated}
-
 // at is a Finding for a single client count; an undecided test is rerun
 // with a larger budget, as at the points of a grid.
 func (l *Lab) at(m string, n int, test func(n int) (Verdict, []Evidence)) Finding {
@@ -41,15 +41,15 @@ func (l *Lab) at(m string, n int, test func(n int) (Verdict, []Evidence)) Findin
 }
 
 // above decides whether an estimate lies above x.
-func above(e Estimate, x float64) Verdict {
-	return sign(Difference{Estimate: Estimate{Mean: e.Mean - x, SD: e.SD, N: e.N, CI95: shift(e.CI95, -x)}})
+func above(e stats.Estimate, x float64) Verdict {
+	return sign(stats.Difference{Estimate: stats.Estimate{Mean: e.Mean - x, SD: e.SD, N: e.N, CI95: shift(e.CI95, -x)}})
 }
 
-func shift(iv *Interval, d float64) *Interval {
+func shift(iv *stats.Interval, d float64) *stats.Interval {
 	if iv == nil {
 		return nil
 	}
-	return &Interval{iv[0] + d, iv[1] + d}
+	return &stats.Interval{iv[0] + d, iv[1] + d}
 }
 
 func not(v Verdict) Verdict {
@@ -69,7 +69,7 @@ func within(l *Lab, a, b model.Scenario, me metric, lo, hi float64) Verdict {
 
 var registry = []Claim{
 	{
-		ID: "aws-work-grows-n2", Origin: "aws", Source: AWSSource + " (the introduction)", Model: ModelOCC,
+		ID: "aws-work-grows-n2", Origin: "aws", Source: analysis.AWSSource + " (the introduction)", Model: ModelOCC,
 		Quote: "With N clients contending, the total amount of work done by the system increases with N2.",
 		Check: "policy none: least-squares exponent of mean calls against N over N = 10…190; holds when its 95% interval lies within (1.5, 2.5), i.e. N² is the nearest power",
 		check: func(l *Lab, m string) Finding {
@@ -78,7 +78,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-time-grows-linearly", Origin: "aws", Source: AWSSource + " (the introduction)", Model: ModelOCC,
+		ID: "aws-time-grows-linearly", Origin: "aws", Source: analysis.AWSSource + " (the introduction)", Model: ModelOCC,
 		Quote: "the time to complete all the updates grows linearly with contention",
 		Check: "policy none: least-squares exponent of mean completion time against N over N = 10…190; holds when its 95% interval lies within (0.5, 1.5)",
 		check: func(l *Lab, m string) Finding {
@@ -87,7 +87,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-reduces-work-slightly", Origin: "aws", Source: AWSSource + " (Adding Backoff)", Model: ModelOCC,
+		ID: "aws-expo-reduces-work-slightly", Origin: "aws", Source: analysis.AWSSource + " (Adding Backoff)", Model: ModelOCC,
 		Quote: "backoff helps a small amount, but doesn’t solve the problem. Client work has only been reduced slightly.",
 		Check: "expo against none, paired: holds at N when 0.5 < calls(expo)/calls(none) < 0.99 (a reduction of at least 1%, so one can notice it, and of less than the half that jitter achieves)",
 		check: func(l *Lab, m string) Finding {
@@ -99,7 +99,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-clusters", Origin: "aws", Source: AWSSource + " (Adding Backoff)", Model: ModelOCC,
+		ID: "aws-expo-clusters", Origin: "aws", Source: analysis.AWSSource + " (Adding Backoff)", Model: ModelOCC,
 		Quote: "there are still clusters of calls",
 		Check: fmt.Sprintf("expo at N = 100: mean share of empty bins (100 ms, or 1 tick) between the initial spike and the 90%% call; holds when above %.2f", clustered),
 		check: func(l *Lab, m string) Finding {
@@ -110,7 +110,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-gaps-gone", Origin: "aws", Source: AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-gaps-gone", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Quote: "The gaps are gone, and beyond the initial spike, there’s an approximately constant rate of calls.",
 		Check: fmt.Sprintf("full at N = 100: mean share of empty bins (100 ms, or 1 tick) between the initial spike and the 90%% call; holds when below %.2f. The index of dispersion is reported, not judged", gapsGone),
 		check: func(l *Lab, m string) Finding {
@@ -123,7 +123,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-halves-calls-at-100", Origin: "aws", Source: AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-halves-calls-at-100", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Quote: "In the case with 100 contending clients, we’ve reduced our call count by more than half.",
 		Check: "full against expo at N = 100, paired: holds when calls(full)/calls(expo) < 0.5 (Fieller)",
 		check: func(l *Lab, m string) Finding {
@@ -134,7 +134,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-faster-than-expo", Origin: "aws", Source: AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-faster-than-expo", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Quote: "We’ve also significantly improved the time to completion, when compared to un-jittered exponential backoff.",
 		Check: "full against expo at N = 100, paired: holds when completion(full) < completion(expo)",
 		check: func(l *Lab, m string) Finding {
@@ -145,7 +145,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-equal-same-calls", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-full-equal-same-calls", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "the number of calls is approximately the same for “Full” and “Equal” jitter",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when calls(equal)/calls(full) lies within 1 ± %.2f (Fieller at each end)", approxSame),
 		check: func(l *Lab, m string) Finding {
@@ -156,7 +156,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-decorrelated-more-calls", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-decorrelated-more-calls", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "and higher for “Decorrelated”",
 		Check: "decorrelated against full and equal, paired: holds at N when calls(decorrelated) exceeds both",
 		check: func(l *Lab, m string) Finding {
@@ -168,7 +168,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-clear-loser", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-expo-clear-loser", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "The no-jitter exponential backoff approach is the clear loser. It not only takes more work, but also takes more time than the jittered approaches.",
 		Check: "expo against full, equal and decorrelated, paired: holds at N when expo has more calls and a longer completion than each",
 		check: func(l *Lab, m string) Finding {
@@ -176,7 +176,7 @@ var registry = []Claim{
 				x := Scenario(m, n, model.Expo)
 				var vs []Verdict
 				var ev []Evidence
-				for _, k := range jittered {
+				for _, k := range analysis.Jittered {
 					j := Scenario(m, n, k)
 					vs = append(vs, l.greater(x, j, calls, 1), l.greater(x, j, completion, 1))
 					ev = append(ev, l.ratio("completion expo/"+string(k), x, j, completion))
@@ -186,7 +186,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-equal-slightly-more-work", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-equal-slightly-more-work", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "“Equal Jitter” is the loser. It does slightly more work than “Full Jitter”",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when 1 < calls(equal)/calls(full) < 1 + %.2f", approxSame),
 		check: func(l *Lab, m string) Finding {
@@ -197,7 +197,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-equal-much-longer", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-equal-much-longer", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "and takes much longer",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when completion(equal)/completion(full) > %.2f", much),
 		check: func(l *Lab, m string) Finding {
@@ -208,7 +208,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-less-work-more-time-than-decorrelated", Origin: "aws", Source: AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-full-less-work-more-time-than-decorrelated", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Quote: "The “Full Jitter” approach uses less work, but slightly more time.",
 		Check: fmt.Sprintf("full against decorrelated, paired: holds at N when calls(full) < calls(decorrelated) and 1 < completion(full)/completion(decorrelated) < %.2f", much),
 		check: func(l *Lab, m string) Finding {
@@ -220,7 +220,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-jitter-keeps-n2", Origin: "aws", Source: AWSSource + " (the conclusion)", Model: ModelOCC,
+		ID: "aws-jitter-keeps-n2", Origin: "aws", Source: analysis.AWSSource + " (the conclusion)", Model: ModelOCC,
 		Quote: "none of these approaches fundamentally change the N2 nature of the work to be done",
 		Check: "expo, full, equal, decorrelated: least-squares exponent of mean calls against N over N = 190, 380, 760 (a tenth of the trials, at least 100); holds when every interval lies within (1.5, 2.5)",
 		check: func(l *Lab, m string) Finding {
@@ -275,7 +275,7 @@ var registry = []Claim{
 				f := Scenario(m, n, model.Fixed)
 				var vs []Verdict
 				var ev []Evidence
-				for _, k := range jittered {
+				for _, k := range analysis.Jittered {
 					j := Scenario(m, n, k)
 					vs = append(vs, within(l, j, f, calls, 1-0.645, 1-0.205))
 					ev = append(ev, cut(l.ratio("cut in calls, "+string(k)+" vs fixed", j, f, calls)))
@@ -291,7 +291,7 @@ var registry = []Claim{
 		check: func(l *Lab, m string) Finding {
 			var vs []Verdict
 			var ev []Evidence
-			for _, k := range jittered {
+			for _, k := range analysis.Jittered {
 				var cuts []Evidence
 				for _, n := range seedGrid {
 					c := cut(l.ratio(fmt.Sprintf("cut %s N=%d", k, n), Scenario(m, n, k), Scenario(m, n, model.Fixed), calls))
@@ -431,7 +431,7 @@ var registry = []Claim{
 func cut(r Evidence) Evidence {
 	c := Evidence{Name: r.Name, Value: 1 - r.Value, Unit: "(share)"}
 	if r.CI95 != nil {
-		c.CI95 = &Interval{1 - r.CI95[1], 1 - r.CI95[0]}
+		c.CI95 = &stats.Interval{1 - r.CI95[1], 1 - r.CI95[0]}
 	}
 	return c
 }
@@ -443,8 +443,8 @@ func increases(a, b Evidence) Verdict {
 	se := func(e Evidence) float64 { return (e.CI95[1] - e.CI95[0]) / 2 / 1.959963984540054 }
 	d := b.Value - a.Value
 	h := 1.959963984540054 * math.Hypot(se(a), se(b))
-	iv := widen(Interval{d - h, d + h})
-	return sign(Difference{Estimate: Estimate{Mean: d, CI95: &iv}}) // N = 0: taken as is
+	iv := widen(stats.Interval{d - h, d + h})
+	return sign(stats.Difference{Estimate: stats.Estimate{Mean: d, CI95: &iv}}) // N = 0: taken as is
 }
 
 func shareVerdict(e Evidence) Verdict {
@@ -462,7 +462,7 @@ func shareVerdict(e Evidence) Verdict {
 // one − calls of the best jittered one), the policies being ranked by their
 // mean calls; its mean is the article's "whether to jitter matters more
 // than which jitter" as a positive number.
-func (l *Lab) jitterDominance(m string, n int) Difference {
+func (l *Lab) jitterDominance(m string, n int) stats.Difference {
 	pick := func(kinds []model.Kind, better func(a, b float64) bool) model.Scenario {
 		best := Scenario(m, n, kinds[0])
 		for _, k := range kinds[1:] {
@@ -476,14 +476,14 @@ func (l *Lab) jitterDominance(m string, n int) Difference {
 	less := func(a, b float64) bool { return a < b }
 	more := func(a, b float64) bool { return a > b }
 	noJitter := pick([]model.Kind{model.Fixed, model.Expo}, less)
-	worst, best := pick(jittered, more), pick(jittered, less)
+	worst, best := pick(analysis.Jittered, more), pick(analysis.Jittered, less)
 	rn, rw, rb := l.outcomes(noJitter, 0), l.outcomes(worst, 0), l.outcomes(best, 0)
-	var mo Moments
+	var mo stats.Moments
 	for i := range min(len(rn), len(rw), len(rb)) {
-		if rn[i].censored || rw[i].censored || rb[i].censored {
+		if rn[i].Censored || rw[i].Censored || rb[i].Censored {
 			continue
 		}
-		mo.Add((rn[i].calls - rw[i].calls) - (rw[i].calls - rb[i].calls))
+		mo.Add((rn[i].Calls - rw[i].Calls) - (rw[i].Calls - rb[i].Calls))
 	}
-	return difference(&mo)
+	return mo.Difference()
 }
