@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -50,12 +51,16 @@ const gap = 2 // spaces between columns
 // seed article's quotes) takes two.
 func textWidth(s string) int { return uniseg.StringWidth(s) }
 
-// cut splits s after at most width columns (at least one character).
-func cut(s string, width int) (head, tail string) {
+// byteWidth is the bytes s takes: a line fitted by it is no wider than
+// that in characters, in terminal columns and in bytes (what awk counts).
+func byteWidth(s string) int { return len(s) }
+
+// cut splits s after at most width by measure (at least one character).
+func cut(s string, width int, measure func(string) int) (head, tail string) {
 	g := uniseg.NewGraphemes(s)
 	w, end := 0, 0
 	for g.Next() {
-		gw := g.Width()
+		gw := measure(g.Str())
 		if w+gw > width && end > 0 {
 			break
 		}
@@ -65,17 +70,40 @@ func cut(s string, width int) (head, tail string) {
 	return s[:end], s[end:]
 }
 
-// text writes the table aligned, fitted to width (0: no limit).
+// text writes the table aligned in terminal columns and fitted to width
+// (0: no limit) in bytes too: a line holding ± or — is narrower on the
+// screen than its bytes, so the columns are fitted to less until every
+// line's bytes fit.
 func (t *table) text(w io.Writer, width int) error {
+	budget := width
+	for range 8 {
+		var buf bytes.Buffer
+		t.render(&buf, width, budget)
+		over := 0
+		for _, l := range strings.Split(buf.String(), "\n") {
+			over = max(over, byteWidth(l)-width)
+		}
+		if width <= 0 || over <= 0 || budget-over < 20 {
+			_, err := w.Write(buf.Bytes())
+			return err
+		}
+		budget -= over
+	}
+	return t.render(w, width, budget)
+}
+
+// render writes the table fitted to budget columns; width is what the
+// note on left-out columns names.
+func (t *table) render(w io.Writer, width, budget int) error {
 	var shown []bool
 	var widths []int
 	for _, soft := range []bool{true, false} {
-		if shown, widths = t.fitDropping(width, soft); widths != nil {
+		if shown, widths = t.fitDropping(budget, soft); widths != nil {
 			break
 		}
 	}
 	if widths == nil {
-		shown, _ = t.fitDropping(width, false)
+		shown, _ = t.fitDropping(budget, false)
 		widths = t.fit(shown, 0, false) // as narrow as it goes, still too wide
 	}
 	var hidden []string
@@ -224,7 +252,7 @@ func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
 		}
 		parts[i] = []string{cell}
 		if textWidth(cell) > widths[i] {
-			parts[i] = wrapWords(cell, widths[i])
+			parts[i] = wrapWords(cell, widths[i], textWidth)
 			if t.cols[i].right { // a wrapped header of numbers: each line on the right
 				for j := range parts[i] {
 					parts[i][j] = strings.TrimSpace(parts[i][j])
@@ -294,28 +322,28 @@ func (t *table) markdown(w io.Writer) error {
 	return nil
 }
 
-// wrapWords breaks s into lines of at most width characters at spaces; a
+// wrapWords breaks s into lines of at most width (by measure) at spaces; a
 // word longer than width is cut.
-func wrapWords(s string, width int) []string {
+func wrapWords(s string, width int, measure func(string) int) []string {
 	if width <= 0 {
 		return []string{s}
 	}
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(s) {
-		for textWidth(word) > width {
+		for measure(word) > width {
 			if line != "" {
 				lines = append(lines, line)
 				line = ""
 			}
 			var head string
-			head, word = cut(word, width)
+			head, word = cut(word, width, measure)
 			lines = append(lines, head)
 		}
 		switch {
 		case line == "":
 			line = word
-		case textWidth(line)+1+textWidth(word) <= width:
+		case measure(line)+1+measure(word) <= width:
 			line += " " + word
 		default:
 			lines = append(lines, line)
@@ -328,8 +356,8 @@ func wrapWords(s string, width int) []string {
 	return lines
 }
 
-// wrapText fits every line of text to width (0: no limit), breaking long
-// lines at spaces; a continuation keeps the line's indentation and two
+// wrapText fits every line of text to width bytes (0: no limit), breaking
+// long lines at spaces; a continuation keeps the line's indentation and two
 // spaces more. Tables are fitted before, by table.text: this is for prose.
 func wrapText(text string, width int) string {
 	if width <= 0 {
@@ -340,20 +368,20 @@ func wrapText(text string, width int) string {
 	for _, l := range lines {
 		body := strings.TrimSuffix(l, "\n")
 		nl := len(body) < len(l)
-		if textWidth(body) <= width {
+		if byteWidth(body) <= width {
 			b.WriteString(l)
 			continue
 		}
 		indent := body[:len(body)-len(strings.TrimLeft(body, " "))]
 		rest := indent + "  "
-		if textWidth(rest) >= width/2 {
+		if byteWidth(rest) >= width/2 {
 			rest = "  "
 		}
-		first := wrapWords(body, width-textWidth(indent))
+		first := wrapWords(body, width-byteWidth(indent), byteWidth)
 		// Rewrap everything after the first line at the continuation's width.
 		tail := strings.Join(first[1:], " ")
 		b.WriteString(indent + first[0] + "\n")
-		for _, c := range wrapWords(tail, width-textWidth(rest)) {
+		for _, c := range wrapWords(tail, width-byteWidth(rest), byteWidth) {
 			b.WriteString(rest + c + "\n")
 		}
 		if !nl {

@@ -5,12 +5,13 @@ import (
 	"testing"
 )
 
-// widest is the widest line of out, in terminal columns.
+// widest is the widest line of out in bytes, which are at least its
+// characters and its terminal columns (awk's length counts bytes).
 func widest(out string) (int, string) {
 	w, line := 0, ""
 	for _, l := range strings.Split(out, "\n") {
-		if textWidth(l) > w {
-			w, line = textWidth(l), l
+		if len(l) > w {
+			w, line = len(l), l
 		}
 	}
 	return w, line
