@@ -1,3 +1,8 @@
+//go:build long
+
+// The test through the built binary builds herd twice (tens of seconds):
+// it runs with the long suites (make test-long, .ci/run).
+
 package main
 
 import (
@@ -32,9 +37,6 @@ var citedCommands = []struct {
 // the code under test; a clean tree is then also built modified (a changed
 // README) to see the mark appear.
 func TestProvenanceThroughTheBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds herd in a clone (tens of seconds)")
-	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
