@@ -56,8 +56,9 @@ func ServiceComparison(c analysis.ServiceComparison, unit string, perTick float6
 	for i, o := range c.Policies {
 		sty := serviceStyle(i)
 		arr := o.Summary.Arrivals
-		if len(arr) == 0 {
-			return nil, fmt.Errorf("policy %s: no arrivals recorded (every trial censored?)", o.Label)
+		if len(arr) == 0 { // only finished trials have arrivals to show
+			keys = append(keys, Key{o.Label + " (every trial censored)", []plot.Thumbnailer{&plotter.Line{LineStyle: solid(sty.color)}}})
+			continue
 		}
 		// The first wave (every client within the first window) would
 		// dwarf the retries: the curve starts after it.

@@ -492,6 +492,9 @@ var comparedMetrics = []struct {
 // as a share of B's mean), and "not significant" where the interval
 // holds 0.
 func pairVerdict(p comparedPairJSON, unit string, mean func(label, metric string) *stats.Estimate) string {
+	if p.Calls.N == 0 {
+		return fmt.Sprintf("nothing to compare: in each of the %d trials %s or %s was censored (raise --horizon)", p.Censored, p.A, p.B)
+	}
 	var parts []string
 	for _, m := range comparedMetrics {
 		d := m.of(p)
