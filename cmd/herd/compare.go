@@ -127,6 +127,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 	c.Flags().Lookup("policy").Usage = "the policies to compare, comma-separated: " + kindList() + " or library presets (see herd presets); at least two"
 	c.Flags().Lookup("policy").DefValue = "full,equal"
 	scenario.policy = "full,equal"
+	c.Flags().Lookup("tick").Usage = "real length of one tick, shared by every policy, e.g. 10ms (default 1s)"
 	c.Flags().StringVar(&policies, "policies", "", "YAML file listing the policies with their parameters (instead of --policy)")
 	run.register(c, 1000)
 	c.Flags().StringVar(&opts.Dir, "out", "", "directory to write: report.md, figure.svg, figure.png, compare.json (new or empty; any with --force)")
