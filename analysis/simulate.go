@@ -46,6 +46,12 @@ type Summary struct {
 
 // Simulate runs opt.Trials trials of sc and summarizes them.
 func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Summary, error) {
+	return simulate(ctx, sc, opt, nil)
+}
+
+// simulate is Simulate showing every trial, in trial order, to each (when
+// set) before folding it: a study that pairs trials keeps what it needs.
+func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, each func(*montecarlo.Trial)) (Summary, error) {
 	plan, err := montecarlo.NewPlan(sc, montecarlo.Cohort{}, opt)
 	if err != nil {
 		return Summary{}, err
@@ -58,6 +64,9 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	var arrivals []stats.Moments
 	censored := 0
 	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
+		if each != nil {
+			each(t)
+		}
 		if t.Censored {
 			censored++
 			return nil

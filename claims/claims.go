@@ -189,7 +189,7 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 	controls := o.Origin == "" || o.Origin == OriginControls
 	total := len(todo)
 	if controls {
-		total++
+		total += len(controlChecks)
 	}
 	var out []Result
 	for i, c := range todo {
@@ -203,14 +203,15 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 		}
 	}
 	if controls {
-		found, err := EvaluateControls(ctx, montecarlo.Options{Trials: ControlTrials, Seed: o.Seed, Workers: o.Workers})
+		found, err := evaluateControls(ctx, montecarlo.Options{Trials: ControlTrials, Seed: o.Seed, Workers: o.Workers}, func(n int) {
+			if o.Progress != nil {
+				o.Progress(len(todo)+n, total)
+			}
+		})
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, found...)
-		if o.Progress != nil {
-			o.Progress(total, total)
-		}
 	}
 	return out, nil
 }

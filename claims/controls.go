@@ -105,16 +105,28 @@ func share(name string, s stats.Share) Evidence {
 // first-request jitter and metastability with opt.Trials trials per
 // simulated point, as rows of the claims report.
 func EvaluateControls(ctx context.Context, opt montecarlo.Options) ([]Result, error) {
+	return evaluateControls(ctx, opt, nil)
+}
+
+// controlChecks are the control claims' checks, in the report's order.
+var controlChecks = []func(context.Context, montecarlo.Options) (Result, error){
+	claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
+	claimBackoffOpenClosed, claimRetryBudgetBound, claimThrottlingSheds, claimAdaptiveK,
+}
+
+// evaluateControls is EvaluateControls calling done, when set, after each
+// claim: they take minutes, and a progress bar should move while they run.
+func evaluateControls(ctx context.Context, opt montecarlo.Options, done func(n int)) ([]Result, error) {
 	var out []Result
-	for _, f := range []func(context.Context, montecarlo.Options) (Result, error){
-		claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
-		claimBackoffOpenClosed, claimRetryBudgetBound, claimThrottlingSheds, claimAdaptiveK,
-	} {
+	for _, f := range controlChecks {
 		c, err := f(ctx, opt)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, controlResult(c))
+		if done != nil {
+			done(len(out))
+		}
 	}
 	return out, nil
 }

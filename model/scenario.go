@@ -128,10 +128,16 @@ type FieldError struct {
 	Flag  string
 	Valid string
 	Got   string
+	// Hint, when set, is the valid value the one given resembles.
+	Hint string
 }
 
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("--%s must be %s, got %s", e.Flag, e.Valid, e.Got)
+	s := fmt.Sprintf("--%s must be %s, got %s", e.Flag, e.Valid, e.Got)
+	if e.Hint != "" {
+		s += " (did you mean " + e.Hint + "?)"
+	}
+	return s
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -106,7 +106,9 @@ func (s *Spec) Set(field, text string) error {
 		return fmt.Errorf("%q is not a scenario field (fields: %s)", field, strings.Join(SpecFields, ", "))
 	}
 	if err != nil {
-		return &FieldError{Flag: field, Valid: strings.TrimPrefix(strings.SplitN(err.Error(), ", got", 2)[0], field+" must be "), Got: strconv.Quote(text)}
+		msg, hint, _ := strings.Cut(err.Error(), " (did you mean ")
+		return &FieldError{Flag: field, Valid: strings.TrimPrefix(strings.SplitN(msg, ", got", 2)[0], field+" must be "), Got: strconv.Quote(text),
+			Hint: strings.TrimSuffix(hint, "?)")}
 	}
 	if s.given == nil {
 		s.given = map[string]bool{}

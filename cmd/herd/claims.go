@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/claims"
 	"github.com/herdlab/herd/internal/outfile"
@@ -72,11 +71,11 @@ study's rungs (the committed file is "herd claims --scaling fresh
 				return usageError{fmt.Errorf("--source must be one of aws, seed, controls, all, got %q", source)}
 			}
 			// Claims have no CSV: a .csv --out still gets JSON.
-			opts.Output = output{Format: out.format, Path: stdoutPath(out.out)}
+			opts.Output = output{Format: out.format, Path: stdoutPath(out.out), Cite: f.provenance()}
 			switch out.format {
 			case "markdown", "table", "json":
 			case "":
-				if opts.Output, err = out.resolve(f.IO); err != nil {
+				if opts.Output, err = out.resolve(f); err != nil {
 					return err
 				}
 				if opts.Output.Format == "csv" {
@@ -95,6 +94,7 @@ study's rungs (the committed file is "herd claims --scaling fresh
 					return outError(err)
 				}
 			}
+			opts.Output.Width = out.width(f, opts.Output)
 			opts.Claims = claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin, FreshScaling: scaling == "fresh"}
 			if err := opts.Claims.Validate(); err != nil {
 				return usageError{err}
@@ -114,6 +114,7 @@ study's rungs (the committed file is "herd claims --scaling fresh
 	c.Flags().StringVar(&out.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&out.out, "out", "", "write the result to this file (atomically) instead of standard output")
 	complete(c, "format", []string{"table", "json", "markdown"})
+	out.registerWide(c)
 	return c
 }
 
@@ -142,13 +143,15 @@ func claimsRun(opts *claimsOptions) error {
 		}
 		co.Scaling = &s
 	}
-	co.Progress = func(done, _ int) { bar.set(done) }
+	co.Progress = bar.of
 	res, err := claims.Evaluate(opts.Ctx, co)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: provenance()}
+	// Each claim's scenarios choose their own engine (the default rule).
+	opts.Output.Cite = opts.Output.Cite.withRun(co.Seed, co.Trials, "default, per scenario")
+	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
@@ -156,7 +159,7 @@ func claimsRun(opts *claimsOptions) error {
 		case "markdown":
 			return claimsMarkdown(w, r)
 		}
-		return claimsTable(w, r)
+		return claimsTable(w, r, opts.Output.Width)
 	})
 }
 
@@ -206,14 +209,14 @@ func otherText(c claims.Result, regime bool) string {
 	return c.Other.Model + ": " + findingText(c.Other.Verdict, c.Other.Condition, c.Other.Regime)
 }
 
-func claimsTable(w io.Writer, r claimsResult) error {
+func claimsTable(w io.Writer, r claimsResult, width int) error {
 	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "claim\tmodel\tverdict\tother model\ttransfer")
+	t := newTable(column{name: "claim"}, column{name: "model"}, column{name: "verdict", wrap: true},
+		column{name: "other model", wrap: true}, column{name: "transfer", wrap: true})
 	for _, c := range r.Claims {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c, false), c.Transfer)
+		t.add(c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c, false), string(c.Transfer))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := t.text(w, width); err != nil {
 		return err
 	}
 	for _, c := range r.Claims {

@@ -77,7 +77,7 @@ or .pdf).`,
 			if err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			opts.Policy = sc.Policy
@@ -162,7 +162,9 @@ func delaysRun(opts *delaysOptions) error {
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, delaysJSON(a))
+			res := delaysJSON(a)
+			res.Provenance = opts.Output.Cite
+			return writeJSON(w, res)
 		case "csv":
 			return delaysCSV(w, a)
 		case "markdown":
@@ -199,7 +201,7 @@ func delaysJSON(a model.DelayAnalysis) delaysResult {
 		j.MaxElapsed = p.MaxElapsed.String()
 	}
 	return delaysResult{Policy: string(p.Kind), Scenario: j, Unit: a.Unit, Rounding: noRounding, Method: a.Method,
-		RelErr: a.RelErr(), Rows: a.Rows, GiveUp: a.GiveUp, Notes: a.Notes, Provenance: provenance()}
+		RelErr: a.RelErr(), Rows: a.Rows, GiveUp: a.GiveUp, Notes: a.Notes}
 }
 
 // describePolicy says the policy and its limits in one line.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -74,19 +75,30 @@ func complete(c *cobra.Command, flag string, values []string) {
 // scenario builds the scenario from the flags that were given: the
 // defaults that depend on the server or the policy are model.Spec's.
 func (f *scenarioFlags) scenario() (model.Scenario, error) {
-	var spec model.Spec
-	for _, name := range model.SpecFields {
-		if f.changed(name) {
-			if err := spec.Set(name, f.fs.Lookup(name).Value.String()); err != nil {
-				return model.Scenario{}, usageError{err}
-			}
-		}
+	spec, err := f.spec()
+	if err != nil {
+		return model.Scenario{}, err
 	}
 	sc, err := spec.Scenario()
 	if err != nil {
 		return sc, usageError{err}
 	}
 	return sc, nil
+}
+
+// spec is what the scenario flags said, leaving out the fields named in
+// skip (a command that reads them otherwise, as compare reads its list of
+// policies).
+func (f *scenarioFlags) spec(skip ...string) (model.Spec, error) {
+	var spec model.Spec
+	for _, name := range model.SpecFields {
+		if f.changed(name) && !slices.Contains(skip, name) {
+			if err := spec.Set(name, f.fs.Lookup(name).Value.String()); err != nil {
+				return spec, usageError{err}
+			}
+		}
+	}
+	return spec, nil
 }
 
 func (f *scenarioFlags) changed(name string) bool { return f.fs != nil && f.fs.Changed(name) }

@@ -65,7 +65,7 @@ A scenario a method cannot answer exits 1 with the reason.`,
 			if opts.Scenario, err = scenario.scenario(); err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if err := model.CheckMethod(opts.Method, opts.Solve); err != nil {
@@ -149,6 +149,7 @@ func modelRun(opts *modelOptions) error {
 		return err
 	}
 	res := modelResultOf(r, opts.Scenario)
+	res.Provenance = opts.Output.Cite
 	opts.Output.warn(opts.IO, res.Warnings)
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
@@ -166,7 +167,7 @@ func modelRun(opts *modelOptions) error {
 // the completions it can reach, the mean field's quantiles, and every
 // result's validity with its warnings.
 func modelResultOf(r model.Solution, sc model.Scenario) modelResult {
-	res := modelResult{Method: r.Method, Scenario: sc, Closed: r.Closed, MeanField: r.MeanField, Provenance: provenance()}
+	res := modelResult{Method: r.Method, Scenario: sc, Closed: r.Closed, MeanField: r.MeanField}
 	res.Calls, res.Completion.modelValue = modelValue{Mean: r.Calls.Mean}, modelValue{Mean: r.Completion.Mean}
 	if r.KnowsSD {
 		res.Calls, res.Completion.modelValue = exactly(r.Calls.Mean, r.Calls.SD), exactly(r.Completion.Mean, r.Completion.SD)

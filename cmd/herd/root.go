@@ -9,11 +9,13 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // usageError is a mistake in the command line: exit status 2.
@@ -28,18 +30,41 @@ type iostreams struct {
 	In             io.Reader
 	Out, ErrOut    io.Writer
 	OutTTY, ErrTTY bool
+	// Width is the width of the terminal on standard output, 0 when it
+	// is none: tables are fitted to it.
+	Width int
 }
 
 // systemStreams are the process's own streams.
 func systemStreams() *iostreams {
-	return &iostreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr)}
+	ios := &iostreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr)}
+	if ios.OutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+			ios.Width = w
+		}
+	}
+	return ios
 }
 
-// factory is what every command is made from: its streams and the
-// environment (sweep --shard auto reads a scheduler's variables).
+// factory is what every command is made from: its streams, the
+// environment (sweep --shard auto reads a scheduler's variables), which
+// herd this is (tests give a fixed build, so that goldens hold no real
+// revision) and the command line, for the cite line of every output.
 type factory struct {
 	IO     *iostreams
 	Getenv func(string) string
+	Build  func() Build
+	Args   []string // as typed, without the program's name
+}
+
+// provenance is the cite line's facts known before a command runs: the
+// build and the command line.
+func (f *factory) provenance() Provenance {
+	b := Build{Version: "(unknown)", Revision: unknownRevision}
+	if f.Build != nil {
+		b = f.Build()
+	}
+	return b.provenance(f.Args)
 }
 
 // The exit statuses (the root command's help lists them).
@@ -53,10 +78,15 @@ const (
 
 // run builds the command tree, executes it and returns the exit status.
 func run(args []string, ios *iostreams) int {
+	return runWith(&factory{IO: ios, Getenv: os.Getenv, Build: sync.OnceValue(detectBuild)}, args)
+}
+
+// runWith executes args on the command tree made from f.
+func runWith(f *factory, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	f := &factory{IO: ios, Getenv: os.Getenv}
-	return execute(ctx, newRootCmd(f), args, ios.ErrOut)
+	f.Args = args
+	return execute(ctx, newRootCmd(f), args, f.IO.ErrOut)
 }
 
 // execute runs a command tree on args and turns its error into the exit
@@ -114,6 +144,8 @@ func newRootCmd(f *factory) *cobra.Command {
 		newCmdMerge(f, nil),
 		newCmdPaperData(f, nil),
 		newCmdDelays(f, nil),
+		newCmdCite(f, nil),
+		newCmdCompare(f, nil),
 	)
 	return root
 }
@@ -136,7 +168,9 @@ prints "interrupted"; files are left whole, a sweep resumable); 3 for an
 internal error (a bug in herd), reported with its stack on stderr.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionText(f.provenance()),
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -29,6 +29,8 @@ type sweepOptions struct {
 	// Resume continues the sweep whose rows it holds.
 	Out    string
 	Resume bool
+	// Provenance is the build's, which every row carries.
+	Provenance Provenance
 }
 
 // sweepFlags are herd sweep's flags as given.
@@ -44,6 +46,11 @@ type sweepFlags struct {
 
 func newCmdSweep(f *factory, runF func(*sweepOptions) error) *cobra.Command {
 	opts := &sweepOptions{IO: f.IO}
+	if f.Build != nil {
+		// Without the command line: shards of one sweep, given other
+		// command lines, must merge into the bytes of an unsharded run.
+		opts.Provenance = f.Build().provenance(nil)
+	}
 	o := sweepFlags{grid: map[string]*string{}}
 	c := &cobra.Command{
 		Use:   "sweep",
@@ -189,7 +196,7 @@ func sweepRun(o *sweepOptions) error {
 		defer out.Close()
 		w = out
 	}
-	prov, _ := json.Marshal(provenance())
+	prov, _ := json.Marshal(o.Provenance)
 	bar := newProgress(o.IO, "points", mine-done)
 	started := time.Now()
 	opt := sweep.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,

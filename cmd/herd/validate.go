@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -60,7 +59,7 @@ It exits 1 when any check fails.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Ctx = c.Context()
 			var err error
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if opts.Workers < 0 {
@@ -110,14 +109,15 @@ func validateRun(opts *validateOptions) error {
 	if err != nil {
 		return err
 	}
+	opts.Output.Cite = opts.Output.Cite.withRun(opts.Seed, 0, "")
 	err = opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, validateResult{v, opts.Seed, provenance()})
+			return writeJSON(w, validateResult{v, opts.Seed, opts.Output.Cite})
 		case "csv":
 			return validateCSV(w, v)
 		}
-		return validateTable(w, v)
+		return validateTable(w, v, opts.Output.Width)
 	})
 	if err != nil {
 		return err
@@ -132,10 +132,12 @@ func validateRun(opts *validateOptions) error {
 func brief(sc model.Scenario) string {
 	p := sc.Policy
 	s := fmt.Sprintf("N=%d k=%d %s %s", sc.Clients, sc.Capacity, sc.Server, p.Kind)
-	switch p.Kind {
-	case model.Fixed:
+	switch {
+	case p.Kind == model.Fixed:
 		s += fmt.Sprintf(" %g", p.FixedDelay)
-	case model.None:
+	case p.Kind == model.None:
+	case p.Kind.IsPreset():
+		s += " tick " + p.TickLength().String()
 	default:
 		s += fmt.Sprintf(" %g..%g", p.Base, p.Cap)
 	}
@@ -146,19 +148,20 @@ func brief(sc model.Scenario) string {
 	return s
 }
 
-func validateTable(w io.Writer, v analysis.Validation) error {
-	fmt.Fprintf(w, "%d checks, %d statistical at family-wise level %g (|z| ≤ %.2f each); the mean field's bounds by %g%% intervals\n\n",
+func validateTable(w io.Writer, v analysis.Validation, width int) error {
+	fmt.Fprintf(w, "%d checks, %d statistical at family-wise level %g (|z| ≤ %.2f each); the mean field's bounds by %g%% intervals; Monte Carlo mean ± half its 95%% interval\n\n",
 		len(v.Checks), v.Statistical, v.Level, v.Critical, 100*analysis.MeanFieldLevel)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "method\tscenario\tquantity\tmodel\tMonte Carlo [95% CI]\tdiscrepancy\tverdict")
+	cols := []column{{name: "method"}, {name: "scenario", wrap: true}, {name: "quantity", wrap: true}, {name: "model", right: true}}
+	cols = append(cols, pmColumns("Monte Carlo", 0)...)
+	t := newTable(append(cols, column{name: "discrepancy", wrap: true}, column{name: "verdict"})...)
 	for _, ch := range v.Checks {
-		mc := ""
+		mc := []string{"", ""}
 		if ch.MonteCarlo != nil {
-			mc = fmtNum(ch.MonteCarlo.Mean) + " " + ci(ch.MonteCarlo.CI95)
+			mc = pmCells(ch.MonteCarlo)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ch.Method, brief(ch.Scenario), ch.Quantity, fmtNum(float64(ch.Model)), mc, ch.Detail, ch.Verdict)
+		t.add(ch.Method, brief(ch.Scenario), ch.Quantity, fmtNum(float64(ch.Model)), mc[0], mc[1], ch.Detail, string(ch.Verdict))
 	}
-	tw.Flush()
+	t.text(w, width)
 	fmt.Fprintf(w, "\n%d of %d checks failed\n", v.Failed, len(v.Checks))
 	return nil
 }
