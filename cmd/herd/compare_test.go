@@ -107,6 +107,7 @@ func TestCompareWritesDirectory(t *testing.T) {
 	}
 	report := string(first[compareFiles.report])
 	checkGolden(t, "compare.report", first[compareFiles.report])
+	checkGolden(t, "compare.figure.svg", first[compareFiles.svg])
 	var doc struct {
 		Pairs []struct {
 			A, B       string
