@@ -3,6 +3,7 @@ package analysis
 import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // QueueStats is what a run on the queue server (model.Queue) says besides
@@ -13,15 +14,15 @@ type QueueStats struct {
 	Timeout int `json:"timeout"`     // ticks; 0: none
 	// Goodput is each trial's useful completions per tick: served over
 	// completion in a cohort, over the ticks played in open-loop traffic.
-	Goodput Estimate `json:"goodput"`
-	Useful  Estimate `json:"useful"` // successful completions per trial
+	Goodput stats.Estimate `json:"goodput"`
+	Useful  stats.Estimate `json:"useful"` // successful completions per trial
 	// Wasted is the abandoned requests the server served, per trial, and
 	// WastedShare their share of everything it served.
-	Wasted      Estimate `json:"wasted"`
-	WastedShare Estimate `json:"wasted_share"`
-	TimedOut    Estimate `json:"timed_out"` // attempts abandoned at the timeout
-	Rejected    Estimate `json:"rejected"`  // sends refused by a full queue
-	PeakQueue   Estimate `json:"peak_queue"`
+	Wasted      stats.Estimate `json:"wasted"`
+	WastedShare stats.Estimate `json:"wasted_share"`
+	TimedOut    stats.Estimate `json:"timed_out"` // attempts abandoned at the timeout
+	Rejected    stats.Estimate `json:"rejected"`  // sends refused by a full queue
+	PeakQueue   stats.Estimate `json:"peak_queue"`
 	// Response is the response time (wait plus one tick of service) of the
 	// successful attempts: the mean of per-trial means and the quantiles of
 	// the pooled law, with trial-clustered intervals.
@@ -39,9 +40,9 @@ type QueueStats struct {
 // queueFold accumulates QueueStats over trials.
 type queueFold struct {
 	open                                               bool
-	goodput, useful, wasted, share, timedOut, rejected Moments
-	peak, respMean, latMean                            Moments
-	resp, lat                                          LatencyCDF
+	goodput, useful, wasted, share, timedOut, rejected stats.Moments
+	peak, respMean, latMean                            stats.Moments
+	resp, lat                                          stats.LatencyCDF
 	queueAt, wastedAt                                  []float64
 }
 
@@ -102,12 +103,12 @@ func (f *queueFold) stats(sc model.Scenario) *QueueStats {
 		WastedShare: f.share.Estimate(), TimedOut: f.timedOut.Estimate(), Rejected: f.rejected.Estimate(),
 		PeakQueue: f.peak.Estimate(),
 	}
-	dist := func(m *Moments, c *LatencyCDF) *Distribution {
+	dist := func(m *stats.Moments, c *stats.LatencyCDF) *Distribution {
 		if m.N() == 0 {
 			return nil
 		}
-		d := &Distribution{Estimate: m.Estimate(), Quantiles: map[string]Quantile{}}
-		for _, pc := range Percentiles {
+		d := &Distribution{Estimate: m.Estimate(), Quantiles: map[string]stats.Quantile{}}
+		for _, pc := range stats.Percentiles {
 			d.Quantiles[pc.Name] = c.Quantile(pc.P)
 		}
 		return d

@@ -6,6 +6,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // QueueMetastabilityScenario is the setting of herd's metastability figures
@@ -62,10 +63,10 @@ func QueueVariants(sc model.Scenario) []QueueVariant {
 // falls: the mean over trials of the useful completions per tick over the
 // step's second half, over the capacity.
 type HysteresisPoint struct {
-	Load    float64  `json:"load"` // λ/k during the step
-	Rising  bool     `json:"rising"`
-	Goodput Estimate `json:"goodput"` // useful completions per tick / k
-	Backlog Estimate `json:"backlog"` // live requests at the step's end
+	Load    float64        `json:"load"` // λ/k during the step
+	Rising  bool           `json:"rising"`
+	Goodput stats.Estimate `json:"goodput"` // useful completions per tick / k
+	Backlog stats.Estimate `json:"backlog"` // live requests at the step's end
 }
 
 // HysteresisLoads are the loads λ/k of the hysteresis figure: up from 0.2
@@ -101,8 +102,8 @@ func Hysteresis(ctx context.Context, sc model.Scenario, ctl model.Controls, load
 	if err != nil {
 		return nil, err
 	}
-	good := make([]Moments, len(loads))
-	back := make([]Moments, len(loads))
+	good := make([]stats.Moments, len(loads))
+	back := make([]stats.Moments, len(loads))
 	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
 		o := t.Open
 		for i := range loads {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // queueValidationGrid is herd validate's part for the queue server: the
@@ -101,7 +102,7 @@ func validateChain(ctx context.Context, c ValidationCase, msc model.Scenario, op
 	if err != nil {
 		return nil, err
 	}
-	var calls, completion, wasted, useful, recovered Moments
+	var calls, completion, wasted, useful, recovered stats.Moments
 	var hist []int64
 	censored := 0
 	bump := func(v int64) {

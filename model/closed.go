@@ -128,6 +128,8 @@ const (
 func modelled(method string, sc Scenario) error {
 	p := sc.Policy
 	switch {
+	case sc.Server == Flaky:
+		return &Unsupported{Method: method, Reason: "the flaky server fails calls at random whatever the load, which the cohort models do not follow; simulate it with --rate or --loop closed"}
 	case sc.Server == Queue:
 		return &Unsupported{Method: method, Reason: "the queue server's requests wait and time out, which only the queue chain follows; use --method " + MethodChain}
 	case p.Retries > 0:

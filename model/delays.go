@@ -170,6 +170,23 @@ const DefaultDelayCells = 1 << 20
 // MaxDelayRetries is the most retries the analyser follows.
 const MaxDelayRetries = 200
 
+// The lattice resolutions DelayOptions.Cells may ask for: coarser bounds
+// say nothing, finer ones take more memory than they are worth.
+const (
+	MinDelayCells = 1 << 10
+	MaxDelayCells = 1 << 24
+)
+
+// DefaultDelayCount is how many retries of p an analysis follows when
+// none is asked for: up to its retry limit, or 10 without one (at most
+// MaxDelayRetries).
+func DefaultDelayCount(p Policy) int {
+	if p.Retries > 0 {
+		return min(p.Retries, MaxDelayRetries)
+	}
+	return 10
+}
+
 func (o DelayOptions) withDefaults() DelayOptions {
 	if o.Cells <= 0 {
 		o.Cells = DefaultDelayCells

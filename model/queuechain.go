@@ -55,6 +55,11 @@ const (
 type QueueChain struct {
 	Scenario Scenario `json:"scenario"`
 	Open     bool     `json:"open_loop"`
+	// Traffic, Controls and Options are what the chain was asked to follow
+	// (Options with its defaults filled in).
+	Traffic  *Traffic          `json:"-"`
+	Controls Controls          `json:"-"`
+	Options  QueueChainOptions `json:"-"`
 	// Moments over the paths that end (a cohort's finished trials) or, in
 	// open-loop traffic, over those still in the chain at the last tick:
 	// calls, successful completions (Useful), abandoned requests served
@@ -189,10 +194,10 @@ func QueueChainOf(ctx context.Context, sc Scenario, tr *Traffic, ctl Controls, o
 		return no("clients give up after %v elapsed, a real-time limit the chain does not follow; use simulate", p.MaxElapsed)
 	case p.Stateful() && p.Kind != Decorrelated:
 		return no("preset %s draws each delay from its previous draw, a continuous state the chain does not follow; use simulate", p.Kind)
-	case ctl.Bucket.Kind != NoBucket && ctl.Bucket.Kind != "" || ctl.Breaker.Window > 0:
-		return no("token buckets and breakers hold state per client, which the chain does not follow; use simulate")
+	case len(ctl.List()) > 0:
+		return no("%s hold state per client, which the chain does not follow; of the controls it takes --max-attempts; use simulate", ctl)
 	}
-	if err := ctl.Validate(); err != nil {
+	if err := ctl.ValidateFor(sc); err != nil {
 		return QueueChain{}, err
 	}
 	if tr != nil {
@@ -207,10 +212,16 @@ func QueueChainOf(ctx context.Context, sc Scenario, tr *Traffic, ctl Controls, o
 		}
 	}
 	switch {
+	case tr != nil && tr.Drain:
+		return no("--drain plays on after the last tick without new requests, which the chain does not; it follows --ticks")
 	case tr == nil && sc.Clients > math.MaxUint16:
 		return no("a cohort of %d clients is far beyond the exact chain (it counts up to %d per cell); use simulate", sc.Clients, math.MaxUint16)
-	case opt.MaxBacklog > math.MaxUint16 || opt.MaxQueue > math.MaxUint16 || opt.MaxBacklog < 0 || opt.MaxQueue < 0:
-		return no("--max-backlog and --max-queue must be in [0, %d]", math.MaxUint16)
+	case tr != nil && tr.StartCohort && sc.Clients > math.MaxUint16:
+		return no("--start-cohort with %d clients is far beyond the exact chain; use simulate", sc.Clients)
+	case opt.MaxBacklog > math.MaxUint16 || opt.MaxBacklog < 0:
+		return QueueChain{}, &FieldError{Flag: "max-backlog", Valid: fmt.Sprintf("0 (the default) or an integer in [1, %d]", math.MaxUint16), Got: fmt.Sprint(opt.MaxBacklog)}
+	case opt.MaxQueue > math.MaxUint16 || opt.MaxQueue < 0:
+		return QueueChain{}, &FieldError{Flag: "max-queue", Valid: fmt.Sprintf("0 (the default) or an integer in [1, %d]", math.MaxUint16), Got: fmt.Sprint(opt.MaxQueue)}
 	}
 	ch, err := newQueueChain(sc, tr, ctl, opt)
 	if err != nil {
@@ -223,6 +234,7 @@ func QueueChainOf(ctx context.Context, sc Scenario, tr *Traffic, ctl Controls, o
 type qchain struct {
 	sc       Scenario
 	tr       *Traffic
+	ctl      Controls
 	opt      QueueChainOptions
 	T, C, D  int
 	laws     []Waits // laws[c]: the wait after a failure in class c
@@ -260,7 +272,7 @@ func newQueueChain(sc Scenario, tr *Traffic, ctl Controls, opt QueueChainOptions
 	if opt.Tolerance <= 0 {
 		opt.Tolerance = 1e-10
 	}
-	ch := &qchain{sc: sc, tr: tr, opt: opt, T: sc.Queue.Timeout, giveUp: -1}
+	ch := &qchain{sc: sc, tr: tr, ctl: ctl, opt: opt, T: sc.Queue.Timeout, giveUp: -1}
 	limit := sc.Policy.Retries
 	if a := ctl.MaxAttempts; a > 0 && (limit == 0 || a-1 < limit) {
 		limit = a - 1
@@ -406,7 +418,11 @@ func (ch *qchain) initial() qstates {
 	start := path{p: 1}
 	start.mean[qLast] = -1
 	if ch.tr != nil {
-		_ = s.add(make([]uint16, ch.n), start, math.MaxInt)
+		st := make([]uint16, ch.n)
+		if ch.tr.StartCohort { // every client's first request at tick 0
+			st[ch.backAt(0, 0)] = uint16(ch.sc.Clients)
+		}
+		_ = s.add(st, start, math.MaxInt)
 		return s
 	}
 	w := ch.sc.FirstWindow
@@ -605,7 +621,7 @@ func (ch *qchain) fail(st, next []uint16, failed []int, q float64, d delta, out 
 // run propagates the chain.
 func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 	sc, tr, opt := ch.sc, ch.tr, ch.opt
-	res := QueueChain{Scenario: sc, Open: tr != nil}
+	res := QueueChain{Scenario: sc, Open: tr != nil, Traffic: tr, Controls: ch.ctl, Options: opt}
 	res.Bound = ch.bound()
 	horizon := sc.EffectiveHorizon()
 	end, threshold := 0, 0

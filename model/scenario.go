@@ -20,11 +20,15 @@ const (
 	// OCC is the AWS Architecture Blog's optimistic-concurrency row in
 	// continuous time (see occ.go); it has no ticks and no capacity.
 	OCC
+	// Flaky fails each call it takes with probability FailureRate,
+	// whatever the load (see flaky.go).
+	Flaky
 	// Queue is the FIFO queueing server with client timeouts (queue.go).
 	Queue
 )
 
 var serverNames = []string{"capacity", "collision", "occ",
+	"flaky",
 	"queue",
 }
 
@@ -69,6 +73,9 @@ type Scenario struct {
 	// Horizon is the tick at which a trial that has not finished is
 	// stopped and counted as censored; 0 means DefaultHorizon.
 	Horizon int
+	// FailureRate is the flaky server's probability p that a call it
+	// takes fails; 0 on every other server.
+	FailureRate float64
 	// Queue is the queue server's limit and the clients' timeout (Queue).
 	Queue Queueing
 }
@@ -129,10 +136,16 @@ type FieldError struct {
 	Flag  string
 	Valid string
 	Got   string
+	// Hint, when set, is the valid value the one given resembles.
+	Hint string
 }
 
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("--%s must be %s, got %s", e.Flag, e.Valid, e.Got)
+	s := fmt.Sprintf("--%s must be %s, got %s", e.Flag, e.Valid, e.Got)
+	if e.Hint != "" {
+		s += " (did you mean " + e.Hint + "?)"
+	}
+	return s
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -155,7 +168,7 @@ func (s Scenario) Validate() error {
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
 	case s.Capacity < 1 || s.Capacity > MaxClients:
 		return bad("capacity", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Capacity)
-	case s.Server < 0 || int(s.Server) >= len(serverNames):
+	case s.Server < Capacity || int(s.Server) >= len(serverNames):
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
 	case s.Rounding < HalfEven || s.Rounding > Floor:
 		return bad("rounding", "one of "+strings.Join(roundingNames, ", "), int(s.Rounding))
@@ -169,6 +182,9 @@ func (s Scenario) Validate() error {
 		return bad("first-window", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), s.FirstWindow)
 	case s.Horizon < 0 || s.Horizon > MaxHorizon:
 		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
+	}
+	if err := s.validateFlaky(bad); err != nil {
+		return err
 	}
 	if err := s.validateQueue(bad); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 // command-line flags, in the order a sweep grid expands them (the last
 // varies fastest).
 var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed",
+	"failure-rate",
 	"queue-limit", "timeout",
 }
 
@@ -40,6 +41,7 @@ type Spec struct {
 	rounding                                       Rounding
 	base, cap, fixedDelay                          float64
 	tick, maxElapsed                               time.Duration
+	failureRate                                    float64
 	// rate is the capacity given as a rate, in requests per second (0:
 	// given per tick, or not given); Scenario converts it with the tick.
 	rate     float64
@@ -85,6 +87,12 @@ func (s *Spec) Set(field, text string) error {
 			return bad("a number")
 		}
 		*map[string]*float64{"base": &s.base, "cap": &s.cap, "fixed-delay": &s.fixedDelay}[field] = x
+	case "failure-rate":
+		x, e := strconv.ParseFloat(text, 64)
+		if e != nil {
+			return bad("a number")
+		}
+		s.failureRate = x
 	case "tick", "max-elapsed":
 		d, e := time.ParseDuration(text)
 		if e != nil {
@@ -107,7 +115,9 @@ func (s *Spec) Set(field, text string) error {
 		return fmt.Errorf("%q is not a scenario field (fields: %s)", field, strings.Join(SpecFields, ", "))
 	}
 	if err != nil {
-		return &FieldError{Flag: field, Valid: strings.TrimPrefix(strings.SplitN(err.Error(), ", got", 2)[0], field+" must be "), Got: strconv.Quote(text)}
+		msg, hint, _ := strings.Cut(err.Error(), " (did you mean ")
+		return &FieldError{Flag: field, Valid: strings.TrimPrefix(strings.SplitN(msg, ", got", 2)[0], field+" must be "), Got: strconv.Quote(text),
+			Hint: strings.TrimSuffix(hint, "?)")}
 	}
 	if s.given == nil {
 		s.given = map[string]bool{}
@@ -202,6 +212,9 @@ func (s Spec) Scenario() (Scenario, error) {
 	if s.Given("max-elapsed") {
 		sc.Policy.MaxElapsed = s.maxElapsed
 	}
+	if s.Given("failure-rate") {
+		sc.FailureRate = s.failureRate
+	}
 	set("queue-limit", &sc.Queue.Limit, s.queueLimit)
 	set("timeout", &sc.Queue.Timeout, s.timeout)
 	if s.rate > 0 {
@@ -260,6 +273,7 @@ func SpecOf(sc Scenario) Spec {
 	s.server, s.kind, s.rounding = sc.Server, sc.Policy.Kind, sc.Rounding
 	s.base, s.cap, s.fixedDelay = sc.Policy.Base, sc.Policy.Cap, sc.Policy.FixedDelay
 	s.tick, s.maxElapsed = sc.Policy.Tick, sc.Policy.MaxElapsed
+	s.failureRate = sc.FailureRate
 	s.queueLimit, s.timeout = sc.Queue.Limit, sc.Queue.Timeout
 	if sc.Policy.Kind.IsPreset() {
 		delete(s.given, "base")

@@ -106,10 +106,10 @@ func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl model.Controls) (*
 	e := &QueueEngine{sc: sc, horizon: sc.EffectiveHorizon(), limit: int64(sc.Queue.Limit), timeout: sc.Queue.Timeout}
 	if tr != nil {
 		t := *tr
-		e.open, e.horizon = &t, t.Ticks
-		e.ctl = newControls(ctl, sc.Clients)
+		e.open, e.horizon = &t, t.Ticks+t.DrainTicks()
+		e.ctl = newControls(ctl, sc)
 	} else {
-		e.ctl = newControls(model.Controls{}, 0)
+		e.ctl = newControls(model.Controls{}, sc)
 	}
 	e.ring = make([][]int32, max(sc.MaxDelayTicks(), sc.FirstWindow)+1)
 	if e.timeout > 0 {
@@ -270,7 +270,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	e.head, e.tail = 0, 0
 	e.client, e.fails, e.born, e.sent, e.prev, e.tag = e.client[:0], e.fails[:0], e.born[:0], e.sent[:0], e.prev[:0], e.tag[:0]
 	e.free = e.free[:0]
-	e.ctl.reset()
+	e.ctl.reset(src)
 	var o *OpenTrial
 	var poisson distuv.Poisson
 	var arr *rand.PCG
@@ -299,21 +299,30 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	last := -1
 	tick := 0
 	for ; tick < e.horizon; tick++ {
-		if o == nil && live == 0 {
+		// A cohort ends when every client is done; open-loop traffic plays
+		// its ticks, then (Drain) on without new requests until it is empty.
+		draining := o != nil && tick >= e.open.Ticks
+		if (o == nil || draining) && live == 0 {
 			break
 		}
 		slot := tick % r
 		cur := e.ring[slot]
 		gaveUp := int64(0)
-		if o != nil {
+		if o != nil && !draining {
 			if len(e.open.Steps) > 0 {
 				poisson.Lambda = e.open.RateAt(tick)
 			}
 			fresh := int(poisson.Rand())
+			if tick == 0 && e.open.StartCohort {
+				fresh += sc.Clients
+			}
 			o.NewRequests += int64(fresh)
-			for range fresh {
+			for i := range fresh {
 				c := int32(0)
-				if sc.Clients > 1 {
+				switch {
+				case tick == 0 && e.open.StartCohort && i < sc.Clients:
+					c = int32(i) // every client's first request at tick 0
+				case sc.Clients > 1:
 					c = int32(below(arr, uint64(sc.Clients)))
 				}
 				id, ok := e.alloc(c, tick)
@@ -321,24 +330,27 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 					e.overflow(t, live)
 					return
 				}
+				e.ctl.start(c, tick)
 				live++
 				cur = append(cur, id)
 			}
-			if e.ctl.state != nil { // the breakers decide who sends
-				kept := cur[:0]
-				for _, id := range cur {
-					if e.ctl.send(e.client[id], tick) {
-						kept = append(kept, id)
-						continue
-					}
-					o.GaveUp++
-					o.GaveUpBy[byBreaker]++
-					gaveUp++
-					e.free = append(e.free, id)
-					live--
+		}
+		if len(e.ctl.states) > 0 { // the breakers and throttles decide who sends
+			kept := cur[:0]
+			for _, id := range cur {
+				ok, cause := e.ctl.send(e.client[id], tick)
+				if ok {
+					kept = append(kept, id)
+					continue
 				}
-				cur = kept
+				o.GaveUp++
+				o.GaveUpBy[cause]++
+				gaveUp++
+				e.tag[id]++
+				e.free = append(e.free, id)
+				live--
 			}
+			cur = kept
 		}
 		m := len(cur)
 		if t.stopped(m) {
@@ -409,7 +421,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			live--
 			if o != nil {
 				e.ctl.outcome(e.client[id], tick, false, e.fails[id] > 0)
-				if tick >= end {
+				if tick >= end && !draining {
 					o.ServedAfter++
 				}
 				e.free = append(e.free, id)
@@ -449,7 +461,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			if rl := sc.Policy.Retries; rl == 0 || n <= rl {
 				ok, cause = true, 0
 				if o != nil {
-					ok, cause = e.ctl.retry(cl, n)
+					ok, cause = e.ctl.retry(cl, n, tick)
 				}
 			}
 			w := -1
@@ -488,6 +500,10 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			o.Goodput = append(o.Goodput, useful)
 			o.BacklogAt = append(o.BacklogAt, live)
 		}
+		if draining {
+			o.Drained++
+			continue
+		}
 		if !o.Recovered && tick >= end && live <= threshold && e.tail-e.head <= threshold && gaveUp == 0 {
 			o.Recovered = true
 			o.RecoveryTicks = int64(tick + 1 - end)
@@ -505,7 +521,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	if o != nil {
 		o.Backlog = live
 		t.Censored = !o.Recovered
-		t.Completion = int64(tick)
+		t.Completion = int64(min(tick, e.open.Ticks))
 		return
 	}
 	t.Censored = live > 0

@@ -9,7 +9,9 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // chainFlags are the queue chain's bounds.
@@ -62,39 +64,47 @@ type chainTraffic struct {
 	Recovered      int     `json:"recovered_backlog"`
 }
 
-// chainModel answers herd model --method chain into res.
-func chainModel(c *cobra.Command, o *modelOptions, sc model.Scenario, res *modelResult) error {
-	ctl, err := o.controls.controls(c)
+// options puts the queue chain's traffic, controls and bounds into
+// opts.Solve, and refuses them with another method.
+func (f *chainFlags) options(fs *pflag.FlagSet, opts *modelOptions, traffic *trafficFlags, controls *controlFlags) error {
+	mode, tr, _, err := traffic.traffic(fs, opts.Scenario)
 	if err != nil {
 		return err
 	}
-	open, tr, err := o.traffic.traffic(c, sc)
+	ctl, err := controls.controls(fs, opts.Scenario)
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"max-backlog", o.chain.maxBacklog}, {"max-queue", o.chain.maxQueue}} {
-		if f.v < 1 || f.v > 65535 {
-			return usageError{&model.FieldError{Flag: f.name, Valid: "an integer in [1, 65535]", Got: strconv.Itoa(f.v)}}
+	if opts.Method != model.MethodChain {
+		for _, n := range []string{"max-backlog", "max-queue"} {
+			if fs.Changed(n) {
+				return usageError{fmt.Errorf("--%s needs --method chain", n)}
+			}
 		}
+		if mode != cohortRun || ctl.Active() {
+			return usageError{fmt.Errorf("open-loop traffic and retry controls need --method chain (the other models follow a cohort without controls)")}
+		}
+		return nil
 	}
-	opt := model.QueueChainOptions{MaxStates: o.maxStates, MaxBacklog: o.chain.maxBacklog, MaxQueue: o.chain.maxQueue, Tail: 1e-12}
-	var trp *model.Traffic
-	if open {
-		trp = &tr
+	if mode == closedRun {
+		return usageError{fmt.Errorf("--loop closed: the chain follows a cohort or open-loop traffic (--rate)")}
 	}
-	r, err := model.QueueChainOf(c.Context(), sc, trp, ctl, opt)
-	if err != nil {
-		return err
+	if mode == openRun {
+		opts.Solve.Traffic = &tr
 	}
-	res.Calls = exactly(r.Calls.Mean, r.Calls.SD)
-	res.Completion.modelValue = exactly(r.Completion.Mean, r.Completion.SD)
+	opts.Solve.Controls = ctl
+	opts.Solve.Chain = model.QueueChainOptions{MaxBacklog: f.maxBacklog, MaxQueue: f.maxQueue, Tail: 1e-12}
+	return nil
+}
+
+// chainResult fills herd model's result from the queue chain and says its
+// validity: exact, or conditional on the mass the chain did not follow
+// (unfinished at the horizon, overflowed, cut).
+func chainResult(res *modelResult, r model.QueueChain, sc model.Scenario) (analysis.Validity, []string) {
 	if r.Distribution != nil {
 		m := model.Markov{Distribution: r.Distribution}
 		res.Completion.Quantiles = map[string]quantileValue{}
-		for _, p := range analysis.Percentiles {
+		for _, p := range stats.Percentiles {
 			res.Completion.Quantiles[p.Name] = quantileValue{float64(m.Quantile(p.P))}
 		}
 		for t, p := range r.Distribution {
@@ -103,14 +113,14 @@ func chainModel(c *cobra.Command, o *modelOptions, sc model.Scenario, res *model
 			}
 		}
 	}
-	d := &chainDetail{OpenLoop: open, Controls: ctl.String(),
+	d := &chainDetail{OpenLoop: r.Open, Controls: r.Controls.String(),
 		Useful: exactly(r.Useful.Mean, r.Useful.SD), Wasted: exactly(r.Wasted.Mean, r.Wasted.SD),
 		TimedOut: exactly(r.TimedOut.Mean, r.TimedOut.SD), Rejected: exactly(r.Rejected.Mean, r.Rejected.SD),
 		GaveUp: exactly(r.GaveUp.Mean, r.GaveUp.SD), Unfinished: r.Unfinished, Overflow: r.Overflow, Truncated: r.Truncated,
 		Stationary: r.Stationary, QueueMean: r.QueueMean, Goodput: r.UsefulAt, WastedAt: r.WastedAt, BacklogMean: r.BacklogMean,
 		Ticks: r.Ticks, States: r.States, PeakStates: r.PeakStates, StateBound: r.Bound}
-	if open {
-		d.MaxBacklog, d.MaxQueue = o.chain.maxBacklog, o.chain.maxQueue
+	if tr := r.Traffic; tr != nil {
+		d.MaxBacklog, d.MaxQueue = r.Options.MaxBacklog, r.Options.MaxQueue
 		d.Traffic = &chainTraffic{tr.Rate, tr.Ticks, tr.OutageStart, tr.OutageLength, tr.OutageCapacity, tr.RecoveryBacklog(sc.Capacity)}
 		rec := r.Recovered
 		d.Recovered = &rec
@@ -120,7 +130,24 @@ func chainModel(c *cobra.Command, o *modelOptions, sc model.Scenario, res *model
 		}
 	}
 	res.Chain = d
-	return nil
+	lost := r.Unfinished + r.Overflow
+	if r.Truncated > 1e-6 {
+		lost += r.Truncated
+	}
+	if lost <= 1e-12 {
+		return analysis.ExactValidity(), nil
+	}
+	var warn []string
+	if r.Unfinished > 1e-12 {
+		warn = append(warn, fmt.Sprintf("%.4g of the probability is unfinished when the chain stops (tick %d): the moments and law of completion are conditional on finishing by then", r.Unfinished, r.Ticks))
+	}
+	if r.Overflow > 1e-12 {
+		warn = append(warn, fmt.Sprintf("%.4g of the probability passed the chain's bounds (--max-backlog %d, --max-queue %d) and left it, not recovered; the moments are over the paths still in the chain", r.Overflow, d.MaxBacklog, d.MaxQueue))
+	}
+	if r.Truncated > 1e-6 {
+		warn = append(warn, fmt.Sprintf("%.4g of the probability was cut (the Poisson tail and states below 1e-9)", r.Truncated))
+	}
+	return analysis.Validity{Kind: analysis.ValidityConditional, Unfinished: lost}, warn
 }
 
 func chainTable(w io.Writer, r modelResult) {

@@ -24,17 +24,22 @@ var delayScenarioFlags = map[string]bool{
 	"tick": true, "retries": true, "max-elapsed": true,
 }
 
+// delaysOptions are what herd delays' flags said.
 type delaysOptions struct {
-	scenario scenarioFlags
-	output   outputFlags
-	count    int
-	cells    int
-	figure   string
+	IO     *iostreams
+	Policy model.Policy
+	Count  int // retries 1…Count
+	Cells  int
+	// Figure is the file the CDFs are drawn into ("": none), FigureFormat
+	// its format (from its extension).
+	Figure, FigureFormat string
+	Output               output
 }
 
-func newDelaysCmd() *cobra.Command {
-	var o delaysOptions
-	o.output.markdown = true
+func newCmdDelays(f *factory, runF func(*delaysOptions) error) *cobra.Command {
+	opts := &delaysOptions{IO: f.IO}
+	var scenario scenarioFlags
+	out := outputFlags{markdown: true}
 	c := &cobra.Command{
 		Use:   "delays",
 		Short: "Exact law of each delay, of the total wait until retry n and of the time to give up",
@@ -67,18 +72,46 @@ or .pdf).`,
   herd delays --policy cenkalti-v4 --format markdown
   herd delays --policy full --base 100 --cap 20000 --tick 1ms --figure waits.svg`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return delaysRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			sc, err := scenario.scenario()
+			if err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f); err != nil {
+				return err
+			}
+			opts.Policy = sc.Policy
+			if !c.Flags().Changed("count") {
+				opts.Count = model.DefaultDelayCount(sc.Policy)
+			}
+			if opts.Count < 1 || opts.Count > model.MaxDelayRetries {
+				return usageError{fmt.Errorf("--count must be an integer in [1, %d], got %d", model.MaxDelayRetries, opts.Count)}
+			}
+			if opts.Cells < model.MinDelayCells || opts.Cells > model.MaxDelayCells {
+				return usageError{fmt.Errorf("--cells must be an integer in [%d, %d], got %d", model.MinDelayCells, model.MaxDelayCells, opts.Cells)}
+			}
+			if opts.Figure != "" {
+				opts.FigureFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(opts.Figure)), ".")
+				if !validFigureFormat(opts.FigureFormat) {
+					return usageError{fmt.Errorf("--figure must name a .svg, .png or .pdf file, got %q", opts.Figure)}
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return delaysRun(opts)
+		},
 	}
-	o.scenario.register(c)
+	scenario.register(c)
 	c.Flags().VisitAll(func(f *pflag.Flag) {
 		if !delayScenarioFlags[f.Name] {
 			_ = c.Flags().MarkHidden(f.Name)
 		}
 	})
-	c.Flags().IntVar(&o.count, "count", 0, fmt.Sprintf("retries to analyse, 1…%d (default: the retry limit, or 10 without one); retries past the limit are marked", model.MaxDelayRetries))
-	c.Flags().IntVar(&o.cells, "cells", model.DefaultDelayCells, "lattice cells across each law (2^10…2^24): more gives tighter bounds, proportionally slower")
-	c.Flags().StringVar(&o.figure, "figure", "", "also draw the CDFs of the total waits into this file (.svg, .png or .pdf)")
-	o.output.register(c)
+	c.Flags().IntVar(&opts.Count, "count", 0, fmt.Sprintf("retries to analyse, 1…%d (default: the retry limit, or 10 without one); retries past the limit are marked", model.MaxDelayRetries))
+	c.Flags().IntVar(&opts.Cells, "cells", model.DefaultDelayCells, "lattice cells across each law (2^10…2^24): more gives tighter bounds, proportionally slower")
+	c.Flags().StringVar(&opts.Figure, "figure", "", "also draw the CDFs of the total waits into this file (.svg, .png or .pdf)")
+	out.register(c)
 	return c
 }
 
@@ -107,58 +140,31 @@ type delayPolicyJSON struct {
 
 const noRounding = "none: the unrounded delays a library waits (no tick rounding)"
 
-func delaysRun(c *cobra.Command, o *delaysOptions) error {
-	sc, err := o.scenario.scenario()
+func delaysRun(opts *delaysOptions) error {
+	a, err := model.Delays(opts.Policy, opts.Count, model.DelayOptions{Cells: opts.Cells})
 	if err != nil {
 		return err
 	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
-	pol := sc.Policy
-	count := o.count
-	if !c.Flags().Changed("count") {
-		count = 10
-		if pol.Retries > 0 {
-			count = min(pol.Retries, model.MaxDelayRetries)
-		}
-	}
-	if count < 1 || count > model.MaxDelayRetries {
-		return usageError{fmt.Errorf("--count must be an integer in [1, %d], got %d", model.MaxDelayRetries, count)}
-	}
-	if o.cells < 1<<10 || o.cells > 1<<24 {
-		return usageError{fmt.Errorf("--cells must be an integer in [%d, %d], got %d", 1<<10, 1<<24, o.cells)}
-	}
-	figFormat := ""
-	if o.figure != "" {
-		figFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.figure)), ".")
-		if !validFigureFormat(figFormat) {
-			return usageError{fmt.Errorf("--figure must name a .svg, .png or .pdf file, got %q", o.figure)}
-		}
-	}
-	a, err := model.Delays(pol, count, model.DelayOptions{Cells: o.cells})
-	if err != nil {
-		return err
-	}
-	if o.figure != "" {
+	if opts.Figure != "" {
 		d, err := plots.WaitFigure(a)
 		if err != nil {
 			return err
 		}
-		b, err := d.Render(figFormat)
+		b, err := d.Render(opts.FigureFormat)
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(o.figure, b); err != nil {
+		if err := writeFileAtomic(opts.Figure, b); err != nil {
 			return err
 		}
 	}
-	o.output.warn(c.ErrOrStderr(), format, a.Notes)
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	opts.Output.warn(opts.IO, a.Notes)
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, delaysJSON(a))
+			res := delaysJSON(a)
+			res.Provenance = opts.Output.Cite
+			return writeJSON(w, res)
 		case "csv":
 			return delaysCSV(w, a)
 		case "markdown":
@@ -195,28 +201,13 @@ func delaysJSON(a model.DelayAnalysis) delaysResult {
 		j.MaxElapsed = p.MaxElapsed.String()
 	}
 	return delaysResult{Policy: string(p.Kind), Scenario: j, Unit: a.Unit, Rounding: noRounding, Method: a.Method,
-		RelErr: a.RelErr(), Rows: a.Rows, GiveUp: a.GiveUp, Notes: a.Notes, Provenance: provenance()}
+		RelErr: a.RelErr(), Rows: a.Rows, GiveUp: a.GiveUp, Notes: a.Notes}
 }
 
 // describePolicy says the policy and its limits in one line.
 func describePolicy(a model.DelayAnalysis) string {
 	p := a.Policy
-	s := string(p.Kind)
-	switch p.Kind {
-	case model.Fixed:
-		s += fmt.Sprintf(" (delay %g)", p.FixedDelay)
-	case model.Expo, model.Full, model.Equal, model.Decorrelated:
-		s += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
-	}
-	if p.Kind.IsPreset() {
-		s += " (library preset)"
-	}
-	if p.Retries > 0 {
-		s += fmt.Sprintf(", gives up after %d retries", p.Retries)
-	}
-	if p.MaxElapsed > 0 {
-		s += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
-	}
+	s := p.Describe()
 	unit := "ticks"
 	if a.Unit == "s" {
 		unit = "seconds"

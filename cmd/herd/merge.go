@@ -4,12 +4,20 @@ import (
 	"io"
 	"os"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 )
 
-func newMergeCmd() *cobra.Command {
-	var out outputFlags
+// mergeOptions are what herd merge's arguments said.
+type mergeOptions struct {
+	IO     *iostreams
+	Files  []string // the shards' JSON Lines files
+	Output output
+}
+
+func newCmdMerge(f *factory, runF func(*mergeOptions) error) *cobra.Command {
+	opts := &mergeOptions{IO: f.IO}
+	var out string
 	c := &cobra.Command{
 		Use:   "merge SHARD.jsonl...",
 		Short: "Join the shards of a sweep into the output of the unsharded sweep",
@@ -17,28 +25,40 @@ func newMergeCmd() *cobra.Command {
 rows in point order: exactly the bytes the unsharded sweep writes. It refuses,
 with exit status 1 and the file and points named, rows of different sweeps
 (their spec hashes differ), a point present twice (a duplicated shard), points
-absent (a missing or unfinished shard) and a file cut off mid-row.`,
+absent (a missing or unfinished shard), a file cut off mid-row, and a row whose
+integrity check fails: every row ends with "check", a hash of its other bytes,
+so a row edited, cut short or rewritten (CRLF line endings) is refused with its
+file and line. Rows written before herd had the check are refused too: rerun
+their sweep.`,
 		Example: `  herd merge shard-0.jsonl shard-1.jsonl shard-2.jsonl shard-3.jsonl --out sweep.jsonl`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			var files []analysis.ShardFile
-			for _, name := range args {
-				data, err := os.ReadFile(name)
-				if err != nil {
-					return err
-				}
-				files = append(files, analysis.ShardFile{Name: name, Data: data})
+			opts.Files, opts.Output = args, output{Path: stdoutPath(out)}
+			if runF != nil {
+				return runF(opts)
 			}
-			merged, err := analysis.Merge(files)
-			if err != nil {
-				return err
-			}
-			return out.write(c.OutOrStdout(), func(w io.Writer) error {
-				_, err := w.Write(merged)
-				return err
-			})
+			return mergeRun(opts)
 		},
 	}
-	c.Flags().StringVar(&out.out, "out", "", "write the merged rows to this file (atomically) instead of standard output")
+	c.Flags().StringVar(&out, "out", "", "write the merged rows to this file (atomically) instead of standard output")
 	return c
+}
+
+func mergeRun(opts *mergeOptions) error {
+	var files []sweep.ShardFile
+	for _, name := range opts.Files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		files = append(files, sweep.ShardFile{Name: name, Data: data})
+	}
+	merged, err := sweep.Merge(files)
+	if err != nil {
+		return err
+	}
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		_, err := w.Write(merged)
+		return err
+	})
 }

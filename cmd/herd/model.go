@@ -10,27 +10,28 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
-var methods = []string{analysis.MethodClosed, analysis.MethodMarkov, analysis.MethodMeanField,
-	model.MethodChain,
-}
-
+// modelOptions are what herd model's flags said.
 type modelOptions struct {
-	scenario  scenarioFlags
-	output    outputFlags
-	method    string
-	maxStates int
-	grid      int
-	// the queue chain's (chain.go)
-	traffic  trafficFlags
-	controls controlFlags
-	chain    chainFlags
+	IO       *iostreams
+	Scenario model.Scenario
+	Output   output
+	Method   string
+	Solve    model.SolveOptions
 }
 
-func newModelCmd() *cobra.Command {
-	var o modelOptions
+func newCmdModel(f *factory, runF func(*modelOptions) error) *cobra.Command {
+	opts := &modelOptions{IO: f.IO}
+	var (
+		scenario scenarioFlags
+		out      outputFlags
+		traffic  trafficFlags
+		controls controlFlags
+		chain    chainFlags
+	)
 	c := &cobra.Command{
 		Use:   "model",
 		Short: "Analytical model of one scenario: closed form, exact Markov chain or mean field",
@@ -45,7 +46,11 @@ func newModelCmd() *cobra.Command {
              completion and the whole law of completion. Refuses
              decorrelated and state spaces beyond --max-states.
   meanfield  approximate, for large cohorts: expected calls, expected
-             arrivals per tick and an estimate of completion.
+             arrivals per tick and the law of completion, from the
+             fluctuations of the arrivals around their means (the last
+             clients' number is itself random). herd validate holds it to
+             0.5% (calls) and 2% (completion) of Monte Carlo for full, equal
+             and decorrelated at N = 1,000…100,000, N/k = 3…100.
   chain      exact, for small systems on the queue server (--server queue):
              a cohort, or open-loop traffic with an outage (--rate,
              --outage, --ticks). Propagates the law of (abandoned requests
@@ -59,26 +64,52 @@ func newModelCmd() *cobra.Command {
              --max-attempts applies. Open-loop paths whose backlog passes
              --max-backlog or whose queue passes --max-queue leave the
              chain as overflowed (reported); the Poisson tail and states
-             below 1e-11 are cut (reported).
+             below 1e-9 are cut (reported).
+
+Every result states its validity (JSON "validity"): exact; conditional
+(exact given that the trial finishes by the horizon, with the probability
+left unfinished, and a warning); or approximate, with the relative errors
+herd validate measured at the nearest validated scenario, and a warning
+outside the validated region.
 
 A scenario a method cannot answer exits 1 with the reason.`,
 		Example: `  herd model --method closed -n 100 -k 10 --policy expo
   herd model --method markov -n 8 -k 2 --policy full --format json
   herd model --method meanfield -n 100000 -k 1000 --policy equal
   herd model --method chain --server queue -n 6 -k 2 --timeout 2 --policy full
-  herd model --method chain --server queue -k 1 --rate 0.5 --ticks 60 --outage-start 5 --outage 6 --timeout 2 --policy none --max-attempts 2`,
+  herd model --method chain --server queue -k 1 --rate 0.5 --ticks 100 --outage-start 3 --outage 4 --timeout 2 --queue-limit 4 --policy none --max-attempts 2`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return modelRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			var err error
+			if opts.Scenario, err = scenario.scenario(); err != nil {
+				return err
+			}
+			if opts.Output, err = out.resolve(f); err != nil {
+				return err
+			}
+			if err := chain.options(c.Flags(), opts, &traffic, &controls); err != nil {
+				return err
+			}
+			opts.Solve.Context = c.Context()
+			if err := model.CheckMethod(opts.Method, opts.Solve); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return modelRun(opts)
+		},
 	}
-	c.Flags().StringVar(&o.method, "method", "", "model: "+strings.Join(methods, "|")+" (required)")
-	c.Flags().IntVar(&o.maxStates, "max-states", model.DefaultMaxStates, "markov: the most states at one tick before the scenario is refused (≥ 1)")
-	c.Flags().IntVar(&o.grid, "grid", model.DefaultGrid, "meanfield: cells of decorrelated's previous-delay dimension (≥ 1)")
-	complete(c, "method", methods)
-	o.scenario.register(c)
-	o.output.register(c)
-	o.traffic.register(c)
-	o.controls.register(c)
-	o.chain.register(c)
+	d := model.DefaultSolveOptions()
+	c.Flags().StringVar(&opts.Method, "method", "", "model: "+strings.Join(model.Methods(), "|")+" (required)")
+	c.Flags().IntVar(&opts.Solve.MaxStates, "max-states", d.MaxStates, "markov: the most states at one tick before the scenario is refused (≥ 1)")
+	c.Flags().IntVar(&opts.Solve.Grid, "grid", d.Grid, fmt.Sprintf("meanfield: cells of decorrelated's previous-delay dimension (≥ 1; 0: doubled from %d until the calls change by less than %g%%)", model.DefaultGrid, 100*model.DefaultGridTolerance))
+	complete(c, "method", model.Methods())
+	scenario.register(c)
+	out.register(c)
+	traffic.register(c)
+	controls.register(c)
+	chain.register(c)
 	return c
 }
 
@@ -94,7 +125,11 @@ type modelResult struct {
 	Markov     *markovDetail    `json:"markov,omitempty"`
 	MeanField  *model.MeanField `json:"meanfield,omitempty"`
 	Chain      *chainDetail     `json:"chain,omitempty"`
-	Provenance Provenance       `json:"provenance"`
+	// Validity says whether the values are exact, exact given finishing by
+	// the horizon, or approximate with the error herd validate measured.
+	Validity   analysis.Validity `json:"validity"`
+	Warnings   []string          `json:"warnings,omitempty"`
+	Provenance Provenance        `json:"provenance"`
 }
 
 // modelValue is a model's mean; SD is given where the model knows it
@@ -135,72 +170,16 @@ type markovDetail struct {
 	PeakStates int     `json:"peak_states"`
 }
 
-func modelRun(c *cobra.Command, o *modelOptions) error {
-	sc, err := o.scenario.scenario()
+func modelRun(opts *modelOptions) error {
+	r, err := model.Solve(opts.Method, opts.Scenario, opts.Solve)
 	if err != nil {
 		return err
 	}
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
-	if o.maxStates < 1 {
-		return usageError{fmt.Errorf("--max-states must be an integer ≥ 1, got %d", o.maxStates)}
-	}
-	if o.grid < 1 || o.grid > 100_000 {
-		return usageError{fmt.Errorf("--grid must be an integer in [1, 100000], got %d", o.grid)}
-	}
-	res := modelResult{Method: o.method, Scenario: sc, Provenance: provenance()}
-	if o.method != model.MethodChain {
-		for _, f := range []string{"rate", "max-attempts", "bucket", "breaker", "max-backlog", "max-queue"} {
-			if c.Flags().Changed(f) {
-				return usageError{fmt.Errorf("--%s needs --method chain (the other models follow a cohort without controls)", f)}
-			}
-		}
-	}
-	switch o.method {
-	case model.MethodChain:
-		if err := chainModel(c, o, sc, &res); err != nil {
-			return err
-		}
-	case analysis.MethodClosed:
-		r, err := model.ClosedForm(sc)
-		if err != nil {
-			return err
-		}
-		res.Calls = exactly(float64(r.Calls), 0)
-		res.Completion.modelValue = exactly(float64(r.Completion), 0)
-		res.Closed = &r
-	case analysis.MethodMarkov:
-		r, err := model.MarkovChain(sc, model.MarkovOptions{MaxStates: o.maxStates})
-		if err != nil {
-			return err
-		}
-		res.Calls = exactly(r.Calls.Mean, r.Calls.SD)
-		res.Completion.modelValue = exactly(r.Completion.Mean, r.Completion.SD)
-		res.Completion.Quantiles = map[string]quantileValue{}
-		for _, p := range analysis.Percentiles {
-			res.Completion.Quantiles[p.Name] = quantileValue{float64(r.Quantile(p.P))}
-		}
-		for t, p := range r.Distribution {
-			if p > 0 {
-				res.Completion.Distribution = append(res.Completion.Distribution, completionMass{t, p})
-			}
-		}
-		res.Markov = &markovDetail{r.Unfinished, r.Ticks, r.States, r.PeakStates}
-	case analysis.MethodMeanField:
-		r, err := model.MeanFieldModel(sc, model.MeanFieldOptions{Grid: o.grid})
-		if err != nil {
-			return err
-		}
-		res.Calls = modelValue{Mean: r.Calls}
-		res.Completion.modelValue = modelValue{Mean: r.Completion}
-		res.MeanField = &r
-	default:
-		return usageError{fmt.Errorf("--method must be one of %s, got %q", strings.Join(methods, ", "), o.method)}
-	}
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	res := modelResultOf(r, opts.Scenario)
+	res.Provenance = opts.Output.Cite
+	opts.Output.warn(opts.IO, res.Warnings)
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, res)
 		case "csv":
@@ -210,6 +189,45 @@ func modelRun(c *cobra.Command, o *modelOptions) error {
 	})
 }
 
+// modelResultOf is a model's solution as herd model reports it: the
+// chain's completion with its quantiles at the reported percentiles and
+// the completions it can reach, the mean field's quantiles, and every
+// result's validity with its warnings.
+func modelResultOf(r model.Solution, sc model.Scenario) modelResult {
+	res := modelResult{Method: r.Method, Scenario: sc, Closed: r.Closed, MeanField: r.MeanField}
+	res.Calls, res.Completion.modelValue = modelValue{Mean: r.Calls.Mean}, modelValue{Mean: r.Completion.Mean}
+	if r.KnowsSD {
+		res.Calls, res.Completion.modelValue = exactly(r.Calls.Mean, r.Calls.SD), exactly(r.Completion.Mean, r.Completion.SD)
+	}
+	if m := r.Markov; m != nil {
+		res.Completion.Quantiles = map[string]quantileValue{}
+		for _, p := range stats.Percentiles {
+			res.Completion.Quantiles[p.Name] = quantileValue{float64(m.Quantile(p.P))}
+		}
+		for t, p := range m.Distribution {
+			if p > 0 {
+				res.Completion.Distribution = append(res.Completion.Distribution, completionMass{t, p})
+			}
+		}
+		res.Markov = &markovDetail{m.Unfinished, m.Ticks, m.States, m.PeakStates}
+	}
+	switch {
+	case r.Closed != nil:
+		res.Validity = analysis.ExactValidity()
+	case r.Markov != nil:
+		res.Validity, res.Warnings = analysis.MarkovValidity(*r.Markov)
+	case r.Chain != nil:
+		res.Validity, res.Warnings = chainResult(&res, *r.Chain, sc)
+	case r.MeanField != nil:
+		res.Completion.Quantiles = map[string]quantileValue{}
+		for _, p := range stats.Percentiles {
+			res.Completion.Quantiles[p.Name] = quantileValue{float64(r.MeanField.Quantile(p.P))}
+		}
+		res.Validity, res.Warnings = analysis.MeanFieldValidity(sc)
+	}
+	return res
+}
+
 func modelTable(w io.Writer, r modelResult) error {
 	fmt.Fprintln(w, describe(r.Scenario))
 	fmt.Fprintf(w, "method %s\n\n", r.Method)
@@ -217,7 +235,7 @@ func modelTable(w io.Writer, r modelResult) error {
 	fmt.Fprintln(tw, "metric\tmean\tsd")
 	fmt.Fprintf(tw, "calls\t%s\t%s\n", fmtNum(r.Calls.Mean), r.Calls.sd())
 	fmt.Fprintf(tw, "completion (ticks)\t%s\t%s\n", fmtNum(r.Completion.Mean), r.Completion.sd())
-	for _, p := range analysis.Percentiles {
+	for _, p := range stats.Percentiles {
 		if q, ok := r.Completion.Quantiles[p.Name]; ok {
 			fmt.Fprintf(tw, "completion %s\t%s\t\n", p.Name, fmtNum(q.Value))
 		}
@@ -242,11 +260,45 @@ func modelTable(w io.Writer, r modelResult) error {
 			fmt.Fprintf(w, "  %d\t%.6g\n", m.Completion, m.P)
 		}
 	case r.MeanField != nil:
-		fmt.Fprintf(w, "\nexpected arrivals over %d ticks; completion is an estimate\n", len(r.MeanField.Arrivals))
+		fmt.Fprintf(w, "\nexpected arrivals over %d ticks", len(r.MeanField.Arrivals))
+		if r.MeanField.Grid > 0 {
+			fmt.Fprintf(w, "; decorrelated's previous delay on %d cells", r.MeanField.Grid)
+			if r.MeanField.GridChange > 0 {
+				fmt.Fprintf(w, " (calls change %.2g%% from half as many)", 100*r.MeanField.GridChange)
+			}
+		}
+		fmt.Fprintln(w)
 	case r.Chain != nil:
 		chainTable(w, r)
 	}
+	fmt.Fprintln(w, "\nvalidity: "+describeValidity(r.Validity))
+	for _, warn := range r.Warnings {
+		fmt.Fprintln(w, "\nwarning: "+warn)
+	}
 	return nil
+}
+
+// describeValidity says a result's validity in a sentence.
+func describeValidity(v analysis.Validity) string {
+	switch v.Kind {
+	case analysis.ValidityExact:
+		return "exact"
+	case analysis.ValidityConditional:
+		return fmt.Sprintf("conditional (exact given that the trial finishes by the horizon); unfinished probability %s", fmtNum(v.Unfinished))
+	}
+	s := "approximate"
+	if n := v.NearestValidated; n != nil {
+		e := func(m *analysis.MeasuredError) string {
+			return fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%] (bound ±%g%%)", 100*m.RelErr, 100*m.CI[0], 100*m.CI[1], 100*m.Bound)
+		}
+		where := "at the nearest validated scenario,"
+		if v.InRegion != nil && *v.InRegion {
+			where = "inside the validated region; at its nearest scenario,"
+		}
+		s += fmt.Sprintf(" — %s %s (%d trials, seed %d), herd validate measured calls %s and completion %s",
+			where, brief(n.Scenario), n.Trials, n.Seed, e(v.CallsError), e(v.CompletionError))
+	}
+	return s
 }
 
 func modelCSV(w io.Writer, r modelResult) error {
@@ -261,6 +313,14 @@ func modelCSV(w io.Writer, r modelResult) error {
 	}
 	cw.Write([]string{r.Method, "calls", num(r.Calls.Mean), sd(r.Calls)})
 	cw.Write([]string{r.Method, "completion", num(r.Completion.Mean), sd(r.Completion.modelValue)})
+	cw.Write([]string{r.Method, "validity", r.Validity.Kind, ""})
+	if r.Validity.Kind == analysis.ValidityConditional {
+		cw.Write([]string{r.Method, "unfinished", num(r.Validity.Unfinished), ""})
+	}
+	if e := r.Validity.CallsError; e != nil {
+		cw.Write([]string{r.Method, "calls_error", num(e.RelErr), ""})
+		cw.Write([]string{r.Method, "completion_error", num(r.Validity.CompletionError.RelErr), ""})
+	}
 	for _, m := range r.Completion.Distribution {
 		cw.Write([]string{r.Method, "P(completion=" + strconv.Itoa(m.Completion) + ")", num(m.P), ""})
 	}

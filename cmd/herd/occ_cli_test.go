@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 )
 
 func runHerd(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	return out.String(), errb.String(), code
+	return herd(t, args...)
 }
 
 // herd simulate --server occ takes the blog's delays by default and plays

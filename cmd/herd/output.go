@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +23,7 @@ var formats = []string{"table", "csv", "json"}
 // outputFlags choose the format and destination of a command's result.
 type outputFlags struct {
 	format, out string
+	wide        bool
 	// markdown, set before register, adds --format markdown for commands
 	// whose result is a table worth pasting into documents.
 	markdown bool
@@ -41,19 +41,79 @@ func (f *outputFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.format, "format", "", "output format: "+list+" (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&f.out, "out", "", "write the result to this file instead of standard output (-): a regular file is replaced atomically keeping its mode, a symbolic link's target is written, a device or FIFO is written as it stands; a directory or a read-only file is refused")
 	complete(c, "format", f.allowed())
+	f.registerWide(c)
+}
+
+func (f *outputFlags) registerWide(c *cobra.Command) {
+	c.Flags().BoolVar(&f.wide, "wide", false, "table: show every column, however wide (default: fit the terminal, or $COLUMNS, wrapping text and leaving out optional columns)")
+}
+
+// width is what a table is fitted to: $COLUMNS when set, else the
+// terminal's width when the table goes to it; 0 (no limit) with --wide,
+// for other formats, and for a table going to a file or a pipe.
+func (f *outputFlags) width(fac *factory, o output) int {
+	if f.wide || o.Format != "table" {
+		return 0
+	}
+	if c, err := strconv.Atoi(fac.Getenv("COLUMNS")); err == nil && c > 0 {
+		return c
+	}
+	if o.Path == "" {
+		return fac.IO.Width
+	}
+	return 0
+}
+
+// output is how and where a command writes its result: the format
+// resolved from the flags, and the --out file ("" for standard output).
+type output struct {
+	Format string // table, csv, json or markdown
+	Path   string
+	// Cite is the provenance that write puts on the result: the build and
+	// the command line from the factory; commands add their run's seed,
+	// trials and engine (Provenance.withRun) and put it in their JSON.
+	Cite Provenance
+	// Width is the width tables and their text are fitted to (0: none).
+	Width int
+}
+
+// stdoutPath reads an --out value: "-" is standard output, as "" is.
+func stdoutPath(path string) string {
+	if path == "-" {
+		return ""
+	}
+	return path
+}
+
+// path is the --out file ("" for standard output), refused before the
+// run when it cannot be written (a directory, a read-only file).
+func (f *outputFlags) path() (string, error) {
+	path := stdoutPath(f.out)
+	if path != "" {
+		if err := outfile.Check(path); err != nil {
+			return "", outError(err)
+		}
+	}
+	return path, nil
 }
 
 // resolve picks the format: the flag, else the --out file's extension, else
 // table on a terminal and JSON otherwise.
-func (f *outputFlags) resolve(stdout io.Writer) (string, error) {
-	if f.out == "-" {
-		f.out = ""
+func (f *outputFlags) resolve(fac *factory) (output, error) {
+	ios := fac.IO
+	path, err := f.path()
+	if err != nil {
+		return output{}, err
 	}
-	if f.out != "" {
-		if err := outfile.Check(f.out); err != nil {
-			return "", outError(err)
-		}
+	o := output{Path: path, Cite: fac.provenance()}
+	if o.Format, err = f.chooseFormat(ios, o.Path); err != nil {
+		return o, err
 	}
+	o.Width = f.width(fac, o)
+	return o, nil
+}
+
+func (f *outputFlags) chooseFormat(ios *iostreams, path string) (string, error) {
 	if f.format != "" {
 		for _, v := range f.allowed() {
 			if f.format == v {
@@ -62,7 +122,7 @@ func (f *outputFlags) resolve(stdout io.Writer) (string, error) {
 		}
 		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(f.allowed(), ", "), f.format)}
 	}
-	switch strings.ToLower(filepath.Ext(f.out)) {
+	switch strings.ToLower(filepath.Ext(path)) {
 	case ".md":
 		if f.markdown {
 			return "markdown", nil
@@ -74,25 +134,40 @@ func (f *outputFlags) resolve(stdout io.Writer) (string, error) {
 	case ".txt":
 		return "table", nil
 	}
-	if f.out == "" && isTerminal(stdout) {
+	if path == "" && ios.OutTTY {
 		return "table", nil
 	}
 	return "json", nil
 }
 
-// write renders the result into memory, then writes it to standard output
-// or, through a temporary file and a rename, to --out: a failed run leaves
-// no half-written file.
-func (f *outputFlags) write(stdout io.Writer, render func(w io.Writer) error) error {
+// write renders the result into memory with its cite line — a footer of a
+// table or markdown, a comment line heading a CSV; JSON documents carry
+// o.Cite themselves — then writes it to standard output or, through a
+// temporary file and a rename, to --out: a failed run leaves no
+// half-written file.
+func (o output) write(ios *iostreams, render func(w io.Writer) error) error {
 	var buf bytes.Buffer
+	if o.Format == "csv" {
+		fmt.Fprintf(&buf, "# %s\n", o.Cite.Cite)
+	}
 	if err := render(&buf); err != nil {
 		return err
 	}
-	if f.out == "" {
-		_, err := stdout.Write(buf.Bytes())
+	switch o.Format {
+	case "table":
+		fmt.Fprintf(&buf, "\n%s\n", o.Cite.Cite)
+		// The tables are fitted already; this wraps the text around them.
+		text := wrapText(buf.String(), o.Width)
+		buf.Reset()
+		buf.WriteString(text)
+	case "markdown":
+		fmt.Fprintf(&buf, "\n%s\n", o.Cite.markdown())
+	}
+	if o.Path == "" {
+		_, err := ios.Out.Write(buf.Bytes())
 		return err
 	}
-	return writeFileAtomic(f.out, buf.Bytes())
+	return writeFileAtomic(o.Path, buf.Bytes())
 }
 
 // outError makes a refused --out a usage error (exit 2).
@@ -106,12 +181,12 @@ func outError(err error) error {
 
 // warn prints warnings on stderr unless they go into a table on standard
 // output, which prints them itself.
-func (f *outputFlags) warn(stderr io.Writer, format string, warnings []string) {
-	if format == "table" && f.out == "" {
+func (o output) warn(ios *iostreams, warnings []string) {
+	if o.Format == "table" && o.Path == "" {
 		return
 	}
 	for _, w := range warnings {
-		fmt.Fprintln(stderr, "herd: warning:", w)
+		fmt.Fprintln(ios.ErrOut, "herd: warning:", w)
 	}
 }
 
@@ -129,57 +204,6 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Provenance says which herd computed a result.
-type Provenance struct {
-	Version  string `json:"version"`
-	Revision string `json:"revision"`
-	Modified bool   `json:"modified,omitempty"`
-	Go       string `json:"go"`
-	// Source says where Revision comes from when the binary was built
-	// without VCS stamping (go run with -buildvcs=false).
-	Source string `json:"revision_source,omitempty"`
-}
-
-func provenance() Provenance {
-	p := Provenance{Version: "(unknown)", Revision: "(unknown: built without VCS information)"}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return p
-	}
-	p.Version, p.Go = info.Main.Version, info.GoVersion
-	stamped := false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			p.Revision, stamped = s.Value, true
-		case "vcs.modified":
-			p.Modified = s.Value == "true"
-		}
-	}
-	if !stamped {
-		checkoutRevision(&p)
-	}
-	return p
-}
-
-// checkoutRevision fills in the revision from the git checkout in the
-// working directory when it is herd's own module: that is where `go run
-// ./cmd/herd` builds from, and go run does not stamp VCS information.
-func checkoutRevision(p *Provenance) {
-	mod, err := os.ReadFile("go.mod")
-	if err != nil || !strings.HasPrefix(string(mod), "module github.com/herdlab/herd\n") {
-		return
-	}
-	rev, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return
-	}
-	p.Revision, p.Source = strings.TrimSpace(string(rev)), "git checkout in the working directory (binary not VCS-stamped)"
-	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
-		p.Modified = len(bytes.TrimSpace(st)) > 0
-	}
-}
-
 // progress reports work done on stderr when it is a terminal and the run has
 // lasted more than a second; otherwise it stays silent.
 type progress struct {
@@ -190,11 +214,11 @@ type progress struct {
 	bar     *progressbar.ProgressBar
 }
 
-func newProgress(w io.Writer, desc string, total int) *progress {
-	if !isTerminal(w) {
+func newProgress(ios *iostreams, desc string, total int) *progress {
+	if !ios.ErrTTY {
 		return nil
 	}
-	return &progress{w: w, desc: desc, total: total, started: time.Now()}
+	return &progress{w: ios.ErrOut, desc: desc, total: total, started: time.Now()}
 }
 
 // set records that done of total units are finished.
@@ -211,6 +235,21 @@ func (p *progress) set(done int) {
 			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 	}
 	_ = p.bar.Set(done)
+}
+
+// of records that done of total units are finished, total being known
+// only as the work goes.
+func (p *progress) of(done, total int) {
+	if p == nil {
+		return
+	}
+	if total != p.total {
+		p.total = total
+		if p.bar != nil {
+			p.bar.ChangeMax(total)
+		}
+	}
+	p.set(done)
 }
 
 // describe replaces the bar's description, e.g. with a rate.

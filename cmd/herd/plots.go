@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,17 +13,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// plotsOptions are what herd plots' flags said.
 type plotsOptions struct {
-	out     string
-	list    bool
-	only    []string
-	scale   float64
-	seed    uint64
-	workers int
+	IO      *iostreams
+	Ctx     context.Context
+	Figures []plots.Figure // --only's, or every figure
+	List    bool           // list the figures instead of drawing them
+	Config  plots.Config
+	Out     string // the directory the figures are written into
 }
 
-func newPlotsCmd() *cobra.Command {
-	var o plotsOptions
+func newCmdPlots(f *factory, runF func(*plotsOptions) error) *cobra.Command {
+	opts := &plotsOptions{IO: f.IO}
+	var only []string
 	c := &cobra.Command{
 		Use:   "plots",
 		Short: "Draw the figure set (SVG, PNG and PDF) with 95% intervals",
@@ -35,57 +38,66 @@ draft (the published figures use --scale 1).`,
   herd plots --list
   herd plots --only tail-convergence,arrivals-timeline --out /tmp/figs --scale 0.1`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return plotsRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			opts.Figures = plots.Figures()
+			if len(only) > 0 {
+				opts.Figures = opts.Figures[:0]
+				for _, name := range only {
+					fig, err := plots.Lookup(strings.TrimSpace(name))
+					if err != nil {
+						return usageError{fmt.Errorf("--only: %w", err)}
+					}
+					opts.Figures = append(opts.Figures, fig)
+				}
+			}
+			if !opts.List {
+				opts.Config.Cache = &plots.Cache{}
+				if err := opts.Config.Validate(); err != nil {
+					return usageError{fmt.Errorf("--%w", err)}
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return plotsRun(opts)
+		},
 	}
 	fs := c.Flags()
-	fs.StringVar(&o.out, "out", "paper/figures", "directory to write the figures into (created if missing)")
-	fs.BoolVar(&o.list, "list", false, "list the figures and their captions, draw nothing")
-	fs.StringSliceVar(&o.only, "only", nil, "draw only these figures (comma-separated names; see --list)")
-	fs.Float64Var(&o.scale, "scale", 1, "multiply every figure's trial counts by this factor in (0, 1]")
-	fs.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives byte-identical SVG and PNG")
-	fs.IntVar(&o.workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
+	fs.StringVar(&opts.Out, "out", "paper/figures", "directory to write the figures into (created if missing)")
+	fs.BoolVar(&opts.List, "list", false, "list the figures and their captions, draw nothing")
+	fs.StringSliceVar(&only, "only", nil, "draw only these figures (comma-separated names; see --list)")
+	fs.Float64Var(&opts.Config.Scale, "scale", 1, "multiply every figure's trial counts by this factor in (0, 1]")
+	fs.Uint64Var(&opts.Config.Seed, "seed", 1, "random seed; the same seed gives byte-identical SVG and PNG")
+	fs.IntVar(&opts.Config.Workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
 	_ = c.RegisterFlagCompletionFunc("only", cobra.FixedCompletions(plots.Names(), cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
-func plotsRun(c *cobra.Command, o *plotsOptions) error {
-	figs := plots.Figures()
-	if len(o.only) > 0 {
-		figs = figs[:0]
-		for _, name := range o.only {
-			f, err := plots.Lookup(strings.TrimSpace(name))
-			if err != nil {
-				return usageError{fmt.Errorf("--only: %w", err)}
-			}
-			figs = append(figs, f)
-		}
-	}
-	if o.list {
-		tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 0, 2, ' ', 0)
+func plotsRun(opts *plotsOptions) error {
+	figs := opts.Figures
+	if opts.List {
+		tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)
 		for _, f := range figs {
 			fmt.Fprintf(tw, "%s\t%s\n", f.Name, f.Caption)
 		}
 		return tw.Flush()
 	}
-	cfg := plots.Config{Scale: o.scale, Seed: o.seed, Workers: o.workers, Cache: &plots.Cache{}}
-	if err := cfg.Validate(); err != nil {
-		return usageError{fmt.Errorf("--%w", err)}
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return err
 	}
-	stderr := c.ErrOrStderr()
+	cfg := opts.Config
 	for i, f := range figs {
 		start := time.Now()
 		desc := fmt.Sprintf("[%d/%d] %s", i+1, len(figs), f.Name)
 		var bar *progress
 		cfg.Progress = func(done, total int) {
 			if bar == nil {
-				bar = newProgress(stderr, desc, total)
+				bar = newProgress(opts.IO, desc, total)
 			}
 			bar.set(done)
 		}
-		d, err := f.Draw(c.Context(), cfg)
+		d, err := f.Draw(opts.Ctx, cfg)
 		bar.finish()
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
@@ -95,11 +107,11 @@ func plotsRun(c *cobra.Command, o *plotsOptions) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.Name, err)
 			}
-			if err := writeFileAtomic(filepath.Join(o.out, f.Name+"."+format), b); err != nil {
+			if err := writeFileAtomic(filepath.Join(opts.Out, f.Name+"."+format), b); err != nil {
 				return err
 			}
 		}
-		fmt.Fprintf(stderr, "%s: wrote %s.{%s} (%.1f s)\n", desc, filepath.Join(o.out, f.Name),
+		fmt.Fprintf(opts.IO.ErrOut, "%s: wrote %s.{%s} (%.1f s)\n", desc, filepath.Join(opts.Out, f.Name),
 			strings.Join(plots.Formats, ","), time.Since(start).Seconds())
 	}
 	return nil

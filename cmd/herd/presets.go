@@ -6,19 +6,20 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/model"
 	"github.com/spf13/cobra"
 )
 
+// presetsOptions are what herd presets' flags said.
 type presetsOptions struct {
-	output outputFlags
+	IO     *iostreams
+	Output output
 }
 
-func newPresetsCmd() *cobra.Command {
-	var o presetsOptions
-	o.output.markdown = true
+func newCmdPresets(f *factory, runF func(*presetsOptions) error) *cobra.Command {
+	opts := &presetsOptions{IO: f.IO}
+	out := outputFlags{markdown: true}
 	c := &cobra.Command{
 		Use:   "presets",
 		Short: "List the library presets: formula, defaults, retry limit and source",
@@ -31,9 +32,18 @@ checked against the real library by the conformance module (make conformance).`,
   herd presets --format markdown
   herd simulate --policy retryablehttp-default -n 10000 -k 100 --tick 100ms`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return presetsRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			var err error
+			if opts.Output, err = out.resolve(f); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return presetsRun(opts)
+		},
 	}
-	o.output.register(c)
+	out.register(c)
 	return c
 }
 
@@ -69,19 +79,15 @@ func presetRows() []presetJSON {
 	return rows
 }
 
-func presetsRun(c *cobra.Command, o *presetsOptions) error {
-	format, err := o.output.resolve(c.OutOrStdout())
-	if err != nil {
-		return err
-	}
+func presetsRun(opts *presetsOptions) error {
 	rows := presetRows()
-	return o.output.write(c.OutOrStdout(), func(w io.Writer) error {
-		switch format {
+	return opts.Output.write(opts.IO, func(w io.Writer) error {
+		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, struct {
 				Presets    []presetJSON `json:"presets"`
 				Provenance Provenance   `json:"provenance"`
-			}{rows, provenance()})
+			}{rows, opts.Output.Cite})
 		case "csv":
 			cw := csv.NewWriter(w)
 			cw.Write([]string{"name", "library", "version", "source", "formula", "defaults", "retries", "max_elapsed", "conformance", "synchronizing"})
@@ -98,13 +104,13 @@ func presetsRun(c *cobra.Command, o *presetsOptions) error {
 			}
 			return nil
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "%d library presets; delays in seconds, converted to ticks with --tick (default 1s) and --rounding.\n\n", len(rows))
-		fmt.Fprintln(tw, "preset\tdelay before retry n (s)\tretry limit\tlibrary, version, source")
+		fmt.Fprintf(w, "%d library presets; delays in seconds, converted to ticks with --tick (default 1s) and --rounding.\n\n", len(rows))
+		t := newTable(column{name: "preset"}, column{name: "delay before retry n (s)", wrap: true},
+			column{name: "retry limit", wrap: true}, column{name: "library, version", wrap: true}, column{name: "source", wrap: true, drop: 1})
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s: %s\n", r.Name, r.Formula, limit(r), r.Library, r.Version, r.Source)
+			t.add(r.Name, r.Formula, limit(r), r.Library+", "+r.Version, r.Source)
 		}
-		return tw.Flush()
+		return t.text(w, opts.Output.Width)
 	})
 }
 

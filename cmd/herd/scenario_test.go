@@ -7,42 +7,83 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/herdlab/herd/model"
 )
 
-// scenarioOf runs one herd command cheaply and returns the "scenario"
-// object it reports (for sweep, of its only row).
-func scenarioOf(t *testing.T, cmd string, flags []string) map[string]any {
+// scenarioOf parses one herd command line and returns the scenario the
+// command would run (for sweep, its only point), as JSON.
+func scenarioOf(t *testing.T, cmd string, flags []string) []byte {
 	t.Helper()
-	var args []string
+	var sc model.Scenario
+	var code int
+	var errs string
+	args := append([]string{cmd}, flags...)
 	switch cmd {
 	case "simulate":
-		args = append([]string{"simulate", "--trials", "1", "--format", "json"}, flags...)
+		var o *simulateOptions
+		o, errs, code = parse(t, newCmdSimulate, args...)
+		if o != nil {
+			sc = o.Scenario
+		}
 	case "sweep":
-		args = append([]string{"sweep", "--trials", "1"}, flags...)
+		var o *sweepOptions
+		o, errs, code = parse(t, newCmdSweep, args...)
+		if o != nil {
+			if len(o.Points) != 1 {
+				t.Fatalf("herd %s: %d points", strings.Join(args, " "), len(o.Points))
+			}
+			sc = o.Points[0]
+		}
 	case "model":
-		args = append([]string{"model", "--method", "meanfield", "--format", "json"}, flags...)
+		var o *modelOptions
+		o, errs, code = parse(t, newCmdModel, append(args, "--method", "meanfield")...)
+		if o != nil {
+			sc = o.Scenario
+		}
+	case "audit":
+		var o *auditOptions
+		o, errs, code = parse(t, newCmdAudit, args...)
+		if o != nil {
+			sc = o.Scenario
+		}
 	default:
 		t.Fatalf("no such command %q", cmd)
 	}
+	if code != 0 {
+		t.Fatalf("herd %s: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+	b, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// reportedScenario runs herd simulate for one trial and returns the
+// scenario its JSON reports.
+func reportedScenario(t *testing.T, flags []string) []byte {
+	t.Helper()
+	args := append([]string{"simulate", "--trials", "1", "--format", "json"}, flags...)
 	out, errOut, code := herd(t, args...)
 	if code != 0 {
 		t.Fatalf("herd %s: exit %d: %s", strings.Join(args, " "), code, errOut)
 	}
 	var doc struct {
-		Scenario map[string]any `json:"scenario"`
+		Scenario json.RawMessage `json:"scenario"`
 	}
-	if err := json.NewDecoder(bytes.NewReader([]byte(out))).Decode(&doc); err != nil {
-		t.Fatalf("herd %s: %v", strings.Join(args, " "), err)
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Scenario == nil {
+		t.Fatalf("herd %s: %v, no scenario in %s", strings.Join(args, " "), err, out)
 	}
-	if doc.Scenario == nil {
-		t.Fatalf("herd %s: no scenario in %s", strings.Join(args, " "), out)
-	}
-	return doc.Scenario
+	var compact bytes.Buffer
+	json.Compact(&compact, doc.Scenario)
+	return compact.Bytes()
 }
 
 // TestEveryCommandBuildsTheSameScenario: the same scenario flags describe
 // the same scenario in every command that takes them (model.Spec is the one
-// place that applies the server's and the preset's defaults).
+// place that applies the server's and the preset's defaults), and herd
+// simulate reports the scenario it was given.
 func TestEveryCommandBuildsTheSameScenario(t *testing.T) {
 	cases := []struct {
 		flags    string
@@ -51,34 +92,34 @@ func TestEveryCommandBuildsTheSameScenario(t *testing.T) {
 	}{
 		{"--server occ -n 10", []string{"simulate", "sweep"}, map[string]any{"base": 5.0, "cap": 2000.0, "fixed_delay": 10.0}},
 		{"--server occ -n 10 --base 7 --policy equal", []string{"simulate", "sweep"}, map[string]any{"base": 7.0, "cap": 2000.0, "policy": "equal"}},
-		{"-n 20 -k 3 --policy equal --cap 16 --rounding ceil", []string{"simulate", "sweep", "model"}, map[string]any{"base": 1.0, "cap": 16.0, "rounding": "ceil"}},
-		{"--server collision -n 2 -k 2 --policy fixed --fixed-delay 3 --horizon 50", []string{"simulate", "sweep", "model"}, map[string]any{"fixed_delay": 3.0, "horizon": 50.0}},
-		{"-n 30 --first-window 4 --policy decorrelated --base 0.5", []string{"simulate", "sweep", "model"}, map[string]any{"first_window": 4.0, "base": 0.5}},
-		{"-n 20 --policy cenkalti-v4", []string{"simulate", "sweep"}, map[string]any{"policy": "cenkalti-v4", "max_elapsed": "15m0s"}},
-		{"-n 20 --policy grpc-retry --retries 2 --tick 100ms", []string{"simulate", "sweep"}, map[string]any{"policy": "grpc-retry", "retries": 2.0, "tick": "100ms"}},
-		{"-n 1000 -k 100/s --tick 100ms", []string{"simulate", "sweep", "model"}, map[string]any{"capacity": 10.0, "tick": "100ms"}},
-		{"-n 20 -k 5/ms --policy cenkalti-v4 --tick 2ms", []string{"simulate", "sweep"}, map[string]any{"capacity": 10.0}},
-		{"-n 20 --policy full --tick 10ms", []string{"simulate", "sweep", "model"}, map[string]any{"tick": "10ms"}},
+		{"-n 20 -k 3 --policy equal --cap 16 --rounding ceil", []string{"simulate", "sweep", "model", "audit"}, map[string]any{"base": 1.0, "cap": 16.0, "rounding": "ceil"}},
+		{"--server collision -n 2 -k 2 --policy fixed --fixed-delay 3 --horizon 50", []string{"simulate", "sweep", "model", "audit"}, map[string]any{"fixed_delay": 3.0, "horizon": 50.0}},
+		{"-n 30 --first-window 4 --policy decorrelated --base 0.5", []string{"simulate", "sweep", "model", "audit"}, map[string]any{"first_window": 4.0, "base": 0.5}},
+		{"-n 20 --policy cenkalti-v4", []string{"simulate", "sweep", "audit"}, map[string]any{"policy": "cenkalti-v4", "max_elapsed": "15m0s"}},
+		{"-n 20 --policy grpc-retry --retries 2 --tick 100ms", []string{"simulate", "sweep", "audit"}, map[string]any{"policy": "grpc-retry", "retries": 2.0, "tick": "100ms"}},
+		{"-n 1000 -k 100/s --tick 100ms", []string{"simulate", "sweep", "model", "audit"}, map[string]any{"capacity": 10.0, "tick": "100ms"}},
+		{"-n 20 -k 5/ms --policy cenkalti-v4 --tick 2ms", []string{"simulate", "sweep", "audit"}, map[string]any{"capacity": 10.0}},
+		{"-n 20 --policy full --tick 10ms", []string{"simulate", "sweep", "model", "audit"}, map[string]any{"tick": "10ms"}},
 	}
 	for _, c := range cases {
 		flags := strings.Fields(c.flags)
-		var first map[string]any
-		for _, cmd := range c.commands {
-			got := scenarioOf(t, cmd, flags)
-			if first == nil {
-				first = got
-				for k, v := range c.want {
-					if got[k] != v {
-						t.Errorf("%s %s: scenario.%s = %v, want %v (scenario %v)", cmd, c.flags, k, got[k], v, got)
-					}
-				}
-				continue
+		first := scenarioOf(t, c.commands[0], flags)
+		var fields map[string]any
+		if err := json.Unmarshal(first, &fields); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range c.want {
+			if fields[k] != v {
+				t.Errorf("%s %s: scenario.%s = %v, want %v (scenario %s)", c.commands[0], c.flags, k, fields[k], v, first)
 			}
-			a, _ := json.Marshal(first)
-			b, _ := json.Marshal(got)
-			if !bytes.Equal(a, b) {
-				t.Errorf("%s: %s built\n  %s\nbut %s built\n  %s", c.flags, c.commands[0], a, cmd, b)
+		}
+		for _, cmd := range c.commands[1:] {
+			if got := scenarioOf(t, cmd, flags); !bytes.Equal(first, got) {
+				t.Errorf("%s: %s built\n  %s\nbut %s built\n  %s", c.flags, c.commands[0], first, cmd, got)
 			}
+		}
+		if got := reportedScenario(t, flags); !bytes.Equal(first, got) {
+			t.Errorf("%s: simulate built\n  %s\nbut reported\n  %s", c.flags, first, got)
 		}
 	}
 }

@@ -11,13 +11,30 @@ import (
 	"strings"
 	"time"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
+// sweepOptions are what herd sweep's flags said.
 type sweepOptions struct {
+	IO      *iostreams
+	Ctx     context.Context
+	Spec    sweep.SweepSpec
+	Points  []model.Scenario // the spec's grid, expanded
+	Shard   sweep.Shard
+	Workers int
+	// Out is the file the rows are appended to ("" for standard output);
+	// Resume continues the sweep whose rows it holds.
+	Out    string
+	Resume bool
+	// Provenance is the build's, which every row carries.
+	Provenance Provenance
+}
+
+// sweepFlags are herd sweep's flags as given.
+type sweepFlags struct {
 	grid        map[string]*string
 	spec        string
 	skipInvalid bool
@@ -27,8 +44,14 @@ type sweepOptions struct {
 	resume      bool
 }
 
-func newSweepCmd() *cobra.Command {
-	o := sweepOptions{grid: map[string]*string{}}
+func newCmdSweep(f *factory, runF func(*sweepOptions) error) *cobra.Command {
+	opts := &sweepOptions{IO: f.IO}
+	if f.Build != nil {
+		// Without the command line: shards of one sweep, given other
+		// command lines, must merge into the bytes of an unsharded run.
+		opts.Provenance = f.Build().provenance(nil)
+	}
+	o := sweepFlags{grid: map[string]*string{}}
 	c := &cobra.Command{
 		Use:   "sweep",
 		Short: "Simulate every point of a grid of scenarios; one JSON line per point",
@@ -39,7 +62,7 @@ the engine that ran, the sweep's spec hash and herd's provenance.
 Every scenario flag takes a comma list of values and ranges: lo:hi (step 1),
 lo:hi:step, or lo:hi:*factor (geometric), e.g. --cap 16:2048:*2 --policy
 full,equal. --spec FILE reads the grid from YAML or JSON (see
-analysis.ReadSweepSpec); flags given as well override the file's fields.
+sweep.ReadSweepSpec); flags given as well override the file's fields.
 
 Rows come in grid order and depend only on the spec and the seed, never on
 --workers or --shard. --shard i/n runs points p with p mod n = i (i from 0);
@@ -48,6 +71,12 @@ JOB_COMPLETIONS) or a Slurm job array (SLURM_ARRAY_TASK_ID and
 SLURM_ARRAY_TASK_COUNT). herd merge joins the shards' files into the bytes of
 the unsharded run.
 
+Each row ends with "check", the first 16 hex digits of the SHA-256 of the
+row's bytes before that field; --resume and herd merge recompute it and refuse
+a row that fails, naming the file and line. Every point is planned (validated,
+its engine chosen, its memory estimated) before --out is opened: a point an
+engine refuses exits 2 with nothing written.
+
 Each row is written whole, in one write. Interrupted (Ctrl-C, SIGTERM), sweep
 finishes no half row; rerun the same command with --resume to continue from
 the rows in --out.`,
@@ -55,7 +84,27 @@ the rows in --out.`,
   herd sweep --spec deploy/sweep.yaml --shard auto --out shard-$JOB_COMPLETION_INDEX.jsonl --resume
   herd merge shard-*.jsonl --out sweep.jsonl`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return sweepRun(c, &o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			opts.Ctx = c.Context()
+			var err error
+			if opts.Spec, err = o.specFrom(c.Flags()); err != nil {
+				return err
+			}
+			if opts.Points, err = opts.Spec.Points(); err != nil {
+				return usageError{err}
+			}
+			if opts.Shard, err = sweep.ParseShard(o.shard, f.Getenv); err != nil {
+				return usageError{err}
+			}
+			opts.Out, opts.Resume, opts.Workers = stdoutPath(o.out), o.resume, o.run.workers
+			if opts.Resume && opts.Out == "" {
+				return usageError{errors.New("--resume needs --out, the file whose rows it continues")}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return sweepRun(opts)
+		},
 	}
 	fs := c.Flags()
 	help := map[string]string{
@@ -63,11 +112,12 @@ the rows in --out.`,
 		"policy": "retry policies", "base": "base delays", "cap": "caps", "fixed-delay": "fixed delays",
 		"rounding": "roundings", "first-window": "first-request windows W", "horizon": "horizons (0: automatic)",
 		"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
-		"max-elapsed": "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
+		"max-elapsed":  "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
+		"failure-rate": "failure rates p of the flaky server (whose cohort sweeps refuse for now: it runs in open and closed loops)",
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(model.RoundingNames(), ",")}
-	for _, f := range analysis.GridFields {
+	for _, f := range sweep.GridFields {
 		o.grid[f] = new(string)
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]
 		usage := help[f] + ": a comma list of values and ranges lo:hi[:step|:*factor]"
@@ -88,19 +138,18 @@ the rows in --out.`,
 	return c
 }
 
-// spec builds the sweep from the spec file and the flags that were set.
-func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
+// specFrom builds the sweep from the spec file and the flags that were set.
+func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 	opt, err := o.run.options()
 	if err != nil {
-		return analysis.SweepSpec{}, err
+		return sweep.SweepSpec{}, err
 	}
-	spec := analysis.SweepSpec{Grid: analysis.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
+	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
 	if o.spec != "" {
-		if spec, err = analysis.ReadSweepSpec(o.spec, spec); err != nil {
+		if spec, err = sweep.ReadSweepSpec(o.spec, spec); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 		// Run flags given on the command line win over the file.
-		fs := c.Flags()
 		if fs.Changed("trials") {
 			spec.Trials = opt.Trials
 		}
@@ -113,56 +162,44 @@ func (o *sweepOptions) specFrom(c *cobra.Command) (analysis.SweepSpec, error) {
 		if fs.Changed("skip-invalid") {
 			spec.SkipInvalid = o.skipInvalid
 		}
-		if err := (montecarlo.Options{Trials: spec.Trials}).Validate(); err != nil {
-			return spec, usageError{fmt.Errorf("--spec: %w", err)}
-		}
-		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); spec.Engine != montecarlo.Default && err != nil {
+		if err := spec.Validate(); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 	}
-	for _, f := range analysis.GridFields {
-		if c.Flags().Changed(f) {
+	for _, f := range sweep.GridFields {
+		if fs.Changed(f) {
 			spec.Grid[f] = *o.grid[f]
 		}
 	}
 	return spec, nil
 }
 
-func sweepRun(c *cobra.Command, o *sweepOptions) error {
-	spec, err := o.specFrom(c)
-	if err != nil {
+func sweepRun(o *sweepOptions) error {
+	spec, points, shard := o.Spec, o.Points, o.Shard
+	// Every point is planned before --out is opened: a point an engine
+	// refuses exits 2 with no row written and no file created.
+	if err := spec.Check(points); err != nil {
 		return err
 	}
-	points, err := spec.Points()
-	if err != nil {
-		return usageError{err}
-	}
-	shard, err := analysis.ParseShard(o.shard, os.Getenv)
-	if err != nil {
-		return usageError{err}
-	}
-	if o.resume && o.out == "" {
-		return usageError{errors.New("--resume needs --out, the file whose rows it continues")}
-	}
 	hash := spec.Hash(points)
-	mine := len(analysis.ShardPoints(len(points), shard))
-	out, done, err := openSweepOut(o.out, o.resume, hash, len(points), shard)
+	mine := sweep.ShardLen(len(points), shard)
+	out, done, err := openSweepOut(o.Out, o.Resume, hash, len(points), shard)
 	if err != nil {
 		return err
 	}
 	if done > 0 {
 		// In a requeued task's log, this line shows the work kept.
-		fmt.Fprintf(c.ErrOrStderr(), "resuming %s: %d of shard %s's %d points already done\n", o.out, done, shard, mine)
+		fmt.Fprintf(o.IO.ErrOut, "resuming %s: %d of shard %s's %d points already done\n", o.Out, done, shard, mine)
 	}
-	var w io.Writer = c.OutOrStdout()
+	var w io.Writer = o.IO.Out
 	if out != nil {
 		defer out.Close()
 		w = out
 	}
-	prov, _ := json.Marshal(provenance())
-	bar := newProgress(c.ErrOrStderr(), "points", mine-done)
+	prov, _ := json.Marshal(o.Provenance)
+	bar := newProgress(o.IO, "points", mine-done)
 	started := time.Now()
-	opt := analysis.SweepOptions{Shard: shard, Workers: o.run.workers, Done: done, Provenance: prov,
+	opt := sweep.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,
 		Progress: func(rows, trials int) {
 			if bar == nil {
 				return
@@ -172,7 +209,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 			bar.set(rows)
 		}}
 	written := done
-	err = analysis.RunSweep(c.Context(), spec, points, opt, func(row []byte) error {
+	err = sweep.RunSweep(o.Ctx, spec, points, opt, func(row []byte) error {
 		// One write per row: an interruption never leaves half a row.
 		if _, err := w.Write(row); err != nil {
 			return err
@@ -183,8 +220,8 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
 		msg := fmt.Sprintf("interrupted after %d of shard %s's %d points", written, shard, mine)
-		if o.out != "" {
-			msg += fmt.Sprintf("; the rows in %s are whole: rerun with --resume to continue", o.out)
+		if o.Out != "" {
+			msg += fmt.Sprintf("; the rows in %s are whole: rerun with --resume to continue", o.Out)
 		}
 		return errors.New(msg)
 	}
@@ -201,7 +238,7 @@ func sweepRun(c *cobra.Command, o *sweepOptions) error {
 // rows of this sweep's shard already there and cuts off a half-written last
 // one; otherwise it refuses a file that holds rows, which a resume would
 // need.
-func openSweepOut(path string, resume bool, hash string, total int, shard analysis.Shard) (*os.File, int, error) {
+func openSweepOut(path string, resume bool, hash string, total int, shard sweep.Shard) (*os.File, int, error) {
 	if path == "" {
 		return nil, 0, nil
 	}
@@ -214,7 +251,7 @@ func openSweepOut(path string, resume bool, hash string, total int, shard analys
 		if !resume {
 			return nil, 0, usageError{fmt.Errorf("--out %s already holds rows; pass --resume to continue that sweep, or remove the file", path)}
 		}
-		if done, size, err = analysis.ResumeFrom(data, hash, total, shard); err != nil {
+		if done, size, err = sweep.ResumeFrom(data, hash, total, shard); err != nil {
 			return nil, 0, fmt.Errorf("--resume: %s: %w", path, err)
 		}
 	}

@@ -6,19 +6,37 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newVersionCmd() *cobra.Command {
+// versionOptions hold herd version's streams; it takes no flags.
+type versionOptions struct {
+	IO         *iostreams
+	Provenance Provenance
+}
+
+func newCmdVersion(f *factory, runF func(*versionOptions) error) *cobra.Command {
+	opts := &versionOptions{IO: f.IO, Provenance: f.provenance()}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print herd's version, VCS revision and Go version",
 		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			p := provenance()
-			mod := ""
-			if p.Modified {
-				mod = " (modified)"
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(opts)
 			}
-			_, err := fmt.Fprintf(c.OutOrStdout(), "herd %s\nrevision %s%s\n%s\n", p.Version, p.Revision, mod, p.Go)
-			return err
+			return versionRun(opts)
 		},
 	}
+}
+
+func versionRun(opts *versionOptions) error {
+	_, err := fmt.Fprint(opts.IO.Out, versionText(opts.Provenance))
+	return err
+}
+
+// versionText is what herd version and herd --version print.
+func versionText(p Provenance) string {
+	mod := ""
+	if p.Modified {
+		mod = " (modified)"
+	}
+	return fmt.Sprintf("herd %s\nrevision %s%s\n%s\n", p.Version, p.Revision, mod, p.Go)
 }
