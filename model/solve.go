@@ -69,6 +69,13 @@ var solvers = []struct {
 		}
 		return Solution{Calls: r.Calls, Completion: r.Completion, KnowsSD: true, Markov: &r}, nil
 	}},
+	{MethodMeanField, func(sc Scenario, o SolveOptions) (Solution, error) {
+		r, err := MeanFieldModel(sc, MeanFieldOptions{Grid: o.Grid})
+		if err != nil {
+			return Solution{}, err
+		}
+		return Solution{Calls: Moment{Mean: r.Calls}, Completion: Moment{Mean: r.Completion}, MeanField: &r}, nil
+	}},
 	{MethodChain, func(sc Scenario, o SolveOptions) (Solution, error) {
 		ctx := o.Context
 		if ctx == nil {
@@ -81,13 +88,6 @@ var solvers = []struct {
 			return Solution{}, err
 		}
 		return Solution{Calls: r.Calls, Completion: r.Completion, KnowsSD: true, Chain: &r}, nil
-	}},
-	{MethodMeanField, func(sc Scenario, o SolveOptions) (Solution, error) {
-		r, err := MeanFieldModel(sc, MeanFieldOptions{Grid: o.Grid})
-		if err != nil {
-			return Solution{}, err
-		}
-		return Solution{Calls: Moment{Mean: r.Calls}, Completion: Moment{Mean: r.Completion}, MeanField: &r}, nil
 	}},
 }
 

@@ -122,4 +122,5 @@ func ExampleSolve() {
 	// closed: calls 550, completion 191
 	// markov: calls 550, completion 191
 	// meanfield: calls 550, completion 191
+	// chain: chain: the chain follows the queue server (--server queue); for the capacity server use markov
 }

@@ -191,12 +191,13 @@ func smallValidationGrid(t *testing.T) []analysis.ValidationCase {
 		switch {
 		case c.Method == analysis.MethodClosed && sc.Clients == 50 && sc.Policy.Kind == model.Expo,
 			c.Method == analysis.MethodMarkov && sc.Clients == 3 && sc.Server == model.Collision,
-			c.Method == analysis.MethodMeanField && sc.Clients == 1000 && sc.Capacity == 33 && sc.Policy.Kind == model.Full:
+			c.Method == analysis.MethodMeanField && sc.Clients == 1000 && sc.Capacity == 33 && sc.Policy.Kind == model.Full,
+			c.Method == analysis.MethodChain && c.Traffic == nil && sc.Clients == 6 && sc.Capacity == 2 && sc.Queue == model.Queueing{Timeout: 2} && sc.Policy.Kind == model.Full:
 			g = append(g, c)
 		}
 	}
-	if len(g) != 3 {
-		t.Fatalf("found %d of the 3 small validation cases in the default grid", len(g))
+	if len(g) != 4 {
+		t.Fatalf("found %d of the 4 small validation cases in the default grid", len(g))
 	}
 	return g
 }

@@ -90,7 +90,9 @@ A scenario a method cannot answer exits 1 with the reason.`,
 			if err := chain.options(c.Flags(), opts, &traffic, &controls); err != nil {
 				return err
 			}
-			opts.Solve.Context = c.Context()
+			if opts.Method == model.MethodChain {
+				opts.Solve.Context = c.Context()
+			}
 			if err := model.CheckMethod(opts.Method, opts.Solve); err != nil {
 				return err
 			}

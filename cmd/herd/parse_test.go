@@ -115,7 +115,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{simulateParse, "simulate --outage 10", "needs --rate"},
 		{simulateParse, "simulate --format xml", "--format"},
 		{simulateParse, "simulate --policy cenkalti-v4 --cap 8", "--cap"},
-		{modelParse, "model --method exact", "--method must be one of closed, markov, meanfield"},
+		{modelParse, "model --method exact", "--method must be one of closed, markov, meanfield, chain"},
 		{modelParse, "model", "--method"},
 		{modelParse, "model --method markov --max-states 0", "--max-states"},
 		{modelParse, "model --method meanfield --grid 100001", "--grid"},

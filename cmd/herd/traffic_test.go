@@ -15,7 +15,7 @@ func TestTrafficBadCombinations(t *testing.T) {
 		{"--breaker-window 10 --rate 5", "--breaker-window needs --breaker"},
 		{"--outage 10", "--outage is an open-loop or closed-loop flag: it needs --rate or --loop closed"},
 		{"--reject-cost 0.1", "--reject-cost is an open-loop or closed-loop flag"},
-		{"--server flaky --failure-rate 0.5", "--server must be capacity, collision or occ for the cohort"},
+		{"--server flaky --failure-rate 0.5", "--server must be capacity, collision, occ or queue for the cohort"},
 		{"--failure-rate 0.5 --rate 5", "--failure-rate must be 0 unless --server flaky"},
 		{"--server flaky --failure-rate 1.5 --rate 5", "--failure-rate must be a probability in [0, 1]"},
 		{"--server flaky --failure-rate 0.5", "flaky"},
