@@ -45,7 +45,7 @@ type Summary struct {
 
 // Simulate runs opt.Trials trials of sc and summarizes them.
 func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Summary, error) {
-	plan, err := montecarlo.NewPlan(sc, montecarlo.Cohort{}, opt)
+	plan, err := montecarlo.NewPlan(sc, montecarlo.CohortOf(sc), opt)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -64,8 +64,12 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 		calls.Add(float64(t.Calls))
 		completion.Add(t.CompletionTime())
 		if t.Continuous {
-			// No ticks: no per-tick peak, latency histogram or arrivals.
+			// No ticks: no per-tick peak or arrivals; the window server's
+			// clients have latencies in ms and may give up.
 			compTimes = append(compTimes, t.Time)
+			if sc.Time == model.ContinuousTime {
+				foldWindowTrial(t, &gaveUp, &latency, &lat)
+			}
 			return nil
 		}
 		peak.Add(float64(t.Peak))
@@ -99,6 +103,9 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 		}
 		s.Warnings = append(s.Warnings, w)
 	}
+	if w := sc.JitterWithinTick(); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	if calls.N() == 0 {
 		s.Warnings = append(s.Warnings, "no trial finished, so there is no estimate of calls or completion")
 		return s, nil
@@ -107,10 +114,14 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	s.Calls, s.GaveUp = &c, &g
 	s.Completion = &Distribution{Estimate: completion.Estimate(), Quantiles: map[string]Quantile{}}
 	if sc.Continuous() {
-		s.GaveUp = nil // OCC clients retry until they win
 		slices.Sort(compTimes)
 		for _, pc := range Percentiles {
 			s.Completion.Quantiles[pc.Name] = QuantileOfSorted(compTimes, pc.P)
+		}
+		if sc.Time == model.ContinuousTime {
+			s.Latency = windowLatency(latency, &lat)
+		} else {
+			s.GaveUp = nil // OCC clients retry until they win
 		}
 		return s, nil
 	}

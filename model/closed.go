@@ -128,6 +128,8 @@ const (
 func modelled(method string, sc Scenario) error {
 	p := sc.Policy
 	switch {
+	case sc.Time == ContinuousTime:
+		return &Unsupported{Method: method, Reason: "the scenario is in continuous time (the window server) and the models count whole ticks; use simulate (its cohort with certain delays has a closed form, WindowClosedForm, that herd validate checks)"}
 	case p.Retries > 0:
 		return &Unsupported{Method: method, Reason: fmt.Sprintf("clients give up after %d retries, and the models follow every client until it is served; use simulate", p.Retries)}
 	case p.MaxElapsed > 0:

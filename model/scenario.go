@@ -65,6 +65,13 @@ type Scenario struct {
 	// Horizon is the tick at which a trial that has not finished is
 	// stopped and counted as censored; 0 means DefaultHorizon.
 	Horizon int
+	// Time is the time model (timemodel.go); in continuous time the
+	// capacity server is the window server, Policy's tick is the window,
+	// and every attempt takes a Latency round trip; the first sends are
+	// spread over [0, FirstSpread).
+	Time        TimeModel
+	Latency     RoundTrip
+	FirstSpread time.Duration
 }
 
 // Default is the seed article's section 5.1 scenario with N = 100.
@@ -95,6 +102,9 @@ func (s Scenario) MaxDelayTicks() int {
 func (s Scenario) DefaultHorizon() int {
 	if s.Server == OCC {
 		return MaxHorizon // in ms; an OCC trial always finishes (occ.go)
+	}
+	if s.Time == ContinuousTime {
+		return s.continuousHorizon()
 	}
 	if s.Server == Collision {
 		return 10000
@@ -160,6 +170,9 @@ func (s Scenario) Validate() error {
 		return bad("first-window", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), s.FirstWindow)
 	case s.Horizon < 0 || s.Horizon > MaxHorizon:
 		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
+	}
+	if err := s.validateTime(bad); err != nil {
+		return err
 	}
 	if s.Server == OCC {
 		// The OCC engine models the blog's simulator: policies in ticks of

@@ -147,8 +147,13 @@ func (p *Plan) Run(ctx context.Context, fold func(*Trial) error) error {
 // together (DESIGN.md's tick model, or the OCC row).
 type Cohort struct{}
 
-func (Cohort) Name() string                  { return "cohort" }
-func (Cohort) validate(model.Scenario) error { return nil }
+func (Cohort) Name() string { return "cohort" }
+func (Cohort) validate(sc model.Scenario) error {
+	if sc.Time == model.ContinuousTime {
+		return &model.FieldError{Flag: "time", Valid: "tick for the tick engines (the window server's cohort in continuous time is the Window workload: CohortOf)", Got: sc.Time.String()}
+	}
+	return nil
+}
 func (Cohort) choose(sc model.Scenario, want EngineName) (Choice, error) {
 	return Choose(sc, want)
 }
@@ -182,6 +187,9 @@ func (OpenLoop) Name() string { return "open-loop traffic" }
 func (w OpenLoop) validate(sc model.Scenario) error {
 	if sc.Server == model.OCC {
 		return &model.FieldError{Flag: "server", Valid: "capacity or collision with open-loop traffic (--rate)", Got: sc.Server.String()}
+	}
+	if sc.Time == model.ContinuousTime {
+		return &model.FieldError{Flag: "time", Valid: "tick with open-loop traffic (--rate), whose engine counts whole ticks", Got: sc.Time.String()}
 	}
 	if err := w.Traffic.Validate(sc); err != nil {
 		return err

@@ -22,7 +22,10 @@ type scenarioFlags struct {
 	firstWindow, horizon  int
 	retries               int
 	tick, maxElapsed      time.Duration
-	fs                    *pflag.FlagSet
+	// The time model (registerTime).
+	timeModel, latency  string
+	window, firstSpread time.Duration
+	fs                  *pflag.FlagSet
 }
 
 func (f *scenarioFlags) register(c *cobra.Command) {
@@ -41,7 +44,9 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.DurationVar(&f.tick, "tick", 0, "real length of one tick, e.g. 100ms (default 1s for presets; textbook policies keep abstract ticks)")
 	fs.IntVar(&f.retries, "retries", 0, "retry limit after which a client gives up (0: none; default: the preset's own limit)")
 	fs.DurationVar(&f.maxElapsed, "max-elapsed", 0, "give up when time since the first send plus the next delay exceeds this (0: none; default: the preset's own)")
+	f.registerTime(fs)
 	f.fs = fs
+	complete(c, "time", model.TimeNames())
 	complete(c, "server", model.ServerNames())
 	complete(c, "policy", append(kindNames(), presetNames()...))
 	complete(c, "rounding", model.RoundingNames())

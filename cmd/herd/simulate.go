@@ -160,6 +160,9 @@ func describe(sc model.Scenario) string {
 	if p.MaxElapsed > 0 {
 		pol += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
 	}
+	if sc.Time == model.ContinuousTime {
+		return describeContinuous(sc, pol)
+	}
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
 	}
@@ -212,13 +215,16 @@ func ci(iv *analysis.Interval) string {
 func summaryTable(w io.Writer, s analysis.Summary) error {
 	fmt.Fprintln(w, describe(s.Scenario))
 	horizon := fmt.Sprintf("horizon %d ticks", s.Scenario.EffectiveHorizon())
-	if s.Scenario.Continuous() {
+	switch {
+	case s.Scenario.Time == model.ContinuousTime:
+		horizon = fmt.Sprintf("horizon %d windows", s.Scenario.EffectiveHorizon())
+	case s.Scenario.Continuous():
 		horizon = fmt.Sprintf("horizon %d ms", s.Scenario.EffectiveHorizon())
 		if s.Scenario.Horizon == 0 {
 			horizon = "no horizon: OCC trials always finish"
 		}
 	}
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit())
+	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); %s, times in %s\n", s.Trials, s.Seed, s.Censored, horizon, timeModelText(s.Scenario), s.Scenario.TimeUnit())
 	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
 	return metricTable(w, metrics(s), s.Warnings)
 }
