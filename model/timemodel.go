@@ -370,6 +370,9 @@ func (s Spec) applyTime(sc *Scenario) error {
 	}
 	sc.Time, sc.Latency, sc.FirstSpread = ContinuousTime, s.latency, s.firstSpread
 	if s.Given("window") {
+		if s.window < MinTick || s.window > MaxTick {
+			return &FieldError{Flag: "window", Valid: fmt.Sprintf("a duration in [%s, %s]", MinTick, MaxTick), Got: s.window.String()}
+		}
 		if s.Given("tick") && s.tick != s.window {
 			return &FieldError{Flag: "window", Valid: fmt.Sprintf("equal to --tick %s, or left out (in continuous time the tick is the window)", s.tick), Got: s.window.String()}
 		}

@@ -106,7 +106,7 @@ func WindowClosedForm(sc Scenario) (WindowClosed, error) {
 			r.GaveUp = size
 			break
 		}
-		t += lat + d
+		t = t + lat + d // in the engine's order, for the same rounding
 	}
 	return r, nil
 }
