@@ -1,8 +1,12 @@
 package analysis
 
 import (
+	"context"
+	"fmt"
 	"math"
+	"strings"
 
+	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 )
 
@@ -37,4 +41,96 @@ func windowLatency(latency Moments, lat *LatencyCDF) *Distribution {
 		d.Quantiles[pc.Name] = q
 	}
 	return d
+}
+
+// roundTrips reads a sweep's latency axis: laws separated by semicolons
+// when any is written as a law (uniform:2ms,8ms), else a comma list of
+// durations and ranges, as the other duration fields.
+func roundTrips(text string) ([]string, error) {
+	law := strings.Contains(text, ";")
+	for _, name := range []string{"fixed:", "uniform:", "lognormal:"} {
+		law = law || strings.Contains(text, name)
+	}
+	if !law {
+		ds, err := durations(text)
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.String())
+		}
+		return out, err
+	}
+	var out []string
+	for _, item := range strings.Split(text, ";") {
+		r, err := model.ParseRoundTrip(item)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %v", item, err)
+		}
+		out = append(out, r.String())
+	}
+	return out, nil
+}
+
+// windowClosedScenarios are herd validate's continuous-time cases of the
+// closed form: the seed's expo cohort in windows of 100 ms, with a round
+// trip, with retries that land in their own full window (base 0.25), and
+// retryablehttp's default, whose clients give up.
+func windowClosedScenarios() []model.Scenario {
+	var out []model.Scenario
+	for _, kv := range [][]string{
+		{"policy", "expo", "window", "100ms"},
+		{"policy", "expo", "window", "100ms", "latency", "30ms", "clients", "1000", "capacity", "7"},
+		{"policy", "expo", "window", "100ms", "base", "0.25", "clients", "30"},
+		{"policy", "retryablehttp-default", "window", "10ms", "clients", "1000", "capacity", "50", "latency", "5ms"},
+	} {
+		var s model.Spec
+		for i := 0; i < len(kv); i += 2 {
+			if err := s.Set(kv[i], kv[i+1]); err != nil {
+				panic(err) // the grid is herd's own
+			}
+		}
+		sc, err := s.Scenario()
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, sc)
+	}
+	return out
+}
+
+// validateWindowClosed compares the continuous-time closed form with every
+// trial: calls, give-ups and completion (in ms, equal to within 10⁻⁹ of
+// it: the engine adds the same terms in the same order, so only the last
+// bits could differ) must be the closed form's, trial by trial.
+func validateWindowClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.Options) ([]Check, error) {
+	c, err := model.WindowClosedForm(msc)
+	if err != nil {
+		return []Check{notApplicable(MethodClosed, sc, err)}, nil
+	}
+	var calls, completion, gaveUp Moments
+	censored := 0
+	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+		if t.Censored {
+			censored++
+			return nil
+		}
+		calls.Add(float64(t.Calls))
+		completion.Add(t.Time)
+		gaveUp.Add(float64(t.GaveUp))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	exact := func(q string, want float64, m *Moments) Check {
+		e := m.Estimate()
+		ch := Check{Method: MethodClosed, Scenario: sc, Quantity: q, Model: Number(want), MonteCarlo: &e, Verdict: Pass,
+			Detail: fmt.Sprintf("all %d trials equal (continuous time)", e.N)}
+		if e.N != opt.Trials || e.SD > 1e-9*math.Abs(want) || math.Abs(e.Mean-want) > 1e-9*math.Abs(want) {
+			ch.Verdict = Fail
+			ch.Detail = fmt.Sprintf("trials differ from the exact value (sd %g, %d censored)", e.SD, censored)
+		}
+		return ch
+	}
+	return []Check{exact("calls", float64(c.Calls), &calls), exact("completion (ms)", c.Completion, &completion),
+		exact("gave up", float64(c.GaveUp), &gaveUp)}, nil
 }

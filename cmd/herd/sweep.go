@@ -101,9 +101,12 @@ the rows in --out.`,
 		"rounding": "roundings", "first-window": "first-request windows W", "horizon": "horizons (0: automatic)",
 		"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
 		"max-elapsed": "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
+		"time":        "time models (tick, continuous)", "window": "continuous-time windows, e.g. 10ms,100ms",
+		"first-spread": "continuous-time first-send spreads, e.g. 0s:50ms:10ms",
+		"latency":      "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
-		"rounding": strings.Join(model.RoundingNames(), ",")}
+		"rounding": strings.Join(model.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ",")}
 	for _, f := range analysis.GridFields {
 		o.grid[f] = new(string)
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]

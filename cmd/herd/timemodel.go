@@ -10,7 +10,7 @@ import (
 
 // registerTime adds the time model's scenario flags.
 func (f *scenarioFlags) registerTime(fs *pflag.FlagSet) {
-	fs.StringVar(&f.timeModel, "time", "tick", "time model: "+strings.Join(model.TimeNames(), "|")+
+	fs.StringVar(&f.timeModel, "time", "", "time model: "+strings.Join(model.TimeNames(), "|")+
 		" (default: continuous when --window, --latency or --first-spread is given, else tick; --tick alone keeps the tick model). "+
 		"tick: whole ticks, delays rounded (the seed article's model and the analytical models'); "+
 		"continuous: real times against the window server, which admits the first k arrivals of each --window and fails the rest at once; "+
