@@ -62,10 +62,21 @@ overload, so every λ < k recovers; --reject-cost c > 0 (rejecting a request
 costs c of serving one) or --server collision make goodput fall under
 overload, where a retry storm can outlive its trigger (metastability).
 --bucket and --breaker need --rate for now; in the cohort --max-attempts A
-is the retry limit A − 1 (the smaller of it and --retries).`,
+is the retry limit A − 1 (the smaller of it and --retries).
+
+Time: the tick model (the default for textbook scenarios, and with --tick
+alone) handles each tick's arrivals at once and rounds delays to whole
+ticks. --time continuous (implied by --window, --latency or --first-spread)
+plays the window server in real time: each window of length --window admits
+its first k arrivals, the rest fail at once, and a failed attempt retries
+one round trip plus its unrounded delay later; outputs are in ms. Library
+presets are predicted in continuous time once the server's real units are
+given; a tick-model run whose policy's jitter is within a tick warns that
+rounding decides its result.`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
+  herd simulate --policy retry-go-v4 -n 200 -k 10 --window 100ms --latency uniform:2ms,8ms --first-spread 50ms
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --trials 50
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50`,
 		Args: cobra.NoArgs,
