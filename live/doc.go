@@ -20,8 +20,8 @@
 // next arrival there less the delay the library drew (the response's way
 // back, the timer's lateness and the next request's way there). herd then
 // predicts the same scenario in continuous time (analysis.Simulate with
-// --window τ, --first-spread S and a log-normal --latency of the measured
-// mean and standard deviation) and the two are compared: a case agrees when
+// --window τ, --first-spread S and a uniform --latency with the measured
+// quartiles: see measuredNetwork) and the two are compared: a case agrees when
 // herd's mean is within 5% of the live mean, or within the combined 95%
 // intervals where those are wider.
 //

@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -59,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	trials := fs.Int("trials", 1000, "herd's Monte Carlo trials per prediction")
 	timeout := fs.Duration("timeout", 0, "stop everything after this long (default 30m, or 5m with -short)")
 	only := fs.String("only", "", "run only the cases whose name contains this text, e.g. \"retry-go 200/10\"")
+	parallel := fs.Int("parallel", 0, "cases measured at once (default 4, or 1 with -short); each case's repetitions run one after the other")
+	verbose := fs.Bool("v", false, "print every repetition (calls, completion in windows, give-ups, latest first arrival)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -68,26 +72,65 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *timeout == 0 {
 		*timeout = map[bool]time.Duration{false: 30 * time.Minute, true: 5 * time.Minute}[*short]
 	}
-	if *reps < 2 || *reps > 100 || *trials < 10 || *trials > 100_000 {
-		return fmt.Errorf("-reps must be in [2, 100] and -trials in [10, 100000]")
+	if *parallel == 0 {
+		*parallel = map[bool]int{false: 4, true: 1}[*short]
+	}
+	if *reps < 2 || *reps > 100 || *trials < 10 || *trials > 100_000 || *parallel < 1 || *parallel > 32 {
+		return fmt.Errorf("-reps must be in [2, 100], -trials in [10, 100000] and -parallel in [1, 32]")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 
-	var rows []row
+	var cases []caseSpec
 	for _, cs := range grid(*short) {
-		if !strings.Contains(cs.String(), *only) {
-			continue
+		if strings.Contains(cs.String(), *only) {
+			cases = append(cases, cs)
 		}
-		began := time.Now()
-		r, err := measureCase(ctx, cs, *reps, *trials)
+	}
+	rows := make([]row, len(cases))
+	errs := make([]error, len(cases))
+	var mu sync.Mutex // stderr
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(*parallel, len(cases)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(cases) || ctx.Err() != nil {
+					return
+				}
+				cs := cases[i]
+				began := time.Now()
+				var each func(repetition)
+				if *verbose {
+					each = func(rep repetition) {
+						mu.Lock()
+						defer mu.Unlock()
+						fmt.Fprintf(stderr, "  %s: %d calls, completion %s = window %d, %d gave up, latest first arrival %s\n", cs, rep.calls,
+							rep.completion.Round(time.Millisecond), int(rep.completion/cs.window), rep.gaveUp, rep.firstMax.Round(time.Millisecond))
+					}
+				}
+				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, each)
+				mu.Lock()
+				if errs[i] == nil {
+					fmt.Fprintf(stderr, "%-30s %s (%s)\n", cs, rows[i].verdict(), time.Since(began).Round(time.Second))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, r)
-		fmt.Fprintf(stderr, "%-30s %s (%s)\n", cs, r.verdict(), time.Since(began).Round(time.Second))
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	failed := report(stdout, rows)
 	if failed > 0 {
@@ -107,7 +150,7 @@ type row struct {
 	unaligned                           int
 }
 
-func measureCase(ctx context.Context, cs caseSpec, reps, trials int) (row, error) {
+func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(repetition)) (row, error) {
 	var rs []repetition
 	var calls, completion, gaveUp analysis.Moments
 	r := row{cs: cs, reps: reps}
@@ -117,6 +160,9 @@ func measureCase(ctx context.Context, cs caseSpec, reps, trials int) (row, error
 			return r, err
 		}
 		rs = append(rs, rep)
+		if each != nil {
+			each(rep)
+		}
 		calls.Add(float64(rep.calls))
 		completion.Add(float64(rep.completion) / 1e6)
 		gaveUp.Add(float64(rep.gaveUp))

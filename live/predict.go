@@ -19,21 +19,22 @@ import (
 // continuous-time model takes as parameters.
 type network struct {
 	spread time.Duration   // first sends uniform over [0, spread)
-	trip   model.RoundTrip // log-normal, fitted to the quartiles
+	trip   model.RoundTrip // the uniform law with the measured quartiles
 	// The measured round trips' quartiles, mean and standard deviation.
 	q25, q50, q75, mean, sd time.Duration
 }
 
 // measuredNetwork estimates the first-send spread S from the latest first
 // arrival of each repetition (E[max] = S·N/(N+1) for N uniform first
-// sends) and the round trip from every retry's: a log-normal with the
-// measured median and interquartile range (σ = ln(q75/q25)/(2·0.6745)).
-// The quartiles, not the mean and standard deviation, because on a busy
-// machine the scheduler stalls the whole process now and then: a stall
-// delays every request in flight together, which shifts a wave of
-// retries without spreading it, yet inflates the mean and standard
-// deviation of the round trips, which herd's model draws independently
-// for each attempt.
+// sends) and the round trip from every retry's: the uniform law with the
+// measured quartiles, on [q25 − IQR/2, q75 + IQR/2] (IQR = q75 − q25,
+// clamped at 0). Quartiles, not the whole sample: on a busy machine the
+// scheduler stalls the whole process now and then, and a stall delays
+// every request in flight together — it shifts a wave of retries without
+// spreading it — while the round trips herd draws are independent per
+// attempt and would spread the wave by the stalls' long tail; and the
+// uniform law, because the mixture of loopback fast paths and stalled
+// requests is no log-normal (its quartiles can be 100 µs and 50 ms).
 func measuredNetwork(reps []repetition, clients int) network {
 	var first float64
 	var trips []float64
@@ -48,13 +49,13 @@ func measuredNetwork(reps []repetition, clients int) network {
 		return n
 	}
 	slices.Sort(trips)
-	q := func(p float64) float64 { return math.Max(1e3, stat.Quantile(p, stat.Empirical, trips, nil)) } // ≥ 1 µs
+	q := func(p float64) float64 { return math.Max(0, stat.Quantile(p, stat.Empirical, trips, nil)) }
 	n.q25, n.q50, n.q75 = time.Duration(q(0.25)), time.Duration(q(0.5)), time.Duration(q(0.75))
 	m, sd := stat.MeanStdDev(trips, nil)
 	n.mean, n.sd = time.Duration(m), time.Duration(sd)
-	sigma := math.Log(q(0.75)/q(0.25)) / (2 * 0.6744897501960817)
-	mean := q(0.5) * math.Exp(sigma*sigma/2)
-	n.trip = model.RoundTrip{Law: model.LogNormalTrip, A: time.Duration(mean), B: time.Duration(mean * math.Sqrt(math.Expm1(sigma*sigma)))}
+	iqr := q(0.75) - q(0.25)
+	lo := math.Max(0, q(0.25)-iqr/2)
+	n.trip = model.RoundTrip{Law: model.UniformTrip, A: time.Duration(lo), B: time.Duration(lo + 2*iqr)}
 	return n
 }
 
