@@ -34,7 +34,6 @@ type client struct {
 	window time.Duration
 	http   *http.Client
 	delays []time.Duration
-	done   time.Time // when its successful response arrived
 }
 
 var errUnavailable = errors.New("503 Service Unavailable")
@@ -67,7 +66,6 @@ func (c *client) send(ctx context.Context) error {
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode == http.StatusOK {
-		c.done = time.Now()
 		return nil
 	}
 	return errUnavailable
@@ -110,7 +108,6 @@ var libraries = []library{
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		c.done = time.Now()
 		return nil
 	}},
 	{name: "full-jitter", policy: "full", retry: func(ctx context.Context, c *client) error {

@@ -12,9 +12,9 @@
 // limit). The delays the libraries draw are recorded through their own hooks
 // (Notify, DelayType, Backoff), which wrap and return the library's value.
 //
-// Each repetition measures calls (requests the server saw), completion (the
-// time the last successful response reached its client, from the first
-// arrival) and give-ups; and the two parameters of the network that herd's
+// Each repetition measures calls (requests the server saw), completion (when
+// the server admitted its last request, from the first arrival: herd's
+// completion in continuous time is in the server's time too) and give-ups; and the two parameters of the network that herd's
 // model takes: the spread of the first arrivals over [0, S), and the round
 // trip of each retry, the time from a failure at the server to the client's
 // next arrival there less the delay the library drew (the response's way

@@ -23,8 +23,8 @@ func (c caseSpec) String() string {
 type repetition struct {
 	calls          int64
 	served, gaveUp int
-	// completion is when the last successful response reached its client,
-	// from the first arrival at the server.
+	// completion is when the server admitted its last request, from the
+	// first arrival (herd's completion in continuous time: server times).
 	completion time.Duration
 	// firstMax is the latest first arrival; trips are the round trips of
 	// the retries (next arrival − failure − the library's delay).
@@ -78,13 +78,12 @@ func runRepetition(ctx context.Context, cs caseSpec) (repetition, error) {
 		return repetition{}, fmt.Errorf("%s: %w", cs, err)
 	}
 	srv.close() // before reading what it recorded
-	r := repetition{calls: srv.calls}
+	r := repetition{calls: srv.calls, completion: srv.lastAdmitted}
 	for i, c := range clients {
 		if errs[i] != nil {
 			r.gaveUp++
 		} else {
 			r.served++
-			r.completion = max(r.completion, c.done.Sub(srv.origin))
 		}
 		a := srv.arrivals[i]
 		if len(a) == 0 {

@@ -24,6 +24,8 @@ type windowServer struct {
 	current int64 // the window of the last arrival
 	used    int
 	calls   int64
+	// lastAdmitted is the offset of the latest admitted request.
+	lastAdmitted time.Duration
 	// arrivals[c] are the offsets from the origin of client c's requests.
 	arrivals [][]time.Duration
 
@@ -66,6 +68,7 @@ func (s *windowServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	admitted := s.used < s.k
 	if admitted {
 		s.used++
+		s.lastAdmitted = at
 	}
 	s.calls++
 	if err == nil && c >= 0 && c < len(s.arrivals) {

@@ -23,8 +23,9 @@ import (
 // left of a full window lands in that window and fails again, and clients
 // that failed together stay bunched unless their delays spread them: the
 // two effects by which whole ticks mispredict real clients (issue 19).
-// Outputs are in milliseconds; a success is complete when its response is
-// back, one round trip after it reached the server.
+// Outputs are in milliseconds and times are the server's, as in the tick
+// model: completion is when the last success reached the server, and a
+// client's latency the time from its first arrival to its success.
 type TimeModel int
 
 const (
@@ -262,7 +263,7 @@ func (p Policy) instantRetry() int {
 // every pending client arrives again within L + D of its last failure, and
 // the first arrival in a fresh window succeeds. So the last success comes
 // by S + N·(1 + L + D), S the first-send spread; with a retry limit R every
-// client is done by S + R·(L + D) + L.
+// client is done by S + R·(L + D).
 func (s Scenario) continuousHorizon() int {
 	w := s.Policy.TickLength()
 	lat := s.Latency.In(w).Bound()

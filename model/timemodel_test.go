@@ -161,10 +161,9 @@ func TestWindowClosedFormByHand(t *testing.T) {
 		t.Errorf("expo cohort: calls %d served %d completion %g ms, waves at %v", r.Calls, r.Served, r.Completion, times)
 	}
 	// With a 30 ms round trip each wave comes 30 ms later than the last
-	// plus its delay, and completion is one round trip after the last
-	// success: 19000 + 10·30 ms.
+	// plus its delay, so the tenth comes at 19000 + 9·30 ms.
 	sc.Latency = RoundTrip{A: 30 * time.Millisecond}
-	if r, err = WindowClosedForm(sc); err != nil || r.Calls != 550 || math.Abs(r.Completion-19300) > 1e-9 {
+	if r, err = WindowClosedForm(sc); err != nil || r.Calls != 550 || math.Abs(r.Completion-19270) > 1e-9 {
 		t.Errorf("expo cohort with 30ms round trip: calls %d completion %g ms (%v)", r.Calls, r.Completion, err)
 	}
 	// A delay shorter than the rest of a full window lands in that window

@@ -21,7 +21,7 @@ type WindowClosed struct {
 	Calls    int64    `json:"calls"`
 	Served   int64    `json:"served"`
 	GaveUp   int64    `json:"gave_up"`
-	// Completion is when the last success's response is back, in ms.
+	// Completion is when the last success reached the server, in ms.
 	Completion float64 `json:"completion_ms"`
 	Rounds     int64   `json:"rounds"` // the number of waves
 	// Waves lists the first MaxListedWaves waves.
@@ -41,7 +41,7 @@ const MaxWindowWaves = 10_000_000
 // (a delay shorter than the rest of a full window). A wave past the retry
 // limit, or whose elapsed time tₘ + L + dₘ₊₁ would pass MaxElapsed, gives up.
 // Calls are the sum of the wave sizes and completion is t of the last wave
-// with a success, plus L.
+// with a success.
 func WindowClosedForm(sc Scenario) (WindowClosed, error) {
 	if err := sc.Validate(); err != nil {
 		return WindowClosed{}, err
@@ -85,7 +85,7 @@ func WindowClosedForm(sc Scenario) (WindowClosed, error) {
 		r.Served += served
 		size -= served
 		if served > 0 {
-			r.Completion = (t + lat) * ms
+			r.Completion = t * ms
 		}
 		if size == 0 {
 			break

@@ -152,10 +152,10 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if f := math.Floor(a); f != window {
 			window, used = f, 0
 		}
-		if used < k { // admitted: served once the response is back
+		if used < k { // admitted
 			used++
-			done = max(done, a+lat)
-			t.servedAfter((a + lat - cl.first) * e.ms)
+			done = max(done, a)
+			t.servedAfter((a - cl.first) * e.ms)
 			q[0] = q[len(q)-1]
 			q = q[:len(q)-1]
 			siftDown(q, 0)

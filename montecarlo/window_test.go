@@ -57,7 +57,7 @@ func TestWindowEngineMatchesClosedForm(t *testing.T) {
 		}
 		var hist []int64
 		for _, w := range want.Waves {
-			l := (w.Time + float64(sc.Latency.A)/1e6)
+			l := w.Time // every first send is at 0
 			for range w.Served {
 				probe := Trial{}
 				probe.servedAfter(l)
@@ -129,7 +129,7 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 		if win := math.Floor(a); admitted[win] < sc.Capacity {
 			admitted[win]++
 			served++
-			completion = math.Max(completion, a+lat)
+			completion = math.Max(completion, a)
 			next[c] = math.Inf(1)
 			continue
 		}
@@ -175,35 +175,47 @@ func TestWindowEngineMatchesReference(t *testing.T) {
 }
 
 // When the server admits everyone (k ≥ N), a trial is its first sends:
-// calls = N, each client's latency is its round trip, and completion is
-// the last first send plus its round trip. With first sends uniform over
-// [0, S) and a fixed round trip L, E[completion] = S·N/(N+1) + L and
-// Var = S²·N/((N+1)²(N+2)); with a uniform round trip on [A, B] a trial's
-// mean latency has mean (A+B)/2 and variance (B−A)²/(12N). Both means are
-// checked within 4 standard errors over 4,000 trials.
+// calls = N, every latency is 0, and completion is the last first send.
+// With first sends uniform over [0, S), E[completion] = S·N/(N+1) and Var =
+// S²·N/((N+1)²(N+2)). Two clients, one admitted per window of 1 s and a
+// fixed delay of one window: the loser comes back one round trip L and a
+// window later, in window 1, so completion is 1000 ms + L, whose mean and
+// variance are the round trip's. The means are checked within 4 standard
+// errors over 4,000 trials.
 func TestWindowFirstSendsAndRoundTrips(t *testing.T) {
 	const trials, n = 4000, 20
 	sc := windowScenario(t, "policy", "full", "window", "10ms", "clients", "20", "capacity", "20", "first-spread", "8ms", "latency", "3ms")
-	var sum, lat float64
+	var sum float64
 	playWindow(t, sc, trials, func(tr *Trial) {
-		if tr.Calls != n || tr.Served != n {
-			t.Fatalf("k ≥ N: %d calls, %d served", tr.Calls, tr.Served)
+		if tr.Calls != n || tr.Served != n || tr.LatencySum != 0 {
+			t.Fatalf("k ≥ N: %d calls, %d served, latencies %v ms", tr.Calls, tr.Served, tr.LatencySum)
 		}
 		sum += tr.Time
-		lat += tr.LatencySum / n
 	})
-	mean, sd := 8.0*n/(n+1)+3, 8*math.Sqrt(n/((n+1.0)*(n+1)*(n+2)))
+	mean, sd := 8.0*n/(n+1), 8*math.Sqrt(n/((n+1.0)*(n+1)*(n+2)))
 	if got := sum / trials; math.Abs(got-mean) > 4*sd/math.Sqrt(trials) {
 		t.Errorf("completion %.4f ms, want %.4f ± %.4f", got, mean, 4*sd/math.Sqrt(trials))
 	}
-	if got := lat / trials; math.Abs(got-3) > 1e-9 {
-		t.Errorf("latency %v ms with a fixed 3 ms round trip", got)
-	}
-	sc.Latency = model.RoundTrip{Law: model.UniformTrip, A: 2 * time.Millisecond, B: 8 * time.Millisecond}
-	lat = 0
-	playWindow(t, sc, trials, func(tr *Trial) { lat += tr.LatencySum / n })
-	if se := 6 / math.Sqrt(12*n*trials); math.Abs(lat/trials-5) > 4*se {
-		t.Errorf("latency %.4f ms with uniform:2ms,8ms, want 5 ± %.4f", lat/trials, 4*se)
+	for _, c := range []struct {
+		latency  string
+		mean, sd float64 // ms
+	}{{"5ms", 5, 0}, {"uniform:2ms,8ms", 5, 6 / math.Sqrt(12)}, {"lognormal:5ms,2ms", 5, 2}} {
+		sc := windowScenario(t, "policy", "fixed", "fixed-delay", "1", "window", "1s", "clients", "2", "capacity", "1", "latency", c.latency)
+		var m1, m2 float64
+		playWindow(t, sc, trials, func(tr *Trial) {
+			if tr.Calls != 3 || tr.Served != 2 {
+				t.Fatalf("%s: %d calls, %d served", c.latency, tr.Calls, tr.Served)
+			}
+			l := tr.Time - 1000
+			m1 += l / trials
+			m2 += l * l / trials
+		})
+		se := c.sd / math.Sqrt(trials)
+		// The sd within 10%: more than 4 standard errors of a sample sd of
+		// these laws over 4,000 trials (at most 1.6% of it).
+		if got := math.Sqrt(math.Max(0, m2-m1*m1)); math.Abs(m1-c.mean) > 4*se+1e-6 || math.Abs(got-c.sd) > 0.1*c.sd+1e-4 {
+			t.Errorf("round trip %s: mean %.4f ms, sd %.4f ms; want %g ± %.4f, sd %g", c.latency, m1, got, c.mean, 4*se, c.sd)
+		}
 	}
 }
 
