@@ -1,17 +1,33 @@
 GO ?= go
 
-.PHONY: all build test race vet bench bench-vs-seed fuzz docs plots plots
+.PHONY: all build test test-short test-long race vet bench bench-vs-seed fuzz docs plots plots
 
 all: vet test build
 
-build:
-	$(GO) build -buildvcs=auto -o bin/herd ./cmd/herd
+# The revision every output's cite line names. go build stamps it itself in
+# a clone; STAMP gives it where go build cannot (a git worktree, or
+# GOFLAGS=-buildvcs=false), and the binary prefers go build's own stamp.
+STAMP = -X main.stampRevision=$(shell git rev-parse HEAD 2>/dev/null) \
+	-X main.stampModified=$(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
 
+build:
+	$(GO) build -buildvcs=auto -ldflags "$(STAMP)" -o bin/herd ./cmd/herd
+
+# The default run (about a minute on 2 cores); -short skips the slowest
+# exact checks; test-long adds the long statistical suites (*_long_test.go:
+# every claim's verdict, verdicts across seeds, the mean field at 10^5
+# clients, the paper data's full reproducibility), several CPU-minutes.
 test:
 	$(GO) test ./...
 
+test-short:
+	$(GO) test -short ./...
+
+test-long:
+	$(GO) test -tags long ./...
+
 race:
-	$(GO) test -race ./montecarlo ./analysis
+	$(GO) test -race ./montecarlo ./analysis ./sweep
 
 vet:
 	$(GO) vet ./...
@@ -20,7 +36,7 @@ vet:
 # count engine's samplers, and the sweep runner (points/s, trials/s).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
-	$(GO) test -run '^$$' -bench Sweep -benchmem ./analysis
+	$(GO) test -run '^$$' -bench Sweep -benchmem ./sweep
 
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;

@@ -7,10 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
-	"sync"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/claims"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 )
@@ -74,9 +76,11 @@ func TestClosedFormEqualsEveryMonteCarloTrial(t *testing.T) {
 
 // The default grid of herd validate passes: the closed form equals every
 // trial, the exact chain agrees with Monte Carlo in means (Bonferroni z)
-// and in the law of completion (chi-square), and the mean field's calls
-// are within 1% at N ≥ 1,000 and N/k ≥ 10 with an error that shrinks as N
-// grows at N/k = 10.
+// and in the law of completion (chi-square), and the mean field's calls and
+// completion lie within 0.5% and 2% of Monte Carlo on its region (the 95%
+// interval of each relative error inside the bound), with a completion
+// error that shrinks as N grows at N/k = 10. The committed table of
+// mean-field errors, which herd model quotes, is what this run measures.
 func TestModelsAgreeWithMonteCarlo(t *testing.T) {
 	v, err := analysis.Validate(context.Background(), analysis.DefaultValidationGrid(), analysis.ValidateOptions{Seed: 1})
 	if err != nil {
@@ -93,14 +97,48 @@ func TestModelsAgreeWithMonteCarlo(t *testing.T) {
 	}
 	// Every kind of check was made, not skipped.
 	for _, q := range []string{"closed calls", "closed completion", "closed latency distribution",
-		"markov calls", "markov completion", "markov completion distribution", "meanfield calls",
-		"meanfield calls error shrinks (full, N/k = 10)", "meanfield calls error shrinks (equal, N/k = 10)"} {
+		"markov calls", "markov completion", "markov completion distribution", "meanfield calls", "meanfield completion",
+		"meanfield completion error shrinks (full, N/k = 10)", "meanfield completion error shrinks (equal, N/k = 10)"} {
 		if judged[q] == 0 {
 			t.Errorf("no passing %q check in the grid", q)
 		}
 	}
-	if judged["meanfield calls"] < 6 {
-		t.Errorf("%d mean-field calls checks at N ≥ 1000, N/k ≥ 10; want full and equal at three sizes", judged["meanfield calls"])
+	// 3 policies × 3 sizes × 4 loads, but decorrelated at N = 10⁵, N/k = 3.
+	for _, q := range []string{"meanfield calls", "meanfield completion"} {
+		if judged[q] != 35 {
+			t.Errorf("%d passing %q checks; want 35 (the grid of the mean field's region)", judged[q], q)
+		}
+	}
+	got, want := analysis.MeanFieldTable(v), analysis.MeanFieldMeasurements()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("herd validate measures another table of mean-field errors than the one committed; run go test ./analysis -run TestMeanFieldTable -update\ngot  %+v\nwant %+v", got, want)
+	}
+}
+
+// A planted error in the mean field — completion 3% high, calls 1% high —
+// fails every check of its region: proof that the bounds bite. The grid is
+// the region's scenarios that the count engine plays (full and equal), and
+// decorrelated at N = 1,000.
+func TestPlantedMeanFieldErrorFails(t *testing.T) {
+	var grid []analysis.ValidationCase
+	for _, c := range analysis.MeanFieldGrid() {
+		if analysis.MeanFieldInRegion(c.Scenario) && (c.Scenario.Policy.Kind != model.Decorrelated || c.Scenario.Clients == 1000) {
+			c.Series = "" // the bounds alone
+			grid = append(grid, c)
+		}
+	}
+	v, err := analysis.Validate(context.Background(), grid, analysis.ValidateOptions{Seed: 1,
+		PlantMeanField: func(m *model.MeanField) { m.Completion *= 1.03; m.Calls *= 1.01 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range v.Checks {
+		if c.Verdict != analysis.Fail {
+			t.Errorf("%s on %+v passed with a planted error: %s", c.Quantity, c.Scenario, c.Detail)
+		}
+	}
+	if len(v.Checks) != 2*len(grid) {
+		t.Errorf("%d checks for %d scenarios", len(v.Checks), len(grid))
 	}
 }
 
@@ -128,95 +166,72 @@ func TestPerturbedModelsFailTheChecks(t *testing.T) {
 	}
 }
 
-// At larger cohorts than herd validate's grid the mean field's expected
-// calls stay within 1% of Monte Carlo (the Bonferroni interval of the
-// relative error at 99.9% over these cases must lie inside ±1%).
-func TestMeanFieldCallsWithinOnePercentAtScale(t *testing.T) {
-	if testing.Short() {
-		t.Skip("simulates cohorts of 10⁵ clients; run without -short")
-	}
-	var grid []analysis.ValidationCase
-	for _, kind := range []model.Kind{model.Full, model.Equal} {
-		for _, nk := range [][2]int{{100_000, 1000}, {10_000, 100}, {2000, 10}} {
-			sc := model.Default()
-			sc.Clients, sc.Capacity, sc.Policy.Kind = nk[0], nk[1], kind
-			grid = append(grid, analysis.ValidationCase{Method: analysis.MethodMeanField, Scenario: sc, Trials: 200})
-		}
-	}
-	v, err := analysis.Validate(context.Background(), grid, analysis.ValidateOptions{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range v.Checks {
-		if c.Quantity == "calls" && c.Verdict != analysis.Pass {
-			t.Errorf("%+v: %s", c.Scenario, c.Detail)
-		}
-		t.Logf("N=%d k=%d %s %s: %s", c.Scenario.Clients, c.Scenario.Capacity, c.Scenario.Policy.Kind, c.Quantity, c.Detail)
-	}
-}
-
 // The verdicts herd reaches on the registered claims at the default budget
-// (analysis.DefaultClaimTrials trials per scenario, seed 1), in the claim's
+// (claims.DefaultTrials trials per scenario, seed 1), in the claim's
 // own model and in the other. A change to a model, an engine or a check
 // that flips one of them fails here and has to be explained in review.
-var wantVerdicts = map[string][2]analysis.Verdict{
-	"aws-work-grows-n2":                              {analysis.Holds, analysis.Holds},
-	"aws-time-grows-linearly":                        {analysis.Holds, analysis.Holds},
-	"aws-expo-reduces-work-slightly":                 {analysis.HoldsOnlyWhen, analysis.Fails},
-	"aws-expo-clusters":                              {analysis.Holds, analysis.Holds},
-	"aws-full-gaps-gone":                             {analysis.Holds, analysis.Holds},
-	"aws-full-halves-calls-at-100":                   {analysis.Holds, analysis.Fails},
-	"aws-full-faster-than-expo":                      {analysis.Holds, analysis.Holds},
-	"aws-full-equal-same-calls":                      {analysis.Holds, analysis.Holds},
-	"aws-decorrelated-more-calls":                    {analysis.HoldsOnlyWhen, analysis.Fails},
-	"aws-expo-clear-loser":                           {analysis.Holds, analysis.HoldsOnlyWhen},
-	"aws-equal-slightly-more-work":                   {analysis.HoldsOnlyWhen, analysis.Fails},
-	"aws-equal-much-longer":                          {analysis.Holds, analysis.Fails},
-	"aws-full-less-work-more-time-than-decorrelated": {analysis.HoldsOnlyWhen, analysis.Fails},
-	"aws-jitter-keeps-n2":                            {analysis.Fails, analysis.Fails},
-	"seed-expo-as-many-calls-as-fixed":               {analysis.Holds, analysis.Fails},
-	"seed-expo-13x-slower-at-200":                    {analysis.Holds, analysis.Holds},
-	"seed-jitter-cuts-21-to-64":                      {analysis.Holds, analysis.HoldsOnlyWhen},
-	"seed-jitter-cut-grows-with-n":                   {analysis.Holds, analysis.Holds},
-	"seed-decorrelated-fewest-calls":                 {analysis.Holds, analysis.Fails},
-	"seed-decorrelated-fastest-or-nearly":            {analysis.HoldsOnlyWhen, analysis.Holds},
-	"seed-equal-widest-spread":                       {analysis.Holds, analysis.Fails},
-	"seed-jitter-matters-more-than-which":            {analysis.Holds, analysis.Holds},
-	"seed-expo-never-recovers":                       {analysis.HoldsOnlyWhen, analysis.Fails},
-	"seed-full-disperses-most":                       {analysis.Fails, analysis.Fails},
-	"seed-equal-min-wait-disperses-less":             {analysis.Holds, analysis.Fails},
+var wantVerdicts = map[string][2]claims.Verdict{
+	"aws-work-grows-n2":              {claims.Holds, claims.Holds},
+	"aws-time-grows-linearly":        {claims.Holds, claims.Holds},
+	"aws-expo-reduces-work-slightly": {claims.HoldsOnlyWhen, claims.Fails},
+	"aws-expo-clusters":              {claims.Holds, claims.Holds},
+	// Judged over the whole run after the spike, both halves of the
+	// sentence: 22% of the bins empty, the rate varies 240% (issue 13).
+	"aws-full-gaps-gone":                             {claims.Fails, claims.Fails},
+	"aws-full-halves-calls-at-100":                   {claims.Holds, claims.Fails},
+	"aws-full-faster-than-expo":                      {claims.Holds, claims.Holds},
+	"aws-full-equal-same-calls":                      {claims.Holds, claims.Holds},
+	"aws-decorrelated-more-calls":                    {claims.HoldsOnlyWhen, claims.Fails},
+	"aws-expo-clear-loser":                           {claims.Holds, claims.HoldsOnlyWhen},
+	"aws-equal-slightly-more-work":                   {claims.HoldsOnlyWhen, claims.Fails},
+	"aws-equal-much-longer":                          {claims.Holds, claims.Fails},
+	"aws-full-less-work-more-time-than-decorrelated": {claims.HoldsOnlyWhen, claims.Fails},
+	// Local exponents up to N = 10240 (issue 13): within 2 ± ½ from
+	// N = 1280 (OCC) and 2560 (capacity); the old fit over 190…760 was
+	// pre-asymptotic.
+	"aws-jitter-keeps-n2":              {claims.Holds, claims.Holds},
+	"seed-expo-as-many-calls-as-fixed": {claims.Holds, claims.Fails},
+	"seed-expo-13x-slower-at-200":      {claims.Holds, claims.Holds},
+	// Judged over the article's three settings, not bisected between them
+	// (issue 13): in OCC the cut at N = 200 is out of the range.
+	"seed-jitter-cuts-21-to-64":      {claims.Holds, claims.Fails},
+	"seed-jitter-cut-grows-with-n":   {claims.Holds, claims.Holds},
+	"seed-decorrelated-fewest-calls": {claims.Holds, claims.Fails},
+	// Over the three settings the quote names: at N = 50 decorrelated is
+	// 28% slower than equal, as in the article's own table (issue 13).
+	"seed-decorrelated-fastest-or-nearly": {claims.Fails, claims.Holds},
+	"seed-equal-widest-spread":            {claims.Holds, claims.Fails},
+	"seed-jitter-matters-more-than-which": {claims.Holds, claims.Holds},
+	"seed-expo-never-recovers":            {claims.HoldsOnlyWhen, claims.Fails},
+	"seed-full-disperses-most":            {claims.Fails, claims.Fails},
+	// Over the whole run equal's index of dispersion is 0.70× full's:
+	// equal spreads the load more evenly, not slightly less (issue 13).
+	"seed-equal-min-wait-disperses-less": {claims.Fails, claims.Fails},
 	// Retry controls, layers and metastability (issue 8): one model only,
 	// so no verdict in another.
-	"layers-243x":                       {analysis.HoldsOnlyWhen, ""}, // 3 tries, not 3 retries (which give 1024×)
-	"seed-layers-27x":                   {analysis.HoldsOnlyWhen, ""}, // likewise 64×
-	"n-retries-1-plus-n":                {analysis.Holds, ""},
-	"token-bucket-bounds-load":          {analysis.Holds, ""},
-	"retry-storm-outlives-trigger":      {analysis.HoldsOnlyWhen, ""}, // only where goodput falls under overload
-	"controls-shrink-metastable-region": {analysis.Holds, ""},
-	"jitter-first-request":              {analysis.Holds, ""},
+	"layers-243x":                       {claims.HoldsOnlyWhen, ""}, // 3 tries, not 3 retries (which give 1024×)
+	"seed-layers-27x":                   {claims.HoldsOnlyWhen, ""}, // likewise 64×
+	"n-retries-1-plus-n":                {claims.Holds, ""},
+	"token-bucket-bounds-load":          {claims.Holds, ""},
+	"retry-storm-outlives-trigger":      {claims.HoldsOnlyWhen, ""}, // only where goodput falls under overload
+	"controls-shrink-metastable-region": {claims.Holds, ""},
+	"jitter-first-request":              {claims.Holds, ""},
+	// Controls as their sources define them, and backoff in open and
+	// closed loops (issues 17 and 18).
+	"backoff-helps-closed-loop-not-open-loop":      {claims.Holds, ""},
+	"finagle-budget-bounds-retries":                {claims.HoldsOnlyWhen, ""}, // the minimum reserve dominates for low-rate clients
+	"grpc-throttling-sheds-retries-when-unhealthy": {claims.Holds, ""},
+	"sre-adaptive-throttling-k-times-accepts":      {claims.HoldsOnlyWhen, ""}, // only where rejections come from overload
 }
 
-var (
-	claimsOnce  sync.Once
-	claimsSeed1 []analysis.ClaimResult
-	claimsErr   error
-)
-
-func claimsAtSeed1(t *testing.T) []analysis.ClaimResult {
+// checkClaimVerdicts compares evaluated claims with wantVerdicts: verdict
+// in both models, a condition exactly when the verdict is holds-only-when,
+// quote, source, check and evidence present, and the transfer that the two
+// verdicts imply. n is how many claims must have been evaluated.
+func checkClaimVerdicts(t *testing.T, got []claims.Result, n int) {
 	t.Helper()
-	claimsOnce.Do(func() {
-		claimsSeed1, claimsErr = analysis.EvaluateClaims(context.Background(), analysis.ClaimOptions{Seed: 1})
-	})
-	if claimsErr != nil {
-		t.Fatal(claimsErr)
-	}
-	return claimsSeed1
-}
-
-func TestClaimVerdicts(t *testing.T) {
-	got := claimsAtSeed1(t)
-	if len(got) < 15 || len(got) != len(wantVerdicts) {
-		t.Fatalf("%d claims evaluated, want the %d of wantVerdicts (at least 15)", len(got), len(wantVerdicts))
+	if len(got) != n {
+		t.Fatalf("%d claims evaluated, want %d", len(got), n)
 	}
 	for _, c := range got {
 		want, ok := wantVerdicts[c.ID]
@@ -228,19 +243,19 @@ func TestClaimVerdicts(t *testing.T) {
 			t.Errorf("%s: verdict %s (%s) / other model %s (%s), want %s / %s",
 				c.ID, c.Verdict, c.Condition, c.Other.Verdict, c.Other.Condition, want[0], want[1])
 		}
-		if (c.Verdict == analysis.HoldsOnlyWhen) != (c.Condition != "") {
+		if (c.Verdict == claims.HoldsOnlyWhen) != (c.Condition != "") {
 			t.Errorf("%s: verdict %s with condition %q", c.ID, c.Verdict, c.Condition)
 		}
 		single := want[1] == ""
 		if c.Quote == "" || c.Source == "" || c.Check == "" || len(c.Evidence) == 0 || (!single && len(c.Other.Evidence) == 0) {
 			t.Errorf("%s: quote, source, check or evidence missing", c.ID)
 		}
-		wantTransfer := analysis.DoesNotTransfer
+		wantTransfer := claims.DoesNotTransfer
 		switch {
 		case single:
-			wantTransfer = analysis.NotApplicable
-		case want[0] == want[1] && want[0] != analysis.Inconclusive:
-			wantTransfer = analysis.Transfers
+			wantTransfer = claims.NotApplicable
+		case want[0] == want[1] && want[0] != claims.Inconclusive:
+			wantTransfer = claims.Transfers
 		}
 		if c.Transfer != wantTransfer {
 			t.Errorf("%s: transfer %q, want %q", c.ID, c.Transfer, wantTransfer)
@@ -248,23 +263,70 @@ func TestClaimVerdicts(t *testing.T) {
 	}
 }
 
-// No verdict flips between two seeds at the default budget, unless one of
-// them is inconclusive. (Conditions, such as a crossover client count, may
-// move with the seed; the verdict may not.)
-func TestClaimVerdictsStableAcrossSeeds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("evaluates every claim at a second seed (about 20 s of CPU)")
+// The claims of the AWS blog and the seed article (every claim with a
+// verdict in both models) get the verdicts of wantVerdicts at the default
+// budget and seed 1: the same runs as TestClaimVerdicts (long suite) makes
+// for them, since a claim's trials depend only on its scenario, budget and
+// seed. The control claims' simulations are the costly part (most of a
+// minute of CPU); their rules are checked here on smaller grids by
+// TestAmplificationExact, TestMetastableRegionAndControls and
+// TestBucketBoundCanFail, and their verdicts in the long suite.
+func TestCapacityAndOCCClaimVerdicts(t *testing.T) {
+	var got []claims.Result
+	for _, origin := range []string{"aws", "seed"} {
+		r, err := claims.Evaluate(context.Background(), claims.Options{Seed: 1, Origin: origin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r...)
 	}
-	a := claimsAtSeed1(t)
-	b, err := analysis.EvaluateClaims(context.Background(), analysis.ClaimOptions{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
+	n := 0
+	for _, w := range wantVerdicts {
+		if w[1] != "" {
+			n++
+		}
 	}
-	for i := range a {
-		for _, p := range [][2]analysis.Verdict{{a[i].Verdict, b[i].Verdict}, {a[i].Other.Verdict, b[i].Other.Verdict}} {
-			if p[0] != p[1] && p[0] != analysis.Inconclusive && p[1] != analysis.Inconclusive {
-				t.Errorf("%s: %s at seed 1, %s at seed 2", a[i].ID, p[0], p[1])
+	if n < 15 {
+		t.Fatalf("wantVerdicts holds %d claims with a verdict in both models, want at least 15", n)
+	}
+	checkClaimVerdicts(t, got, n)
+	checkGrowthAndSourceNotes(t, got)
+}
+
+// checkGrowthAndSourceNotes asserts what issue 13 asked of the verdicts:
+// the growth claims carry local exponents with intervals up to N ≥ 10⁴
+// in both models and name their regime, and where the seed article's own
+// table contradicts its words the verdict says so.
+func checkGrowthAndSourceNotes(t *testing.T, got []claims.Result) {
+	t.Helper()
+	byID := map[string]claims.Result{}
+	for _, c := range got {
+		byID[c.ID] = c
+	}
+	for _, id := range []string{"aws-work-grows-n2", "aws-time-grows-linearly", "aws-jitter-keeps-n2"} {
+		c := byID[id]
+		for _, f := range []claims.Finding{{Model: c.Model, Regime: c.Regime, Exponents: c.Exponents}, c.Other} {
+			if len(f.Exponents) == 0 || f.Regime == "" {
+				t.Errorf("%s (%s): %d local exponents, regime %q", id, f.Model, len(f.Exponents), f.Regime)
+				continue
 			}
+			top := f.Exponents[len(f.Exponents)-1]
+			if top.To < 10_000 || !(top.CI95[1]-top.CI95[0] < 0.06) {
+				t.Errorf("%s (%s): top doubling %d→%d with interval %v, want N ≥ 10⁴ and ±0.03", id, f.Model, top.From, top.To, top.CI95)
+			}
+		}
+	}
+	for _, c := range claims.All() {
+		if k := byID[c.ID].KeyEvidence; k == nil || !strings.HasPrefix(k.Name, c.Key) {
+			t.Errorf("%s: key evidence %v, want one named %q…", c.ID, k, c.Key)
+		}
+	}
+	for id, want := range map[string]string{
+		"seed-decorrelated-fewest-calls":      "undercounted",
+		"seed-decorrelated-fastest-or-nearly": "own table contradicts",
+	} {
+		if !strings.Contains(byID[id].Note, want) {
+			t.Errorf("%s: note %q, want it to say %q", id, byID[id].Note, want)
 		}
 	}
 }
@@ -273,7 +335,7 @@ func TestClaimVerdictsStableAcrossSeeds(t *testing.T) {
 // of workers.
 func TestClaimsReproducible(t *testing.T) {
 	run := func(workers int) []byte {
-		r, err := analysis.EvaluateClaims(context.Background(), analysis.ClaimOptions{Trials: 100, Seed: 3, Workers: workers, Origin: "seed"})
+		r, err := claims.Evaluate(context.Background(), claims.Options{Trials: 100, Seed: 3, Workers: workers, Origin: "seed"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // SyncThreshold is the share of the retrying cohort arriving within one
@@ -82,19 +83,19 @@ type AuditRow struct {
 	Library string `json:"library,omitempty"`
 	Retries int    `json:"retries,omitempty"`
 	// Censored trials were still running at the horizon and are left out.
-	Censored   int       `json:"censored"`
-	Calls      *Estimate `json:"calls"`
-	Completion *Estimate `json:"completion"`
-	GaveUp     *Estimate `json:"gave_up"`
+	Censored   int             `json:"censored"`
+	Calls      *stats.Estimate `json:"calls"`
+	Completion *stats.Estimate `json:"completion"`
+	GaveUp     *stats.Estimate `json:"gave_up"`
 	// RetryPeak is the largest number of arrivals in one tick after the
 	// first-request window and PeakOverCapacity is RetryPeak / k, both
 	// measured in the tick model. Sync is FirstRetrySync: the share of the
 	// cohort's first retries within the busiest SyncWindow, exact and in
 	// real time.
-	RetryPeak        *Estimate `json:"retry_peak"`
-	PeakOverCapacity *Estimate `json:"peak_over_capacity"`
-	Sync             *Estimate `json:"sync"`
-	LatencyP99       *Quantile `json:"latency_p99"`
+	RetryPeak        *stats.Estimate `json:"retry_peak"`
+	PeakOverCapacity *stats.Estimate `json:"peak_over_capacity"`
+	Sync             *stats.Estimate `json:"sync"`
+	LatencyP99       *stats.Quantile `json:"latency_p99"`
 	// Synchronized is Sync's mean ≥ SyncThreshold; Why says, for presets,
 	// which feature of the library's formula keeps clients in step.
 	Synchronized bool   `json:"synchronized"`
@@ -102,8 +103,8 @@ type AuditRow struct {
 	// VsBest are the paired differences (this − best) of completion and
 	// calls over trials where neither was censored; zero for the best.
 	VsBest struct {
-		Completion Difference `json:"completion"`
-		Calls      Difference `json:"calls"`
+		Completion stats.Difference `json:"completion"`
+		Calls      stats.Difference `json:"calls"`
 	} `json:"vs_best"`
 
 	perTrial []auditTrial
@@ -152,16 +153,33 @@ func AuditPolicies(sc model.Scenario) []model.Policy {
 	return out
 }
 
+// AuditRanking is how an audit orders its rows. Censored trials come
+// first: a row's statistics are over its finished trials, conditional on
+// finishing, so a policy whose trials do not finish by the horizon is not
+// ranked on the few that did.
+const AuditRanking = "fewest censored trials, then clients that gave up, then mean calls, then mean completion"
+
+// CensoredRows counts the rows of an audit with censored trials.
+func (a Audit) CensoredRows() int {
+	n := 0
+	for _, r := range a.Rows {
+		if r.Censored > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // RunAudit plays opt.Trials trials of sc under every policy of
 // AuditPolicies — trial i of each on the same random stream, so that
 // differences are paired — and ranks them by what the herd costs: fewest
-// clients that gave up first, then fewest calls (the server's load), then
-// shortest mean completion. Completion alone would rank retrying at once
+// censored trials first (AuditRanking), then fewest clients that gave up,
+// then fewest calls (the server's load), then shortest mean completion. Completion alone would rank retrying at once
 // first on a capacity server, at the highest load.
 func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, progress func(done, total int)) (Audit, error) {
 	policies := AuditPolicies(sc)
 	a := Audit{Trials: opt.Trials, Seed: opt.Seed, SyncThreshold: SyncThreshold,
-		RankedBy: "clients that gave up, then mean calls, then mean completion"}
+		RankedBy: AuditRanking}
 	a.Scenario = sc
 	a.Scenario.Policy = policies[0]
 	a.Unit = policies[0].Unit()
@@ -195,7 +213,7 @@ func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, pr
 	for i := range a.Rows {
 		r := &a.Rows[i]
 		r.Rank = i + 1
-		var dc, dk Moments
+		var dc, dk stats.Moments
 		for t, x := range r.perTrial {
 			if x.censored || best[t].censored {
 				continue
@@ -203,12 +221,12 @@ func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, pr
 			dc.Add(x.completion - best[t].completion)
 			dk.Add(x.calls - best[t].calls)
 		}
-		r.VsBest.Completion, r.VsBest.Calls = difference(&dc), difference(&dk)
+		r.VsBest.Completion, r.VsBest.Calls = dc.Difference(), dk.Difference()
 	}
 	return a, nil
 }
 
-func mean(e *Estimate) float64 {
+func mean(e *stats.Estimate) float64 {
 	if e == nil {
 		return 1e300 // no finished trial ranks last
 	}
@@ -216,6 +234,9 @@ func mean(e *Estimate) float64 {
 }
 
 func auditLess(a, b AuditRow) bool {
+	if a.Censored != b.Censored {
+		return a.Censored < b.Censored
+	}
 	if mean(a.GaveUp) != mean(b.GaveUp) {
 		return mean(a.GaveUp) < mean(b.GaveUp)
 	}
@@ -231,8 +252,8 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	if ps, ok := model.LookupPreset(sc.Policy.Kind); ok {
 		row.Preset, row.Library, row.Why = true, ps.Library, ps.Synchronizing
 	}
-	var calls, completion, gaveUp, peak, over Moments
-	var lat LatencyCDF
+	var calls, completion, gaveUp, peak, over stats.Moments
+	var lat stats.LatencyCDF
 	k := float64(sc.Capacity)
 	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		var rp int64
@@ -259,9 +280,9 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	if calls.N() == 0 {
 		return row, nil
 	}
-	est := func(m *Moments) *Estimate { e := m.Estimate(); return &e }
+	est := func(m *stats.Moments) *stats.Estimate { e := m.Estimate(); return &e }
 	row.Calls, row.Completion, row.GaveUp = est(&calls), est(&completion), est(&gaveUp)
-	sync := Exact(FirstRetrySync(sc, SyncWindow))
+	sync := stats.Exact(FirstRetrySync(sc, SyncWindow))
 	row.RetryPeak, row.PeakOverCapacity, row.Sync = est(&peak), est(&over), &sync
 	q := lat.Quantile(0.99)
 	row.LatencyP99 = &q
@@ -293,8 +314,8 @@ func (a Audit) Synchronized() []string {
 type PresetsAuditPoint struct {
 	Policy                 string
 	Preset, Synchronized   bool
-	Completion, GaveUpRate Estimate // completion in the audit's unit; gave-up as a share of N
-	Sync                   Estimate
+	Completion, GaveUpRate stats.Estimate // completion in the audit's unit; gave-up as a share of N
+	Sync                   stats.Estimate
 }
 
 // PresetsAuditData is the data of the presets-audit figure, in rank order,
@@ -309,7 +330,7 @@ func PresetsAuditData(a Audit) []PresetsAuditPoint {
 		g := *r.GaveUp
 		g.Mean, g.SD = g.Mean/n, g.SD/n
 		if g.CI95 != nil {
-			g.CI95 = &Interval{g.CI95[0] / n, g.CI95[1] / n}
+			g.CI95 = &stats.Interval{g.CI95[0] / n, g.CI95[1] / n}
 		}
 		out = append(out, PresetsAuditPoint{Policy: r.Policy, Preset: r.Preset, Synchronized: r.Synchronized,
 			Completion: *r.Completion, GaveUpRate: g, Sync: *r.Sync})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // AWSSource is the AWS Architecture Blog post whose simulation
@@ -16,7 +17,7 @@ const AWSSource = "https://aws.amazon.com/blogs/architecture/exponential-backoff
 type AWSRow struct {
 	Clients    int            `json:"clients"`
 	Policy     string         `json:"policy"`
-	Calls      Estimate       `json:"calls"`
+	Calls      stats.Estimate `json:"calls"`
 	Completion Distribution   `json:"completion"`
 	Censored   int            `json:"censored"`
 	Scenario   model.Scenario `json:"scenario"`
@@ -51,7 +52,7 @@ func ReproduceAWS(ctx context.Context, clients []int, kinds []model.Kind, opt mo
 // Point is one estimate of a curve: its x and its mean with a 95% interval.
 type Point struct {
 	X float64 `json:"x"`
-	Estimate
+	stats.Estimate
 }
 
 // Series is one policy's curve, ready for a figure with a confidence band.
@@ -65,16 +66,16 @@ type Series struct {
 // calls (writes) against the client count, one series per policy, in the
 // order the rows first name the policies.
 func AWSCallsVersusClients(rows []AWSRow) []Series {
-	return awsSeries(rows, "calls", func(r AWSRow) Estimate { return r.Calls })
+	return awsSeries(rows, "calls", func(r AWSRow) stats.Estimate { return r.Calls })
 }
 
 // AWSTimeVersusClients is the data of figure aws-time-vs-clients: mean
 // completion time in ms against the client count, one series per policy.
 func AWSTimeVersusClients(rows []AWSRow) []Series {
-	return awsSeries(rows, "ms", func(r AWSRow) Estimate { return r.Completion.Estimate })
+	return awsSeries(rows, "ms", func(r AWSRow) stats.Estimate { return r.Completion.Estimate })
 }
 
-func awsSeries(rows []AWSRow, unit string, y func(AWSRow) Estimate) []Series {
+func awsSeries(rows []AWSRow, unit string, y func(AWSRow) stats.Estimate) []Series {
 	var out []Series
 	at := map[string]int{}
 	for _, r := range rows {

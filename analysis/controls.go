@@ -6,17 +6,18 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // MetastabilityCell is one (λ/k, outage length) point of a metastability
 // map: the share of trials that recovered within the horizon.
 type MetastabilityCell struct {
-	Load      float64 `json:"load"` // λ/k
-	Outage    int     `json:"outage"`
-	Recovered Share   `json:"recovered"`
+	Load      float64     `json:"load"` // λ/k
+	Outage    int         `json:"outage"`
+	Recovered stats.Share `json:"recovered"`
 	// RecoveryTicks is the mean over recovered trials (absent when none).
-	RecoveryTicks *Estimate `json:"recovery_ticks,omitempty"`
-	Calls         Estimate  `json:"load_factor"` // calls per new request
+	RecoveryTicks *stats.Estimate `json:"recovery_ticks,omitempty"`
+	Calls         stats.Estimate  `json:"load_factor"` // calls per new request
 }
 
 // Stuck reports whether the cell clearly does not recover: the 95% interval
@@ -98,12 +99,12 @@ func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, c
 
 // RecoveryPoint is the recovery at one load.
 type RecoveryPoint struct {
-	Load          float64   `json:"load"`
-	Recovered     Share     `json:"recovered"`
-	RecoveryTicks *Estimate `json:"recovery_ticks,omitempty"`
-	Goodput       Estimate  `json:"goodput_after_outage"`
-	ServedShare   Estimate  `json:"served_share"`
-	Calls         Estimate  `json:"load_factor"`
+	Load          float64         `json:"load"`
+	Recovered     stats.Share     `json:"recovered"`
+	RecoveryTicks *stats.Estimate `json:"recovery_ticks,omitempty"`
+	Goodput       stats.Estimate  `json:"goodput_after_outage"`
+	ServedShare   stats.Estimate  `json:"served_share"`
+	Calls         stats.Estimate  `json:"load_factor"`
 }
 
 // RecoverySeries is recovery against load for one set of controls.
@@ -153,11 +154,11 @@ func StandardControls() []model.Controls {
 // FirstWindowRow is one first-request window's cohort: peak sends in a
 // tick, calls and completion.
 type FirstWindowRow struct {
-	Window     int       `json:"window"`
-	Peak       *Estimate `json:"peak_arrivals"`
-	Calls      *Estimate `json:"calls"`
-	Completion *Estimate `json:"completion"`
-	Censored   int       `json:"censored"`
+	Window     int             `json:"window"`
+	Peak       *stats.Estimate `json:"peak_arrivals"`
+	Calls      *stats.Estimate `json:"calls"`
+	Completion *stats.Estimate `json:"completion"`
+	Censored   int             `json:"censored"`
 }
 
 // FirstWindowEffect simulates the scenario's cohort with each first-request
@@ -184,10 +185,10 @@ func FirstWindowEffect(ctx context.Context, sc model.Scenario, windows []int, op
 // StackCheck is the closed form of a stack's amplification beside its
 // simulation.
 type StackCheck struct {
-	Failure    float64  `json:"failure"`
-	Attempts   []int    `json:"attempts"`
-	ClosedForm float64  `json:"closed_form"`
-	Simulated  Estimate `json:"simulated"`
+	Failure    float64        `json:"failure"`
+	Attempts   []int          `json:"attempts"`
+	ClosedForm float64        `json:"closed_form"`
+	Simulated  stats.Estimate `json:"simulated"`
 	// Exact says every simulated trial sent exactly the closed form's
 	// calls, as it must when p is 0 or 1.
 	Exact bool `json:"exact"`
@@ -201,7 +202,7 @@ func Amplify(ctx context.Context, p float64, attempts []int, opt montecarlo.Opti
 		return StackCheck{}, err
 	}
 	c := StackCheck{Failure: p, Attempts: attempts, ClosedForm: model.Amplification(p, attempts), Exact: true}
-	var m Moments
+	var m stats.Moments
 	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
 		m.Add(float64(t.Calls))
 		c.Exact = c.Exact && float64(t.Calls) == c.ClosedForm

@@ -8,15 +8,16 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // QuantilePath is how the estimate of one quantile of completion, and its
 // order-statistic 95% interval, evolve as trials accumulate: At[i] is the
 // estimate from the first Trials[i] trials.
 type QuantilePath struct {
-	P      float64    `json:"p"`
-	Trials []int      `json:"trials"`
-	At     []Quantile `json:"at"`
+	P      float64          `json:"p"`
+	Trials []int            `json:"trials"`
+	At     []stats.Quantile `json:"at"`
 }
 
 // HalfWidth is half the length of At[i]'s interval: +Inf while the trials
@@ -40,7 +41,7 @@ type Convergence struct {
 
 // RunningQuantiles runs max(checkpoints) trials of sc and, after the first n
 // trials for each n in checkpoints, records the estimate of each p-quantile
-// of completion with its exact order-statistic interval (QuantileOf). Every
+// of completion with its exact order-statistic interval (stats.QuantileOf). Every
 // checkpoint sees a prefix of the same trials, as a user adding trials
 // would, so the paths show how one study's estimate settles, not
 // independent studies. opt.Trials is ignored.
@@ -75,7 +76,7 @@ func RunningQuantiles(ctx context.Context, sc model.Scenario, opt montecarlo.Opt
 		}
 		for next < len(at) && at[next] == done {
 			for i, p := range ps {
-				c.Paths[i].At = append(c.Paths[i].At, QuantileOf(hist, p))
+				c.Paths[i].At = append(c.Paths[i].At, stats.QuantileOf(hist, p))
 			}
 			next++
 		}

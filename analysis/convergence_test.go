@@ -88,20 +88,6 @@ func TestRunningQuantilesRejects(t *testing.T) {
 	}
 }
 
-func TestEstimateScale(t *testing.T) {
-	e := Estimate{Mean: 10, SD: 2, N: 5, CI95: &Interval{8, 12}}
-	got := e.Scale(-0.5)
-	if got.Mean != -5 || got.SD != 1 || got.N != 5 || *got.CI95 != (Interval{-6, -4}) {
-		t.Errorf("Scale(-0.5) = %+v %v, want mean -5, sd 1, n 5, [-6, -4]", got, *got.CI95)
-	}
-	if e.CI95[0] != 8 {
-		t.Error("Scale modified its receiver's interval")
-	}
-	if got := Exact(3).Scale(2); got.Mean != 6 || got.CI95 != nil {
-		t.Errorf("Exact(3).Scale(2) = %+v, want exact 6", got)
-	}
-}
-
 func TestSimulateEach(t *testing.T) {
 	var scs []model.Scenario
 	for _, n := range []int{10, 20} {

@@ -6,74 +6,65 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
-
-// Difference is a paired difference A − B of a per-trial quantity over
-// trials that share their random stream (common random numbers), with its
-// 95% Student-t interval. Significant is true when the interval excludes 0.
-type Difference struct {
-	Estimate
-	Significant bool `json:"significant"`
-}
-
-func difference(m *Moments) Difference {
-	e := m.Estimate()
-	return Difference{Estimate: e, Significant: e.CI95 != nil && (e.CI95[0] > 0 || e.CI95[1] < 0)}
-}
 
 // Comparison is scenario A against scenario B, trial by trial.
 type Comparison struct {
 	A, B       model.Scenario
-	Trials     int        `json:"trials"`
-	Censored   int        `json:"censored"` // trials where A or B was censored; left out of the differences
-	Calls      Difference `json:"calls"`
-	Completion Difference `json:"completion"`
+	Trials     int              `json:"trials"`
+	Censored   int              `json:"censored"` // trials where A or B was censored; left out of the differences
+	Calls      stats.Difference `json:"calls"`
+	Completion stats.Difference `json:"completion"`
 }
 
 // Compare runs A and B with the same options — so trial i of both draws
 // from the same stream when they differ only in their policy — and
 // estimates the paired differences A − B of calls and completion.
 func Compare(ctx context.Context, a, b model.Scenario, opt montecarlo.Options) (Comparison, error) {
-	ra, err := collectOutcomes(ctx, a, opt)
+	ra, err := Outcomes(ctx, a, opt)
 	if err != nil {
 		return Comparison{}, fmt.Errorf("scenario A: %w", err)
 	}
-	rb, err := collectOutcomes(ctx, b, opt)
+	rb, err := Outcomes(ctx, b, opt)
 	if err != nil {
 		return Comparison{}, fmt.Errorf("scenario B: %w", err)
 	}
-	return compareOutcomes(a, b, ra, rb), nil
+	return CompareOutcomes(a, b, ra, rb), nil
 }
 
-// outcome is what a paired comparison keeps of one trial. Completion is in
+// Outcome is what a paired comparison keeps of one trial. Completion is in
 // the scenario's unit (ticks, or ms for OCC).
-type outcome struct {
-	calls, completion float64
-	censored          bool
+type Outcome struct {
+	Calls, Completion float64
+	Censored          bool
 }
 
-func collectOutcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]outcome, error) {
-	out := make([]outcome, 0, opt.Trials)
+// Outcomes runs sc and keeps every trial's Outcome, in trial order, for
+// comparisons that pair trial i of one scenario with trial i of another.
+func Outcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]Outcome, error) {
+	out := make([]Outcome, 0, opt.Trials)
 	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
-		out = append(out, outcome{float64(t.Calls), t.CompletionTime(), t.Censored})
+		out = append(out, Outcome{float64(t.Calls), t.CompletionTime(), t.Censored})
 		return nil
 	})
 	return out, err
 }
 
-// compareOutcomes pairs trial i of A with trial i of B; the claims registry
-// reuses it on cached runs.
-func compareOutcomes(a, b model.Scenario, ra, rb []outcome) Comparison {
+// CompareOutcomes pairs trial i of A with trial i of B, leaving out the
+// pairs where either was censored; Compare runs it on fresh trials, the
+// claims' Lab on cached ones.
+func CompareOutcomes(a, b model.Scenario, ra, rb []Outcome) Comparison {
 	c := Comparison{A: a, B: b, Trials: len(ra)}
-	var calls, completion Moments
+	var calls, completion stats.Moments
 	for i := range ra {
-		if ra[i].censored || rb[i].censored {
+		if ra[i].Censored || rb[i].Censored {
 			c.Censored++
 			continue
 		}
-		calls.Add(ra[i].calls - rb[i].calls)
-		completion.Add(ra[i].completion - rb[i].completion)
+		calls.Add(ra[i].Calls - rb[i].Calls)
+		completion.Add(ra[i].Completion - rb[i].Completion)
 	}
-	c.Calls, c.Completion = difference(&calls), difference(&completion)
+	c.Calls, c.Completion = calls.Difference(), completion.Difference()
 	return c
 }

@@ -2,19 +2,11 @@ package analysis
 
 import (
 	"context"
-	"math"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/herdlab/herd/stats"
 )
-
-// Published is a mean ± sd over N trials as an article printed it.
-type Published struct {
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
-	N    int     `json:"n"`
-}
 
 // SeedSource names where SeedTable comes from.
 const SeedSource = "shared/seeds/000_646017d758d38312.txt, section 5.2"
@@ -24,7 +16,7 @@ const SeedSource = "shared/seeds/000_646017d758d38312.txt, section 5.2"
 type seedRow struct {
 	clients           int
 	policy            model.Kind
-	completion, calls Published
+	completion, calls stats.Published
 }
 
 // SeedTable is the seed article's section 5.2 table, as printed.
@@ -46,42 +38,29 @@ var seedTable = []seedRow{
 	{200, model.Decorrelated, pub(36.30, 4.14), pub(751.7, 9.3)},
 }
 
+// SeedPublished is one row of the seed article's table as printed.
+type SeedPublished struct {
+	Clients           int
+	Policy            model.Kind
+	Completion, Calls stats.Published
+}
+
+// SeedTableRow is the printed row for n clients and a policy, if the
+// table has one.
+func SeedTableRow(n int, kind model.Kind) (SeedPublished, bool) {
+	for _, r := range seedTable {
+		if r.clients == n && r.policy == kind {
+			return SeedPublished{r.clients, r.policy, r.completion, r.calls}, true
+		}
+	}
+	return SeedPublished{}, false
+}
+
 // SeedRows is the number of rows of the seed article's table, which
 // ReproduceSeed reruns one by one.
 func SeedRows() int { return len(seedTable) }
 
-func pub(mean, sd float64) Published { return Published{Mean: mean, SD: sd, N: 30} }
-
-// Agreement compares herd's estimate with a published value by a two-sided
-// z test at level 99.9% on the difference of means, with standard error
-// √(SE_herd² + (sd/√n)²). With both standard errors zero the two agree only
-// when equal.
-type Agreement struct {
-	Published Published `json:"article"`
-	Z         float64   `json:"z"`
-	Agrees    bool      `json:"agrees"`
-}
-
-// AgreementLevel is the confidence level of Agreement's z test.
-const AgreementLevel = 0.999
-
-// Agree compares an estimate with a published value.
-func Agree(e Estimate, p Published) Agreement {
-	a := Agreement{Published: p}
-	se := math.Hypot(e.SE(), p.SD/math.Sqrt(float64(p.N)))
-	d := e.Mean - p.Mean
-	if se == 0 {
-		a.Agrees = d == 0
-		if !a.Agrees {
-			a.Z = math.Copysign(math.MaxFloat64, d)
-		}
-		return a
-	}
-	a.Z = d / se
-	zc := distuv.UnitNormal.Quantile(1 - (1-AgreementLevel)/2)
-	a.Agrees = math.Abs(a.Z) <= zc
-	return a
-}
+func pub(mean, sd float64) stats.Published { return stats.Published{Mean: mean, SD: sd, N: 30} }
 
 // SeedComparison is one row of the reproduction of the seed table.
 type SeedComparison struct {
@@ -101,8 +80,8 @@ func (c SeedComparison) Agrees() bool { return c.Calls.Agrees && c.Completion.Ag
 
 // Compared is herd's estimate beside the article's value.
 type Compared struct {
-	Estimate
-	Agreement
+	stats.Estimate
+	stats.Agreement
 }
 
 // SeedScenario is the seed article's section 5.1 scenario for n clients.
@@ -125,8 +104,8 @@ func ReproduceSeed(ctx context.Context, opt montecarlo.Options, progress func(do
 		row := SeedComparison{Clients: r.clients, Policy: string(r.policy), Summary: s,
 			Censored: s.Censored, Warnings: s.Warnings, Scenario: sc}
 		if s.Calls != nil {
-			row.Calls = Compared{*s.Calls, Agree(*s.Calls, r.calls)}
-			row.Completion = Compared{s.Completion.Estimate, Agree(s.Completion.Estimate, r.completion)}
+			row.Calls = Compared{*s.Calls, stats.Agree(*s.Calls, r.calls)}
+			row.Completion = Compared{s.Completion.Estimate, stats.Agree(s.Completion.Estimate, r.completion)}
 		}
 		rows = append(rows, row)
 		if progress != nil {

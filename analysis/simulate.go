@@ -7,12 +7,13 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // Distribution is an estimate of a mean with named quantiles.
 type Distribution struct {
-	Estimate
-	Quantiles map[string]Quantile `json:"quantiles"`
+	stats.Estimate
+	Quantiles map[string]stats.Quantile `json:"quantiles"`
 }
 
 // Summary is what a Monte Carlo run of one scenario says, with uncertainty.
@@ -28,35 +29,44 @@ type Summary struct {
 	Censored int    `json:"censored"`
 	// Engine is the engine that played the trials and why it was chosen.
 	Engine     montecarlo.Choice `json:"engine"`
-	Calls      *Estimate         `json:"calls"`
+	Calls      *stats.Estimate   `json:"calls"`
 	Completion *Distribution     `json:"completion"`
 	// Latency is per-client latency: the mean of per-trial mean latencies
 	// and the quantiles of the pooled distribution.
-	Latency *Distribution `json:"latency"`
-	Peak    *Estimate     `json:"peak_arrivals"`
+	Latency *Distribution   `json:"latency"`
+	Peak    *stats.Estimate `json:"peak_arrivals"`
 	// GaveUp is the mean number of clients per trial that gave up at their
 	// policy's retry limit. Completion still ends at the last success.
-	GaveUp *Estimate `json:"gave_up"`
+	GaveUp *stats.Estimate `json:"gave_up"`
 	// Arrivals[t] is the mean number of arrivals at tick t over finished
 	// trials (a trial adds 0 after it finished), when requested.
-	Arrivals []Estimate `json:"arrivals,omitempty"`
-	Warnings []string   `json:"warnings,omitempty"`
+	Arrivals []stats.Estimate `json:"arrivals,omitempty"`
+	Warnings []string         `json:"warnings,omitempty"`
 }
 
 // Simulate runs opt.Trials trials of sc and summarizes them.
 func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Summary, error) {
+	return simulate(ctx, sc, opt, nil)
+}
+
+// simulate is Simulate showing every trial, in trial order, to each (when
+// set) before folding it: a study that pairs trials keeps what it needs.
+func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, each func(*montecarlo.Trial)) (Summary, error) {
 	plan, err := montecarlo.NewPlan(sc, montecarlo.CohortOf(sc), opt)
 	if err != nil {
 		return Summary{}, err
 	}
 	choice := plan.Choice
-	var calls, completion, latency, peak, gaveUp Moments
+	var calls, completion, latency, peak, gaveUp stats.Moments
 	var compHist []int64
 	var compTimes []float64 // continuous time: the completions, for exact quantiles
-	var lat LatencyCDF
-	var arrivals []Moments
+	var lat stats.LatencyCDF
+	var arrivals []stats.Moments
 	censored := 0
 	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
+		if each != nil {
+			each(t)
+		}
 		if t.Censored {
 			censored++
 			return nil
@@ -112,11 +122,11 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	}
 	c, g := calls.Estimate(), gaveUp.Estimate()
 	s.Calls, s.GaveUp = &c, &g
-	s.Completion = &Distribution{Estimate: completion.Estimate(), Quantiles: map[string]Quantile{}}
+	s.Completion = &Distribution{Estimate: completion.Estimate(), Quantiles: map[string]stats.Quantile{}}
 	if sc.Continuous() {
 		slices.Sort(compTimes)
-		for _, pc := range Percentiles {
-			s.Completion.Quantiles[pc.Name] = QuantileOfSorted(compTimes, pc.P)
+		for _, pc := range stats.Percentiles {
+			s.Completion.Quantiles[pc.Name] = stats.QuantileOfSorted(compTimes, pc.P)
 		}
 		if sc.Time == model.ContinuousTime {
 			s.Latency = windowLatency(latency, &lat)
@@ -127,9 +137,9 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	}
 	p := peak.Estimate()
 	s.Peak = &p
-	s.Latency = &Distribution{Estimate: latency.Estimate(), Quantiles: map[string]Quantile{}}
-	for _, pc := range Percentiles {
-		s.Completion.Quantiles[pc.Name] = QuantileOf(compHist, pc.P)
+	s.Latency = &Distribution{Estimate: latency.Estimate(), Quantiles: map[string]stats.Quantile{}}
+	for _, pc := range stats.Percentiles {
+		s.Completion.Quantiles[pc.Name] = stats.QuantileOf(compHist, pc.P)
 		s.Latency.Quantiles[pc.Name] = lat.Quantile(pc.P)
 	}
 	for i := range arrivals {
@@ -140,9 +150,9 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 
 // foldArrivals adds one finished trial's arrivals per tick; the trial is the
 // n-th folded, and earlier trials that ended sooner count 0 at later ticks.
-func foldArrivals(acc []Moments, a []int64, n int) []Moments {
+func foldArrivals(acc []stats.Moments, a []int64, n int) []stats.Moments {
 	for len(acc) < len(a) {
-		var m Moments
+		var m stats.Moments
 		for range n - 1 {
 			m.Add(0)
 		}

@@ -4,17 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // foldWindowTrial folds what a continuous-time trial of the window server
 // records besides its calls and completion: give-ups, and per-client
 // latency in ms (its mean exact, its histogram in montecarlo's geometric
 // bins).
-func foldWindowTrial(t *montecarlo.Trial, gaveUp, latency *Moments, lat *LatencyCDF) {
+func foldWindowTrial(t *montecarlo.Trial, gaveUp, latency *stats.Moments, lat *stats.LatencyCDF) {
 	gaveUp.Add(float64(t.GaveUp))
 	if t.Served > 0 {
 		latency.Add(t.LatencySum / float64(t.Served))
@@ -27,47 +27,20 @@ func foldWindowTrial(t *montecarlo.Trial, gaveUp, latency *Moments, lat *Latency
 // each reported as the upper end of its bin (within 0.1% above the exact
 // quantile), with an interval from the lower end of its low bin to the
 // upper end of its high bin.
-func windowLatency(latency Moments, lat *LatencyCDF) *Distribution {
-	d := &Distribution{Estimate: latency.Estimate(), Quantiles: map[string]Quantile{}}
+func windowLatency(latency stats.Moments, lat *stats.LatencyCDF) *Distribution {
+	d := &Distribution{Estimate: latency.Estimate(), Quantiles: map[string]stats.Quantile{}}
 	edge := func(x float64, below int) float64 {
 		if math.IsInf(x, 0) || math.IsNaN(x) {
 			return x
 		}
 		return montecarlo.LatencyBinEdge(int(x) - below)
 	}
-	for _, pc := range Percentiles {
+	for _, pc := range stats.Percentiles {
 		q := lat.Quantile(pc.P)
 		q.Value, q.CI95[0], q.CI95[1] = edge(q.Value, 0), edge(q.CI95[0], 1), edge(q.CI95[1], 0)
 		d.Quantiles[pc.Name] = q
 	}
 	return d
-}
-
-// roundTrips reads a sweep's latency axis: laws separated by semicolons
-// when any is written as a law (uniform:2ms,8ms), else a comma list of
-// durations and ranges, as the other duration fields.
-func roundTrips(text string) ([]string, error) {
-	law := strings.Contains(text, ";")
-	for _, name := range []string{"fixed:", "uniform:", "lognormal:"} {
-		law = law || strings.Contains(text, name)
-	}
-	if !law {
-		ds, err := durations(text)
-		var out []string
-		for _, d := range ds {
-			out = append(out, d.String())
-		}
-		return out, err
-	}
-	var out []string
-	for _, item := range strings.Split(text, ";") {
-		r, err := model.ParseRoundTrip(item)
-		if err != nil {
-			return nil, fmt.Errorf("%q: %v", item, err)
-		}
-		out = append(out, r.String())
-	}
-	return out, nil
 }
 
 // windowClosedScenarios are herd validate's continuous-time cases of the
@@ -106,7 +79,7 @@ func validateWindowClosed(ctx context.Context, sc, msc model.Scenario, opt monte
 	if err != nil {
 		return []Check{notApplicable(MethodClosed, sc, err)}, nil
 	}
-	var calls, completion, gaveUp Moments
+	var calls, completion, gaveUp stats.Moments
 	censored := 0
 	err = montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		if t.Censored {
@@ -121,7 +94,7 @@ func validateWindowClosed(ctx context.Context, sc, msc model.Scenario, opt monte
 	if err != nil {
 		return nil, err
 	}
-	exact := func(q string, want float64, m *Moments) Check {
+	exact := func(q string, want float64, m *stats.Moments) Check {
 		e := m.Estimate()
 		ch := Check{Method: MethodClosed, Scenario: sc, Quantity: q, Model: Number(want), MonteCarlo: &e, Verdict: Pass,
 			Detail: fmt.Sprintf("all %d trials equal (continuous time)", e.N)}

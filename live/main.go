@@ -15,7 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/stats"
 )
 
 // tolerance is how close herd's mean must be to the live mean when the
@@ -145,15 +145,15 @@ type row struct {
 	cs                                  caseSpec
 	reps                                int
 	net                                 network
-	calls, completion, gaveUp           analysis.Estimate // live; completion in ms
-	herdCalls, herdCompletion, herdGave analysis.Estimate // herd, continuous time
-	tickCompletion                      float64           // herd's tick model, ms
+	calls, completion, gaveUp           stats.Estimate // live; completion in ms
+	herdCalls, herdCompletion, herdGave stats.Estimate // herd, continuous time
+	tickCompletion                      float64        // herd's tick model, ms
 	unaligned                           int
 }
 
 func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(repetition)) (row, error) {
 	var rs []repetition
-	var calls, completion, gaveUp analysis.Moments
+	var calls, completion, gaveUp stats.Moments
 	r := row{cs: cs, reps: reps}
 	for range reps {
 		rep, err := runRepetition(ctx, cs)
@@ -194,7 +194,7 @@ func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(r
 
 // agrees says whether herd's estimate is within tolerance of the live one,
 // or within their combined 95% intervals where those are wider.
-func agrees(live, herd analysis.Estimate) bool {
+func agrees(live, herd stats.Estimate) bool {
 	if live.Mean == 0 {
 		return herd.Mean == 0
 	}
@@ -202,7 +202,7 @@ func agrees(live, herd analysis.Estimate) bool {
 	return d <= tolerance*math.Abs(live.Mean) || d <= math.Hypot(halfWidth(live), halfWidth(herd))
 }
 
-func halfWidth(e analysis.Estimate) float64 {
+func halfWidth(e stats.Estimate) float64 {
 	if e.CI95 == nil {
 		return 0
 	}
@@ -220,14 +220,14 @@ func (r row) verdict() string {
 	return "DISAGREES"
 }
 
-func ratio(herd, live analysis.Estimate) string {
+func ratio(herd, live stats.Estimate) string {
 	if live.Mean == 0 {
 		return "—"
 	}
 	return fmt.Sprintf("%.3f", herd.Mean/live.Mean)
 }
 
-func pm(e analysis.Estimate) string {
+func pm(e stats.Estimate) string {
 	return fmt.Sprintf("%.1f ± %.1f", e.Mean, halfWidth(e))
 }
 

@@ -118,7 +118,7 @@ func TestDelaysAgainstSampling(t *testing.T) {
 		preset("grpc-go-connect"),
 		preset("aws-go-v2-legacy"),
 	}
-	if testing.Short() {
+	if testing.Short() || !longSuite { // all seven under -tags long
 		policies = policies[:2]
 	}
 	for i, p := range policies {

@@ -48,10 +48,18 @@
 // their default limits (Preset.Policy) make clients give up. Both kinds of
 // rule stand side by side: adding a policy is adding one rule.
 //
-// Controls (attempt limit, AWS SDK and Brooker retry token buckets, a
-// per-client circuit breaker) limit retries whatever the policy. Traffic
-// turns a scenario into an open loop with an outage, and defines the
-// server's goodput under overload (RejectCost) and when a run has recovered.
+// Controls limit retries whatever the policy: an attempt limit and at most
+// one Control of each kind, each with its source's parameters and its
+// per-client rule as a ControlState in its own file — the retry token
+// buckets (bucket.go: the AWS SDKs' legacy and 2026 quotas, herd's reading
+// of Brooker's post, his simulator's bucket), the circuit breakers
+// (breaker.go: herd's sliding window, Brooker's simulator's), Finagle's
+// retry budget (budget.go), gRPC retry throttling and the SRE book's
+// adaptive throttling (throttling.go). Traffic turns a scenario into an
+// open loop with an outage (or, with ClosedLoop, a closed loop of clients
+// with one request each), and defines the server's goodput under overload
+// (RejectCost), when a run has recovered and whether it drains. The flaky
+// server (flaky.go) fails calls at random whatever the load.
 // Amplification is the closed form of retries stacked over layers.
 //
 // # Models
@@ -81,12 +89,16 @@
 // scenario past MarkovOptions.MaxStates, and decorrelated otherwise, whose
 // law depends on a continuous previous delay.
 //
-// MeanFieldModel approximates large cohorts by expected numbers: expected
-// arrivals per tick and retry class, with the arrivals of a tick taken as
-// Binomial(pending, λ/pending) to get the expected failures E[(M − k)⁺]
-// (so tick 0, where all N arrive, is exact), failures spread forward by the
-// same wait laws, and decorrelated's previous delay on a grid. It assumes
-// ticks are independent given their means, which is why it is exact only in
-// the limit of large N at fixed N/k; its completion is an estimate whose
-// error herd validate reports.
+// MeanFieldModel approximates large cohorts by expected numbers and their
+// fluctuations: expected arrivals per tick and retry class, the covariance
+// of the arrivals booked for the next ticks (the linear-noise
+// approximation), and a tick's arrivals drawn from a count law with that
+// mean and variance to get its failures' law (so tick 0, where all N
+// arrive, is exact); failures spread forward by the same wait laws, and
+// decorrelated's previous delay lives on a grid chosen from a tolerance.
+// Its law of completion (completionLaw) is built from each tick's failures
+// and their next waits, with the ticks that straddle the capacity coupled
+// through their correlated arrivals. It is exact only in the limit of large
+// N at fixed N/k; herd validate measures its error, and a model result
+// quotes it as its validity.
 package model

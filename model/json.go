@@ -31,6 +31,8 @@ type scenarioJSON struct {
 	Window      string `json:"window,omitempty"`
 	Latency     string `json:"latency,omitempty"`
 	FirstSpread string `json:"first_spread,omitempty"`
+	// FailureRate is the flaky server's p, absent on other servers.
+	FailureRate float64 `json:"failure_rate,omitempty"`
 }
 
 // MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
@@ -42,8 +44,8 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		FixedDelay: s.Policy.FixedDelay, Rounding: s.Rounding.String(),
 		FirstWindow: s.FirstWindow, Horizon: s.EffectiveHorizon(),
 		Tick: durationString(s.Policy.TickLength()), Retries: s.Policy.Retries,
-		MaxElapsed: durationString(s.Policy.MaxElapsed),
-		Time:       s.Time.String(), Window: durationString(s.Window()),
+		MaxElapsed: durationString(s.Policy.MaxElapsed), FailureRate: s.FailureRate,
+		Time: s.Time.String(), Window: durationString(s.Window()),
 		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
 	})
 }
@@ -118,6 +120,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
 		Time: tm, Latency: trip, FirstSpread: spread,
+		FailureRate: j.FailureRate,
 	}
 	return nil
 }

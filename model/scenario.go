@@ -20,9 +20,14 @@ const (
 	// OCC is the AWS Architecture Blog's optimistic-concurrency row in
 	// continuous time (see occ.go); it has no ticks and no capacity.
 	OCC
+	// Flaky fails each call it takes with probability FailureRate,
+	// whatever the load (see flaky.go).
+	Flaky
 )
 
-var serverNames = []string{"capacity", "collision", "occ"}
+var serverNames = []string{"capacity", "collision", "occ",
+	"flaky",
+}
 
 func (s Server) String() string {
 	if s < 0 || int(s) >= len(serverNames) {
@@ -72,6 +77,9 @@ type Scenario struct {
 	Time        TimeModel
 	Latency     RoundTrip
 	FirstSpread time.Duration
+	// FailureRate is the flaky server's probability p that a call it
+	// takes fails; 0 on every other server.
+	FailureRate float64
 }
 
 // Default is the seed article's section 5.1 scenario with N = 100.
@@ -130,10 +138,16 @@ type FieldError struct {
 	Flag  string
 	Valid string
 	Got   string
+	// Hint, when set, is the valid value the one given resembles.
+	Hint string
 }
 
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("--%s must be %s, got %s", e.Flag, e.Valid, e.Got)
+	s := fmt.Sprintf("--%s must be %s, got %s", e.Flag, e.Valid, e.Got)
+	if e.Hint != "" {
+		s += " (did you mean " + e.Hint + "?)"
+	}
+	return s
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -156,7 +170,7 @@ func (s Scenario) Validate() error {
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
 	case s.Capacity < 1 || s.Capacity > MaxClients:
 		return bad("capacity", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Capacity)
-	case s.Server != Capacity && s.Server != Collision && s.Server != OCC:
+	case s.Server < Capacity || int(s.Server) >= len(serverNames):
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
 	case s.Rounding < HalfEven || s.Rounding > Floor:
 		return bad("rounding", "one of "+strings.Join(roundingNames, ", "), int(s.Rounding))
@@ -172,6 +186,9 @@ func (s Scenario) Validate() error {
 		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
 	}
 	if err := s.validateTime(bad); err != nil {
+		return err
+	}
+	if err := s.validateFlaky(bad); err != nil {
 		return err
 	}
 	if s.Server == OCC {

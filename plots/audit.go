@@ -7,18 +7,11 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-)
-
-// The presets audit is the README's: 10,000 clients fail together on a
-// capacity server of k = 100 per 1 s tick, 100 trials per policy.
-const (
-	auditClients  = 10_000
-	auditCapacity = 100
-	auditTrials   = 100
 )
 
 // presetGlyph marks a library preset (the textbook policies keep their own
@@ -30,10 +23,10 @@ var presetGlyph = draw.GlyphStyle{Color: grey, Radius: vg.Points(4), Shape: draw
 // the share of the cohort's first retries within one second (exact, in
 // real time), against the synchronization threshold.
 func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
-	opt := cfg.options(auditTrials)
-	sc := model.Default()
-	sc.Clients, sc.Capacity = auditClients, auditCapacity
-	a, err := analysis.RunAudit(ctx, sc, opt, cfg.progress)
+	// The README's audit: analysis.AuditStudy at its first tick, 1 s.
+	study := analysis.AuditStudy()
+	opt := cfg.options(study.Trials)
+	a, err := study.Run(ctx, study.Ticks[0], opt, cfg.progress)
 	if err != nil {
 		return nil, err
 	}
@@ -53,11 +46,11 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 	metrics := []struct {
 		title string
 		log   bool
-		of    func(analysis.PresetsAuditPoint) analysis.Estimate
+		of    func(analysis.PresetsAuditPoint) stats.Estimate
 	}{
-		{fmt.Sprintf("completion (%s)", a.Unit), true, func(d analysis.PresetsAuditPoint) analysis.Estimate { return d.Completion }},
-		{"share of clients that gave up", false, func(d analysis.PresetsAuditPoint) analysis.Estimate { return d.GaveUpRate }},
-		{"share of first retries within 1 s (exact)", false, func(d analysis.PresetsAuditPoint) analysis.Estimate { return d.Sync }},
+		{fmt.Sprintf("completion (%s)", a.Unit), true, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Completion }},
+		{"share of clients that gave up", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.GaveUpRate }},
+		{"share of first retries within 1 s (exact)", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Sync }},
 	}
 	row := Row{}
 	for mi, m := range metrics {
@@ -112,13 +105,13 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 	keys = append(keys, Key{fmt.Sprintf("synchronized threshold %.0f%% (* = synchronized)", 100*a.SyncThreshold),
 		[]plot.Thumbnailer{&plotter.Line{LineStyle: dotted(black)}}})
 	return &Drawing{
-		Title:  fmt.Sprintf("Library defaults in a thundering herd: %d clients fail together, capacity %d per %s tick", sc.Clients, sc.Capacity, a.Scenario.Policy.TickLength()),
+		Title:  fmt.Sprintf("Library defaults in a thundering herd: %d clients fail together, capacity %d per %s tick", study.Clients, study.Capacity, a.Scenario.Policy.TickLength()),
 		Legend: keys,
 		Rows:   []Row{row},
 		Note: fmt.Sprintf("herd audit --clients %d --capacity %d: %d trials per policy, seed %d, common random numbers; bars are 95%% Student-t intervals of the mean (often narrower than the marker). "+
 			"Ranked (top to bottom) by %s. Textbook policies use base 1, cap 32; presets their libraries' defaults and retry limits. "+
 			"Completion and the cohort share are over the trials that finished; a policy whose clients give up finishes early by abandoning them.",
-			sc.Clients, sc.Capacity, opt.Trials, opt.Seed, a.RankedBy),
+			study.Clients, study.Capacity, opt.Trials, opt.Seed, a.RankedBy),
 		Width: vg.Inch * 14, Height: vg.Inch * 9,
 	}, nil
 }

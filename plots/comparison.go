@@ -6,6 +6,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -58,11 +59,11 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 	metrics := []struct {
 		label string
 		log   bool
-		of    func(analysis.Summary) analysis.Estimate
+		of    func(analysis.Summary) stats.Estimate
 		pub   int
 	}{
-		{"calls (all attempts, all clients)", false, func(s analysis.Summary) analysis.Estimate { return *s.Calls }, 0},
-		{"completion (ticks)", true, func(s analysis.Summary) analysis.Estimate { return s.Completion.Estimate }, 1},
+		{"calls (all attempts, all clients)", false, func(s analysis.Summary) stats.Estimate { return *s.Calls }, 0},
+		{"completion (ticks)", true, func(s analysis.Summary) stats.Estimate { return s.Completion.Estimate }, 1},
 	}
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
@@ -128,8 +129,8 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 		Title:  "Calls and completion by policy, capacity k = 10 requests/tick",
 		Legend: keys,
 		Rows:   out,
-		Note: fmt.Sprintf("Monte Carlo (left of each tick): %d trials per point, seed %d; bars are 95%% Student-t intervals of the mean (often narrower than the marker). "+
-			"Base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed),
+		Note: fmt.Sprintf("Monte Carlo (left of each tick): %d trials per point, seed %d, the numbers of herd reproduce seed --trials %d --seed %d (none: herd simulate -n N --policy none --trials %d); "+
+			"bars are 95%% Student-t intervals of the mean (often narrower than the marker). Base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed, opt.Trials, opt.Seed, opt.Trials),
 		Width: vg.Inch * 13, Height: vg.Inch * 7.5,
 	}, nil
 }

@@ -15,20 +15,15 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// convergenceTrials is the longest study of tail-convergence; its
-// checkpoints run from 10 trials up, ten per decade.
-const convergenceTrials = 100_000
-
-// convergenceLevels are the quantiles of completion followed.
-var convergenceLevels = []struct {
-	name  string
-	p     float64
+// convergenceStyles draw the quantiles of analysis.TailStudy's Levels, in
+// order.
+var convergenceStyles = []struct {
 	shape draw.GlyphDrawer
 	line  func(color.Color) draw.LineStyle
 }{
-	{"p50", 0.50, draw.CircleGlyph{}, thin},
-	{"p95", 0.95, draw.TriangleGlyph{}, thin},
-	{"p99", 0.99, draw.SquareGlyph{}, thin},
+	{draw.CircleGlyph{}, thin},
+	{draw.TriangleGlyph{}, thin},
+	{draw.SquareGlyph{}, thin},
 }
 
 // convergenceCohort is one column of tail-convergence; markov says whether
@@ -38,15 +33,13 @@ type convergenceCohort struct {
 	markov bool
 }
 
-// convergenceCohorts are a cohort small enough for the exact Markov chain
-// (N = 10, k = 2: under 2,000 states at any tick, a hundredth of a second)
-// and the seed article's N = 100, both with full jitter. The chain is not
-// tried on N = 100: it needs more than its two million states by tick 2
-// and takes tens of seconds to find out.
-func convergenceCohorts() []convergenceCohort {
-	small := model.Default()
-	small.Clients, small.Capacity = 10, 2
-	return []convergenceCohort{{small, true}, {model.Default(), false}}
+// convergenceCohorts are the study's cohort small enough for the exact
+// Markov chain (N = 10, k = 2: under 2,000 states at any tick, a hundredth
+// of a second) and the seed article's N = 100. The chain is not tried on
+// N = 100: it needs more than its two million states by tick 2 and takes
+// tens of seconds to find out.
+func convergenceCohorts(study analysis.TailQuantiles) []convergenceCohort {
+	return []convergenceCohort{{study.Small, true}, {study.Seed, false}}
 }
 
 // markovStates bounds the chain of a convergence cohort, so that a cohort
@@ -57,18 +50,16 @@ const markovStates = 200_000
 // p95 and p99 of completion with their order-statistic 95% bands as trials
 // accumulate, and the bands' half-widths against a 1/sqrt(n) guide.
 func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
-	opt := cfg.options(convergenceTrials)
+	study := analysis.TailStudy()
+	opt := cfg.options(study.Trials)
+	// Checkpoints from 10 trials up, ten per decade.
 	at := analysis.LogSpaced(10, max(opt.Trials, 10), 10)
-	ps := make([]float64, len(convergenceLevels))
-	for i, l := range convergenceLevels {
-		ps[i] = l.p
-	}
-	cohorts := convergenceCohorts()
+	cohorts := convergenceCohorts(study)
 	top, bottom := Row{YLabel: "completion (ticks)"}, Row{YLabel: "half-width (ticks)"}
 	var withExact []string
 	for ci, cohort := range cohorts {
 		sc := cohort.sc
-		conv, err := analysis.RunningQuantiles(ctx, sc, opt, ps, at)
+		conv, err := study.Run(ctx, sc, opt, at)
 		if err != nil {
 			return nil, err
 		}
@@ -107,8 +98,8 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 			if m.Unfinished > 0 {
 				return nil, fmt.Errorf("%s: the Markov chain left probability %g unfinished at the horizon", name, m.Unfinished)
 			}
-			for _, l := range convergenceLevels {
-				q := float64(m.Quantile(l.p))
+			for _, p := range study.Levels {
+				q := float64(m.Quantile(p))
 				exact = append(exact, q)
 				ys.add(q)
 			}
@@ -137,7 +128,7 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 			est.Add(line)
 		}
 		c := policyColor(kind)
-		for i, l := range convergenceLevels {
+		for i, l := range convergenceStyles[:len(study.Levels)] {
 			g := draw.GlyphStyle{Color: c, Radius: vg.Points(2.5), Shape: l.shape}
 			b, err := band(est, paths[i], translucent(c))
 			if err != nil {
@@ -178,9 +169,10 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		bottom.Panels = append(bottom.Panels, hw)
 	}
 	var keys []Key
-	for _, l := range convergenceLevels {
+	for i, p := range study.Levels {
+		l := convergenceStyles[i]
 		g := draw.GlyphStyle{Color: policyColor(model.Full), Radius: vg.Points(2.5), Shape: l.shape}
-		keys = append(keys, Key{l.name + " with 95% band", []plot.Thumbnailer{
+		keys = append(keys, Key{fmt.Sprintf("p%.0f with 95%% band", 100*p), []plot.Thumbnailer{
 			&plotter.Polygon{Color: translucent(policyColor(model.Full))},
 			&plotter.Line{LineStyle: l.line(policyColor(model.Full))}, &plotter.Scatter{GlyphStyle: g}}})
 	}

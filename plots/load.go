@@ -7,59 +7,29 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
 
-// The load sweep shared by calls-vs-load and completion-vs-load: the seed
-// article's scenario (base 1, cap 32, fixed delay 2) at N = load·k.
-var (
-	sweepCapacities = []int{1, 10, 100}
-	sweepLoads      = []int{1, 2, 5, 10, 20, 50, 100}
-)
-
-const sweepTrials = 300
-
-// loadSweep is the Monte Carlo summary of every (k, policy, load).
+// loadSweep is the Monte Carlo summary of every (k, policy, load) of
+// analysis.LoadStudy, shared by calls-vs-load and completion-vs-load.
 type loadSweep struct {
+	analysis.LoadSweep
 	trials int
-	// at[i][policy][j] summarizes k = sweepCapacities[i], load sweepLoads[j].
+	// at[i][policy][j] summarizes k = Capacities[i], load Loads[j].
 	at []map[model.Kind][]analysis.Summary
-}
-
-func sweepScenario(k, load int, kind model.Kind) model.Scenario {
-	sc := model.Default()
-	sc.Capacity, sc.Clients, sc.Policy.Kind = k, load*k, kind
-	return sc
 }
 
 // runLoadSweep simulates the sweep, or takes it from the cache.
 func runLoadSweep(ctx context.Context, cfg Config) (loadSweep, error) {
-	opt := cfg.options(sweepTrials)
+	study := analysis.LoadStudy()
+	opt := cfg.options(study.Trials)
 	key := fmt.Sprintf("load-sweep/%d/%d", opt.Trials, opt.Seed)
 	return remember(cfg.Cache, key, func() (loadSweep, error) {
-		s := loadSweep{trials: opt.Trials}
-		kinds := model.Kinds()
-		total := len(sweepCapacities) * len(kinds) * len(sweepLoads)
-		done := 0
-		for _, k := range sweepCapacities {
-			byKind := map[model.Kind][]analysis.Summary{}
-			for _, kind := range kinds {
-				var scs []model.Scenario
-				for _, load := range sweepLoads {
-					scs = append(scs, sweepScenario(k, load, kind))
-				}
-				sums, err := analysis.SimulateEach(ctx, scs, opt, func(d, _ int) { cfg.progress(done+d, total) })
-				if err != nil {
-					return s, err
-				}
-				done += len(scs)
-				byKind[kind] = sums
-			}
-			s.at = append(s.at, byKind)
-		}
-		return s, nil
+		at, err := study.Run(ctx, opt, cfg.progress)
+		return loadSweep{LoadSweep: study, trials: opt.Trials, at: at}, err
 	})
 }
 
@@ -71,7 +41,7 @@ func CallsVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	return s.draw("Calls per client against load N/k",
 		"calls per client",
-		func(sum analysis.Summary) analysis.Estimate {
+		func(sum analysis.Summary) stats.Estimate {
 			return sum.Calls.Scale(1 / float64(sum.Scenario.Clients))
 		},
 		func(c model.Closed) float64 { return float64(c.Calls) / float64(c.Scenario.Clients) },
@@ -86,7 +56,7 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	return s.draw("Completion time against load N/k",
 		"completion (ticks)",
-		func(sum analysis.Summary) analysis.Estimate { return sum.Completion.Estimate },
+		func(sum analysis.Summary) stats.Estimate { return sum.Completion.Estimate },
 		func(c model.Closed) float64 { return float64(c.Completion) },
 		func(m model.MeanField) float64 { return m.Completion })
 }
@@ -94,9 +64,9 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 // draw makes one panel per capacity with every policy's Monte Carlo means
 // and 95% bands, the closed form of the policies without jitter (solid) and
 // the mean field of the jittered ones (dashed), on shared log axes.
-func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) analysis.Estimate,
+func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) stats.Estimate,
 	exact func(model.Closed) float64, approx func(model.MeanField) float64) (*Drawing, error) {
-	kinds := model.Kinds()
+	kinds := s.Kinds
 	ys := newSpan()
 	pts := make([]map[model.Kind][]point, len(s.at))
 	for i, byKind := range s.at {
@@ -104,9 +74,9 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 		for _, kind := range kinds {
 			for j, sum := range byKind[kind] {
 				if sum.Calls == nil {
-					return nil, fmt.Errorf("%s, k = %d, N = %d: every trial was censored", kind, sweepCapacities[i], sweepLoads[j]*sweepCapacities[i])
+					return nil, fmt.Errorf("%s, k = %d, N = %d: every trial was censored", kind, s.Capacities[i], s.Loads[j]*s.Capacities[i])
 				}
-				pts[i][kind] = append(pts[i][kind], meanAt(float64(sweepLoads[j]), metric(sum)))
+				pts[i][kind] = append(pts[i][kind], meanAt(float64(s.Loads[j]), metric(sum)))
 			}
 			ys.addPoints(pts[i][kind])
 		}
@@ -114,11 +84,11 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 	// The closed form of each policy whose waits are certain (none, fixed,
 	// expo: ClosedForm refuses the others, which is how they are told apart).
 	closed := make([]map[model.Kind][]point, len(s.at))
-	for i, k := range sweepCapacities {
+	for i, k := range s.Capacities {
 		closed[i] = map[model.Kind][]point{}
 		for _, kind := range kinds {
-			for _, load := range sweepLoads {
-				c, err := model.ClosedForm(sweepScenario(k, load, kind))
+			for _, load := range s.Loads {
+				c, err := model.ClosedForm(s.Scenario(k, load, kind))
 				var no *model.Unsupported
 				if errors.As(err, &no) {
 					break
@@ -135,14 +105,14 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 	// The mean field of the policies the closed form refuses (the jittered
 	// ones): an approximation, drawn dashed.
 	field := make([]map[model.Kind][]point, len(s.at))
-	for i, k := range sweepCapacities {
+	for i, k := range s.Capacities {
 		field[i] = map[model.Kind][]point{}
 		for _, kind := range kinds {
 			if closed[i][kind] != nil {
 				continue
 			}
-			for _, load := range sweepLoads {
-				m, err := model.MeanFieldModel(sweepScenario(k, load, kind), model.MeanFieldOptions{})
+			for _, load := range s.Loads {
+				m, err := model.MeanFieldModel(s.Scenario(k, load, kind), model.MeanFieldOptions{})
 				if err != nil {
 					return nil, fmt.Errorf("mean field of %s, k = %d, N = %d: %w", kind, k, load*k, err)
 				}
@@ -153,10 +123,10 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 		}
 	}
 	xs := newSpan()
-	xs.add(float64(sweepLoads[0]), float64(sweepLoads[len(sweepLoads)-1]))
+	xs.add(float64(s.Loads[0]), float64(s.Loads[len(s.Loads)-1]))
 	row := Row{YLabel: yLabel}
-	for i, k := range sweepCapacities {
-		p := newPanel(fmt.Sprintf("k = %d requests/tick (N = %d to %d)", k, k*sweepLoads[0], k*sweepLoads[len(sweepLoads)-1]),
+	for i, k := range s.Capacities {
+		p := newPanel(fmt.Sprintf("k = %d requests/tick (N = %d to %d)", k, k*s.Loads[0], k*s.Loads[len(s.Loads)-1]),
 			"load N/k (clients per unit of capacity)", "")
 		if err := frame(&p.X, xs, true); err != nil {
 			return nil, err
@@ -196,8 +166,8 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) anal
 			Key{"mean field (full, equal, decorrelated)", []plot.Thumbnailer{&plotter.Line{LineStyle: dashed(black)}}}),
 		Rows: []Row{row},
 		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean. "+
-			"Lines are models: the exact closed form where every wait is certain, the mean field (an approximation for large N that follows expected numbers; "+
-			"its completion is not exact even then) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
+			"Lines are models: the exact closed form where every wait is certain, the mean field (an approximation for large N that follows expected numbers and their "+
+			"fluctuations; herd validate holds it within 0.5%% in calls, 2%% in completion from N = 1,000 and N/k = 3 up) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
 		Width: vg.Inch * 13, Height: vg.Inch * 6,
 	}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -20,7 +20,7 @@ import (
 type point struct{ x, y, lo, hi float64 }
 
 // meanAt is a Student-t estimate of a mean as a point.
-func meanAt(x float64, e analysis.Estimate) point {
+func meanAt(x float64, e stats.Estimate) point {
 	p := point{x, e.Mean, e.Mean, e.Mean}
 	if e.CI95 != nil {
 		p.lo, p.hi = e.CI95[0], e.CI95[1]
@@ -29,7 +29,7 @@ func meanAt(x float64, e analysis.Estimate) point {
 }
 
 // quantileAt is an order-statistic quantile estimate as a point.
-func quantileAt(x float64, q analysis.Quantile) point {
+func quantileAt(x float64, q stats.Quantile) point {
 	return point{x, q.Value, q.CI95[0], q.CI95[1]}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
@@ -16,52 +17,24 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// The grid of the sensitivity study: caps 4, 8, …, 1024 ticks and five
-// bases, for N = 100 and k = 10.
-var (
-	sensitivityKinds = []model.Kind{model.Full, model.Equal, model.Decorrelated}
-	sensitivityBases = []float64{0.25, 0.5, 1, 2, 4}
-	sensitivityCaps  = []float64{4, 8, 16, 32, 64, 128, 256, 512, 1024}
-)
-
-const sensitivityTrials = 1000
-
-func sensitivityScenario(kind model.Kind, base, cap float64) model.Scenario {
-	sc := model.Default()
-	sc.Policy.Kind, sc.Policy.Base, sc.Policy.Cap = kind, base, cap
-	return sc
-}
-
 // SensitivityBaseCap draws calls and completion against cap for each base
 // and jittered policy, then the paired difference full − decorrelated over
 // the (base, cap) grid, estimated with common random numbers.
 func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
-	opt := cfg.options(sensitivityTrials)
-	nb, nc := len(sensitivityBases), len(sensitivityCaps)
-	total := len(sensitivityKinds)*nb + nb*nc
-	done := 0
+	study := analysis.SensitivityStudy()
+	opt := cfg.options(study.Trials)
+	nb, nc := len(study.Bases), len(study.Caps)
+	total := len(study.Kinds)*nb + nb*nc
 	// sums[kind][b][c]
-	sums := map[model.Kind][][]analysis.Summary{}
-	for _, kind := range sensitivityKinds {
-		for _, base := range sensitivityBases {
-			var scs []model.Scenario
-			for _, cap := range sensitivityCaps {
-				scs = append(scs, sensitivityScenario(kind, base, cap))
-			}
-			s, err := analysis.SimulateEach(ctx, scs, opt, nil)
-			if err != nil {
-				return nil, err
-			}
-			sums[kind] = append(sums[kind], s)
-			done++
-			cfg.progress(done, total)
-		}
+	sums, err := study.Run(ctx, opt, func(done, _ int) { cfg.progress(done, total) })
+	if err != nil {
+		return nil, err
 	}
+	done := len(study.Kinds) * nb
 	diff := make([][]analysis.Comparison, nb)
-	for b, base := range sensitivityBases {
-		for _, cap := range sensitivityCaps {
-			c, err := analysis.Compare(ctx, sensitivityScenario(model.Full, base, cap),
-				sensitivityScenario(model.Decorrelated, base, cap), opt)
+	for b, base := range study.Bases {
+		for _, cap := range study.Caps {
+			c, err := study.Difference(ctx, base, cap, opt)
 			if err != nil {
 				return nil, err
 			}
@@ -74,32 +47,32 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 	metrics := []struct {
 		label string
 		log   bool
-		of    func(analysis.Summary) analysis.Estimate
+		of    func(analysis.Summary) stats.Estimate
 	}{
-		{"calls (all attempts)", false, func(s analysis.Summary) analysis.Estimate { return *s.Calls }},
-		{"completion (ticks)", false, func(s analysis.Summary) analysis.Estimate { return s.Completion.Estimate }},
+		{"calls (all attempts)", false, func(s analysis.Summary) stats.Estimate { return *s.Calls }},
+		{"completion (ticks)", false, func(s analysis.Summary) stats.Estimate { return s.Completion.Estimate }},
 	}
 	xs := newSpan()
-	xs.add(sensitivityCaps[0], sensitivityCaps[nc-1])
+	xs.add(study.Caps[0], study.Caps[nc-1])
 	var rows []Row
 	for mi, m := range metrics {
 		pts := map[model.Kind][][]point{}
 		ys := newSpan()
-		for _, kind := range sensitivityKinds {
-			for b := range sensitivityBases {
+		for _, kind := range study.Kinds {
+			for b := range study.Bases {
 				var line []point
 				for c, s := range sums[kind][b] {
 					if s.Calls == nil {
-						return nil, fmt.Errorf("%s, base %g, cap %g: every trial was censored", kind, sensitivityBases[b], sensitivityCaps[c])
+						return nil, fmt.Errorf("%s, base %g, cap %g: every trial was censored", kind, study.Bases[b], study.Caps[c])
 					}
-					line = append(line, meanAt(sensitivityCaps[c], m.of(s)))
+					line = append(line, meanAt(study.Caps[c], m.of(s)))
 				}
 				ys.addPoints(line)
 				pts[kind] = append(pts[kind], line)
 			}
 		}
 		row := Row{YLabel: m.label}
-		for b, base := range sensitivityBases {
+		for b, base := range study.Bases {
 			title := ""
 			if mi == 0 {
 				title = fmt.Sprintf("base %s ticks", formatTick(base))
@@ -112,7 +85,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 			if err := frame(&p.Y, ys, m.log); err != nil {
 				return nil, err
 			}
-			for _, kind := range sensitivityKinds {
+			for _, kind := range study.Kinds {
 				line := pts[kind][b]
 				bars, err := errorBars(p, line, policyColor(kind))
 				if err != nil {
@@ -135,12 +108,12 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 	heat := Row{Widths: []float64{1, 0.13, 0.2, 1, 0.13}, Height: 1.3}
 	for i, m := range []struct {
 		label string
-		of    func(analysis.Comparison) analysis.Difference
+		of    func(analysis.Comparison) stats.Difference
 	}{
-		{"calls", func(c analysis.Comparison) analysis.Difference { return c.Calls }},
-		{"completion (ticks)", func(c analysis.Comparison) analysis.Difference { return c.Completion }},
+		{"calls", func(c analysis.Comparison) stats.Difference { return c.Calls }},
+		{"completion (ticks)", func(c analysis.Comparison) stats.Difference { return c.Completion }},
 	} {
-		hm, bar, err := differenceMap("full - decorrelated: "+m.label, diff, m.of)
+		hm, bar, err := differenceMap(study, "full - decorrelated: "+m.label, diff, m.of)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +123,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		heat.Panels = append(heat.Panels, hm, bar)
 	}
 	rows = append(rows, heat)
-	keys := policyMarkerKeys(sensitivityKinds)
+	keys := policyMarkerKeys(study.Kinds)
 	keys = append(keys, Key{"heat maps: n.s. = 95% interval of the paired difference contains 0", nil})
 	return &Drawing{
 		Title:  "Sensitivity to base and cap, N = 100 clients, capacity k = 10 requests/tick",
@@ -175,7 +148,7 @@ func (g grid) Y(r int) float64    { return float64(r) }
 // differenceMap draws the paired differences as a heat map on a diverging
 // blue–red scale centred on 0, each cell labelled with its estimate or
 // marked n.s., and returns it with its colour bar.
-func differenceMap(title string, diff [][]analysis.Comparison, of func(analysis.Comparison) analysis.Difference) (*plot.Plot, *plot.Plot, error) {
+func differenceMap(study analysis.SensitivityGrid, title string, diff [][]analysis.Comparison, of func(analysis.Comparison) stats.Difference) (*plot.Plot, *plot.Plot, error) {
 	g := grid{}
 	lim := 0.0
 	labels := plotter.XYLabels{}
@@ -223,12 +196,12 @@ func differenceMap(title string, diff [][]analysis.Comparison, of func(analysis.
 	}
 	l.TextStyle = styles
 	p.Add(l)
-	capNames := make([]string, len(sensitivityCaps))
-	for i, c := range sensitivityCaps {
+	capNames := make([]string, len(study.Caps))
+	for i, c := range study.Caps {
 		capNames[i] = formatTick(c)
 	}
-	baseNames := make([]string, len(sensitivityBases))
-	for i, b := range sensitivityBases {
+	baseNames := make([]string, len(study.Bases))
+	for i, b := range study.Bases {
 		baseNames[i] = formatTick(b)
 	}
 	p.X.Tick.Marker, p.Y.Tick.Marker = nominalTicks(capNames), nominalTicks(baseNames)

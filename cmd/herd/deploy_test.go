@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/sweep"
 	"gopkg.in/yaml.v3"
 )
 
@@ -19,14 +19,15 @@ import (
 // runs it: HERD_TEST_AS_HERD=1 makes it the command line.
 func TestMain(m *testing.M) {
 	if os.Getenv("HERD_TEST_AS_HERD") == "1" {
-		os.Exit(run(os.Args[1:], systemStreams()))
+		// As the tests' herd is: the fixed test build.
+		os.Exit(runWith(&factory{IO: systemStreams(), Getenv: os.Getenv, Build: testBuild}, os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
 
 func specOf(t *testing.T, path string) string {
 	t.Helper()
-	s, err := analysis.ReadSweepSpec(path, analysis.SweepSpec{Trials: 1000, Seed: 1, Grid: analysis.Grid{}})
+	s, err := sweep.ReadSweepSpec(path, sweep.SweepSpec{Trials: 1000, Seed: 1, Grid: sweep.Grid{}})
 	if err != nil {
 		t.Fatal(err)
 	}

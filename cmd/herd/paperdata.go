@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/herdlab/herd/analysis/paperdata"
+	"github.com/herdlab/herd/paperdata"
 	"github.com/spf13/cobra"
 )
 

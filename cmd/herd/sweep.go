@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -22,14 +21,16 @@ import (
 type sweepOptions struct {
 	IO      *iostreams
 	Ctx     context.Context
-	Spec    analysis.SweepSpec
+	Spec    sweep.SweepSpec
 	Points  []model.Scenario // the spec's grid, expanded
-	Shard   analysis.Shard
+	Shard   sweep.Shard
 	Workers int
 	// Out is the file the rows are appended to ("" for standard output);
 	// Resume continues the sweep whose rows it holds.
 	Out    string
 	Resume bool
+	// Provenance is the build's, which every row carries.
+	Provenance Provenance
 }
 
 // sweepFlags are herd sweep's flags as given.
@@ -45,6 +46,11 @@ type sweepFlags struct {
 
 func newCmdSweep(f *factory, runF func(*sweepOptions) error) *cobra.Command {
 	opts := &sweepOptions{IO: f.IO}
+	if f.Build != nil {
+		// Without the command line: shards of one sweep, given other
+		// command lines, must merge into the bytes of an unsharded run.
+		opts.Provenance = f.Build().provenance(nil)
+	}
 	o := sweepFlags{grid: map[string]*string{}}
 	c := &cobra.Command{
 		Use:   "sweep",
@@ -56,7 +62,7 @@ the engine that ran, the sweep's spec hash and herd's provenance.
 Every scenario flag takes a comma list of values and ranges: lo:hi (step 1),
 lo:hi:step, or lo:hi:*factor (geometric), e.g. --cap 16:2048:*2 --policy
 full,equal. --spec FILE reads the grid from YAML or JSON (see
-analysis.ReadSweepSpec); flags given as well override the file's fields.
+sweep.ReadSweepSpec); flags given as well override the file's fields.
 
 Rows come in grid order and depend only on the spec and the seed, never on
 --workers or --shard. --shard i/n runs points p with p mod n = i (i from 0);
@@ -64,6 +70,12 @@ Rows come in grid order and depend only on the spec and the seed, never on
 JOB_COMPLETIONS) or a Slurm job array (SLURM_ARRAY_TASK_ID and
 SLURM_ARRAY_TASK_COUNT). herd merge joins the shards' files into the bytes of
 the unsharded run.
+
+Each row ends with "check", the first 16 hex digits of the SHA-256 of the
+row's bytes before that field; --resume and herd merge recompute it and refuse
+a row that fails, naming the file and line. Every point is planned (validated,
+its engine chosen, its memory estimated) before --out is opened: a point an
+engine refuses exits 2 with nothing written.
 
 Each row is written whole, in one write. Interrupted (Ctrl-C, SIGTERM), sweep
 finishes no half row; rerun the same command with --resume to continue from
@@ -81,7 +93,7 @@ the rows in --out.`,
 			if opts.Points, err = opts.Spec.Points(); err != nil {
 				return usageError{err}
 			}
-			if opts.Shard, err = analysis.ParseShard(o.shard, f.Getenv); err != nil {
+			if opts.Shard, err = sweep.ParseShard(o.shard, f.Getenv); err != nil {
 				return usageError{err}
 			}
 			opts.Out, opts.Resume, opts.Workers = stdoutPath(o.out), o.resume, o.run.workers
@@ -100,14 +112,15 @@ the rows in --out.`,
 		"policy": "retry policies", "base": "base delays", "cap": "caps", "fixed-delay": "fixed delays",
 		"rounding": "roundings", "first-window": "first-request windows W", "horizon": "horizons (0: automatic)",
 		"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
-		"max-elapsed": "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
-		"time":        "time models (tick, continuous)", "window": "continuous-time windows, e.g. 10ms,100ms",
+		"max-elapsed":  "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
+		"failure-rate": "failure rates p of the flaky server (whose cohort sweeps refuse for now: it runs in open and closed loops)",
+		"time":         "time models (tick, continuous)", "window": "continuous-time windows, e.g. 10ms,100ms",
 		"first-spread": "continuous-time first-send spreads, e.g. 0s:50ms:10ms",
 		"latency":      "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(model.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ",")}
-	for _, f := range analysis.GridFields {
+	for _, f := range sweep.GridFields {
 		o.grid[f] = new(string)
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]
 		usage := help[f] + ": a comma list of values and ranges lo:hi[:step|:*factor]"
@@ -129,14 +142,14 @@ the rows in --out.`,
 }
 
 // specFrom builds the sweep from the spec file and the flags that were set.
-func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (analysis.SweepSpec, error) {
+func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 	opt, err := o.run.options()
 	if err != nil {
-		return analysis.SweepSpec{}, err
+		return sweep.SweepSpec{}, err
 	}
-	spec := analysis.SweepSpec{Grid: analysis.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
+	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
 	if o.spec != "" {
-		if spec, err = analysis.ReadSweepSpec(o.spec, spec); err != nil {
+		if spec, err = sweep.ReadSweepSpec(o.spec, spec); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 		// Run flags given on the command line win over the file.
@@ -152,14 +165,11 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (analysis.SweepSpec, error) {
 		if fs.Changed("skip-invalid") {
 			spec.SkipInvalid = o.skipInvalid
 		}
-		if err := (montecarlo.Options{Trials: spec.Trials}).Validate(); err != nil {
-			return spec, usageError{fmt.Errorf("--spec: %w", err)}
-		}
-		if _, err := montecarlo.ParseEngineName(string(spec.Engine)); spec.Engine != montecarlo.Default && err != nil {
+		if err := spec.Validate(); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
 	}
-	for _, f := range analysis.GridFields {
+	for _, f := range sweep.GridFields {
 		if fs.Changed(f) {
 			spec.Grid[f] = *o.grid[f]
 		}
@@ -169,8 +179,13 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (analysis.SweepSpec, error) {
 
 func sweepRun(o *sweepOptions) error {
 	spec, points, shard := o.Spec, o.Points, o.Shard
+	// Every point is planned before --out is opened: a point an engine
+	// refuses exits 2 with no row written and no file created.
+	if err := spec.Check(points); err != nil {
+		return err
+	}
 	hash := spec.Hash(points)
-	mine := len(analysis.ShardPoints(len(points), shard))
+	mine := sweep.ShardLen(len(points), shard)
 	out, done, err := openSweepOut(o.Out, o.Resume, hash, len(points), shard)
 	if err != nil {
 		return err
@@ -184,10 +199,10 @@ func sweepRun(o *sweepOptions) error {
 		defer out.Close()
 		w = out
 	}
-	prov, _ := json.Marshal(provenance())
+	prov, _ := json.Marshal(o.Provenance)
 	bar := newProgress(o.IO, "points", mine-done)
 	started := time.Now()
-	opt := analysis.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,
+	opt := sweep.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,
 		Progress: func(rows, trials int) {
 			if bar == nil {
 				return
@@ -197,7 +212,7 @@ func sweepRun(o *sweepOptions) error {
 			bar.set(rows)
 		}}
 	written := done
-	err = analysis.RunSweep(o.Ctx, spec, points, opt, func(row []byte) error {
+	err = sweep.RunSweep(o.Ctx, spec, points, opt, func(row []byte) error {
 		// One write per row: an interruption never leaves half a row.
 		if _, err := w.Write(row); err != nil {
 			return err
@@ -226,7 +241,7 @@ func sweepRun(o *sweepOptions) error {
 // rows of this sweep's shard already there and cuts off a half-written last
 // one; otherwise it refuses a file that holds rows, which a resume would
 // need.
-func openSweepOut(path string, resume bool, hash string, total int, shard analysis.Shard) (*os.File, int, error) {
+func openSweepOut(path string, resume bool, hash string, total int, shard sweep.Shard) (*os.File, int, error) {
 	if path == "" {
 		return nil, 0, nil
 	}
@@ -239,7 +254,7 @@ func openSweepOut(path string, resume bool, hash string, total int, shard analys
 		if !resume {
 			return nil, 0, usageError{fmt.Errorf("--out %s already holds rows; pass --resume to continue that sweep, or remove the file", path)}
 		}
-		if done, size, err = analysis.ResumeFrom(data, hash, total, shard); err != nil {
+		if done, size, err = sweep.ResumeFrom(data, hash, total, shard); err != nil {
 			return nil, 0, fmt.Errorf("--resume: %s: %w", path, err)
 		}
 	}

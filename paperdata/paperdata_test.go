@@ -1,0 +1,126 @@
+package paperdata
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"regexp"
+	"testing"
+)
+
+// Generated files must not depend on the number of workers (CI compares
+// them byte for byte with the committed ones), and two runs agree: every
+// section but claims, at the smallest scale, with 1 and 3 workers. The
+// claims section's evaluation costs a minute of CPU (its control claims
+// run at a fixed budget); TestGenerateReproducible (long suite) runs every
+// section through Generate, and the root package's TestClaimsReproducible
+// checks that claims do not depend on the number of workers.
+func TestSectionsReproducible(t *testing.T) {
+	run := func(workers int) []File {
+		cfg := Config{Scale: 0.001, Seed: 1, Workers: workers}
+		d := newDoc()
+		n := 0
+		for _, s := range sections {
+			if s.name == "claims" {
+				continue
+			}
+			n++
+			if err := s.run(context.Background(), cfg, d); err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+		}
+		if n != len(sections)-1 {
+			t.Fatalf("no claims section among %d sections", len(sections))
+		}
+		return d.files()
+	}
+	sameFiles(t, run(1), run(3))
+}
+
+// sameFiles requires the files of a run with 1 worker (a) and with 3 (b) to
+// be equal, name and bytes.
+func sameFiles(t *testing.T, a, b []File) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%d files with 1 worker, %d with 3", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !bytes.Equal(a[i].Data, b[i].Data) {
+			t.Errorf("%s differs between 1 and 3 workers", a[i].Name)
+		}
+	}
+}
+
+var useRE = regexp.MustCompile(`\\V\{([^}]*)\}`)
+var defRE = regexp.MustCompile(`\\herddef\{([^}]*)\}`)
+
+// commentRE matches a LaTeX comment: % not escaped as \%, to the end of the line.
+var commentRE = regexp.MustCompile(`(?m)(^|[^\\])%.*$`)
+
+// Every \V{key} of the paper is defined by the committed numbers.tex, and
+// every table the paper inputs exists: the same check LaTeX makes, run
+// without LaTeX.
+func TestPaperUsesOnlyGeneratedNumbers(t *testing.T) {
+	paper, err := os.ReadFile("../paper/herd.tex")
+	if err != nil {
+		t.Skip("no paper/herd.tex")
+	}
+	numbers, err := os.ReadFile("../paper/generated/numbers.tex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defined := map[string]bool{}
+	for _, m := range defRE.FindAllSubmatch(numbers, -1) {
+		defined[string(m[1])] = true
+	}
+	paper = commentRE.ReplaceAll(paper, []byte("$1"))
+	used := useRE.FindAllSubmatch(paper, -1)
+	if len(used) == 0 {
+		t.Fatal("the paper reads no generated number")
+	}
+	for _, m := range used {
+		if !defined[string(m[1])] {
+			t.Errorf("paper/herd.tex reads \\V{%s}, which numbers.tex does not define", m[1])
+		}
+	}
+	for _, m := range regexp.MustCompile(`\\input\{generated/([^}]*)\}`).FindAllSubmatch(paper, -1) {
+		name := string(m[1])
+		if _, err := os.Stat("../paper/generated/" + name); err != nil {
+			if _, err2 := os.Stat("../paper/generated/" + name + ".tex"); err2 != nil {
+				t.Errorf("paper/herd.tex inputs generated/%s, which does not exist", name)
+			}
+		}
+	}
+}
+
+func TestNum(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		d    int
+		want string
+	}{
+		{41000, 0, `41\,000`},
+		{1234567.25, 1, `1\,234\,567.2`},
+		{2100, 0, "2100"},
+		{-0.001, 1, "0.0"},
+		{-6.14, 1, "$-$6.1"},
+		{0.5, 2, "0.50"},
+	} {
+		if got := num(c.x, c.d); got != c.want {
+			t.Errorf("num(%g, %d) = %q, want %q", c.x, c.d, got, c.want)
+		}
+	}
+}
+
+// A key is defined once; a second definition is a bug that must not pass
+// silently (it would make the text's number depend on section order).
+func TestDuplicateKeyPanics(t *testing.T) {
+	d := newDoc()
+	d.set("a.b", "1")
+	defer func() {
+		if recover() == nil {
+			t.Error("second definition of a.b did not panic")
+		}
+	}()
+	d.set("a.b", "2")
+}

@@ -1,0 +1,396 @@
+package sweep
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+	"gopkg.in/yaml.v3"
+)
+
+// GridFields are the scenario fields a sweep can vary, spelled as their
+// command-line flags, in the order the grid is expanded (the last varies
+// fastest).
+var GridFields = model.SpecFields
+
+// Grid holds the values of each field, as the text of a flag: a comma list
+// of values and ranges. A range lo:hi:step is arithmetic and lo:hi:*f
+// geometric, both from lo up to hi inclusive; lo:hi steps by 1. Durations
+// (tick, max-elapsed, window, first-spread) are Go durations, in ranges
+// too (100ms:1s:100ms); round trips (latency) are durations and ranges, or
+// laws such as uniform:2ms,8ms separated by semicolons. A
+// field left out keeps model.Default's value; for a library preset,
+// retries and max-elapsed left out keep the preset's own limits.
+type Grid map[string]string
+
+// SweepSpec is a sweep: a grid of scenarios and how to run each.
+type SweepSpec struct {
+	Grid   Grid
+	Trials int
+	Seed   uint64
+	Engine montecarlo.EngineName
+	// SkipInvalid drops grid points that fail Scenario.Validate (cap below
+	// base, say) instead of refusing the sweep.
+	SkipInvalid bool
+}
+
+// specFile is the shape of a spec file.
+type specFile struct {
+	Trials      *int                 `yaml:"trials"`
+	Seed        *uint64              `yaml:"seed"`
+	Engine      *string              `yaml:"engine"`
+	SkipInvalid *bool                `yaml:"skip_invalid"`
+	Grid        map[string]yaml.Node `yaml:"grid"`
+}
+
+// ReadSweepSpec reads a spec file in YAML or JSON (JSON is YAML). Each grid
+// field is a scalar, a list of scalars, or a string in flag syntax:
+//
+//	trials: 1000
+//	seed: 1
+//	grid:
+//	  clients: 1000
+//	  policy: [none, fixed, expo, full, equal]
+//	  base: "0.5,1,2,4,8"
+//	  cap: "16:2048:*2"
+//
+// Fields the file leaves out keep the values of base.
+func ReadSweepSpec(path string, base SweepSpec) (SweepSpec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return base, err
+	}
+	var f specFile
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil {
+		return base, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	s := base
+	s.Grid = Grid{}
+	for k, v := range base.Grid {
+		s.Grid[k] = v
+	}
+	if f.Trials != nil {
+		s.Trials = *f.Trials
+	}
+	if f.Seed != nil {
+		s.Seed = *f.Seed
+	}
+	if f.Engine != nil {
+		s.Engine = montecarlo.EngineName(*f.Engine)
+	}
+	if f.SkipInvalid != nil {
+		s.SkipInvalid = *f.SkipInvalid
+	}
+	for k, node := range f.Grid {
+		if !isGridField(k) {
+			return base, fmt.Errorf("%s: grid field %q is not one of %s", filepath.Base(path), k, strings.Join(GridFields, ", "))
+		}
+		var text string
+		switch node.Kind {
+		case yaml.ScalarNode:
+			text = node.Value
+		case yaml.SequenceNode:
+			var items []string
+			for _, it := range node.Content {
+				if it.Kind != yaml.ScalarNode {
+					return base, fmt.Errorf("%s: grid field %q: line %d: a list item must be a value", filepath.Base(path), k, it.Line)
+				}
+				items = append(items, it.Value)
+			}
+			text = strings.Join(items, ",")
+		default:
+			return base, fmt.Errorf("%s: grid field %q: line %d: want a value, a list or a string like \"1:64:*2\"", filepath.Base(path), k, node.Line)
+		}
+		s.Grid[k] = text
+	}
+	return s, nil
+}
+
+func isGridField(k string) bool { return model.IsSpecField(k) }
+
+// GridError is a grid field whose text cannot be read; Flag names it.
+type GridError struct {
+	Flag string
+	Err  error
+}
+
+func (e *GridError) Error() string { return fmt.Sprintf("--%s: %v", e.Flag, e.Err) }
+
+// numbers reads a comma list of numbers and ranges.
+func numbers(text string) ([]float64, error) {
+	var out []float64
+	for _, item := range strings.Split(text, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return nil, fmt.Errorf("empty value in %q", text)
+		}
+		parts := strings.Split(item, ":")
+		if len(parts) == 1 {
+			x, err := strconv.ParseFloat(item, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not a number", item)
+			}
+			out = append(out, x)
+			continue
+		}
+		if len(parts) > 3 {
+			return nil, fmt.Errorf("range %q must be lo:hi, lo:hi:step or lo:hi:*factor", item)
+		}
+		lo, err1 := strconv.ParseFloat(parts[0], 64)
+		hi, err2 := strconv.ParseFloat(parts[1], 64)
+		if err1 != nil || err2 != nil || hi < lo {
+			return nil, fmt.Errorf("range %q needs numbers lo ≤ hi", item)
+		}
+		step, geometric := 1.0, false
+		if len(parts) == 3 {
+			s := parts[2]
+			if geometric = strings.HasPrefix(s, "*"); geometric {
+				s = s[1:]
+			}
+			var err error
+			if step, err = strconv.ParseFloat(s, 64); err != nil {
+				return nil, fmt.Errorf("range %q: step %q is not a number", item, parts[2])
+			}
+		}
+		if (geometric && !(step > 1)) || (!geometric && !(step > 0)) {
+			return nil, fmt.Errorf("range %q: the step must be > 0 (or a factor *f with f > 1)", item)
+		}
+		// Values are lo + i·step (or lo·fⁱ), computed from i so that errors
+		// do not accumulate; hi is included when reached within rounding.
+		const most = 100_000
+		for i := 0; ; i++ {
+			x := lo + float64(i)*step
+			if geometric {
+				x = lo * math.Pow(step, float64(i))
+			}
+			if x > hi*(1+1e-12) {
+				break
+			}
+			if i == most {
+				return nil, fmt.Errorf("range %q has more than %d values", item, most)
+			}
+			out = append(out, x)
+		}
+	}
+	return out, nil
+}
+
+func integers(text string) ([]int, error) {
+	xs, err := numbers(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+			return nil, fmt.Errorf("%v is not an integer", x)
+		}
+		out[i] = int(x)
+	}
+	return out, nil
+}
+
+// durations reads a comma list of durations and ranges of durations.
+func durations(text string) ([]time.Duration, error) {
+	var parts []string
+	for _, item := range strings.Split(text, ",") {
+		fields := strings.Split(strings.TrimSpace(item), ":")
+		for i, f := range fields {
+			if i == 2 && strings.HasPrefix(f, "*") {
+				continue // a geometric factor is a plain number
+			}
+			d, err := time.ParseDuration(f)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not a duration like 100ms", f)
+			}
+			fields[i] = strconv.FormatInt(int64(d), 10)
+		}
+		parts = append(parts, strings.Join(fields, ":"))
+	}
+	xs, err := numbers(strings.Join(parts, ","))
+	if err != nil {
+		return nil, fmt.Errorf("%s (in nanoseconds)", err)
+	}
+	out := make([]time.Duration, len(xs))
+	for i, x := range xs {
+		out[i] = time.Duration(math.Round(x))
+	}
+	return out, nil
+}
+
+func names(text string) []string {
+	var out []string
+	for _, s := range strings.Split(text, ",") {
+		out = append(out, strings.TrimSpace(s))
+	}
+	return out
+}
+
+// axis is one field's values, as the text model.Spec reads.
+type axis struct {
+	flag   string
+	values []string
+}
+
+// axes reads the fields the grid gives, in the order of GridFields; the
+// fields it leaves out are not given, so model.Spec applies their defaults
+// (the server's and the preset's) exactly as for a command's flags.
+func (g Grid) axes() ([]axis, error) {
+	for k := range g {
+		if !isGridField(k) {
+			return nil, &GridError{k, fmt.Errorf("not a sweep field (fields: %s)", strings.Join(GridFields, ", "))}
+		}
+	}
+	var out []axis
+	for _, flag := range GridFields {
+		text, ok := g[flag]
+		if !ok {
+			continue
+		}
+		a := axis{flag: flag}
+		var err error
+		switch flag {
+		case "capacity":
+			if strings.Contains(text, "/") { // rates such as 100/s, converted per point with its tick
+				a.values = names(text)
+				break
+			}
+			var xs []int
+			xs, err = integers(text)
+			for _, x := range xs {
+				a.values = append(a.values, strconv.Itoa(x))
+			}
+		case "clients", "first-window", "horizon", "retries":
+			var xs []int
+			xs, err = integers(text)
+			for _, x := range xs {
+				a.values = append(a.values, strconv.Itoa(x))
+			}
+		case "base", "cap", "fixed-delay":
+			var xs []float64
+			xs, err = numbers(text)
+			for _, x := range xs {
+				a.values = append(a.values, fmtFloat(x))
+			}
+		case "latency":
+			a.values, err = roundTrips(text)
+		case "tick", "max-elapsed", "window", "first-spread":
+			var ds []time.Duration
+			ds, err = durations(text)
+			for _, d := range ds {
+				a.values = append(a.values, d.String())
+			}
+		default: // server, policy, rounding, time
+			a.values = names(text)
+		}
+		for _, v := range a.values {
+			if err != nil {
+				break
+			}
+			var probe model.Spec
+			if e := probe.Set(flag, v); e != nil {
+				var fe *model.FieldError
+				if errors.As(e, &fe) {
+					e = fmt.Errorf("must be %s, got %s", fe.Valid, fe.Got)
+				}
+				err = e
+			}
+		}
+		if err != nil {
+			return nil, &GridError{flag, err}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// MaxSweepPoints bounds a grid, so that a typo in a range cannot ask for
+// billions of scenarios. A sweep expands, plans and hashes every point
+// before its first row (a few hundred bytes each), so the bound keeps that
+// under a second or so and a few hundred megabytes; a larger study is
+// several sweeps.
+const MaxSweepPoints = 1_000_000
+
+// Points expands the grid into its scenarios, in a fixed order (the fields
+// of GridFields, the last varying fastest). An invalid point refuses the
+// sweep, naming it, unless SkipInvalid drops it.
+func (s SweepSpec) Points() ([]model.Scenario, error) {
+	axes, err := s.Grid.axes()
+	if err != nil {
+		return nil, err
+	}
+	total := 1
+	for _, a := range axes {
+		total *= len(a.values)
+		if total > MaxSweepPoints {
+			big := 1.0
+			for _, a := range axes {
+				big *= float64(len(a.values))
+			}
+			return nil, fmt.Errorf("the grid has %.0f points, more than the %d a sweep may have; narrow a range or split the grid into several sweeps (over --%s, say)", big, MaxSweepPoints, axes[0].flag)
+		}
+	}
+	out := make([]model.Scenario, 0, total)
+	idx := make([]int, len(axes))
+	for range total {
+		var spec model.Spec
+		for i, a := range axes {
+			_ = spec.Set(a.flag, a.values[idx[i]]) // read once by axes
+		}
+		sc, err := spec.Scenario()
+		if err != nil {
+			if !s.SkipInvalid {
+				return nil, fmt.Errorf("grid point %s: %w (pass --skip-invalid to leave such points out)", pointName(sc), err)
+			}
+		} else {
+			out = append(out, sc)
+		}
+		for i := len(idx) - 1; i >= 0; i-- {
+			if idx[i]++; idx[i] < len(axes[i].values) {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the grid has no valid point")
+	}
+	return out, nil
+}
+
+func pointName(sc model.Scenario) string {
+	b, _ := json.Marshal(sc)
+	return string(b)
+}
+
+// Hash identifies a sweep: its points, trials, seed and engine. Every row
+// carries it, so shards of different sweeps cannot be merged by mistake.
+func (s SweepSpec) Hash(points []model.Scenario) string {
+	engine := s.Engine
+	if engine == montecarlo.Default {
+		engine = "default"
+	}
+	b, _ := json.Marshal(struct {
+		Points []model.Scenario      `json:"points"`
+		Trials int                   `json:"trials"`
+		Seed   uint64                `json:"seed"`
+		Engine montecarlo.EngineName `json:"engine"`
+	}{points, s.Trials, s.Seed, engine})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
