@@ -241,6 +241,9 @@ func (w ClosedLoop) validate(sc model.Scenario) error {
 	if sc.Server == model.OCC {
 		return &model.FieldError{Flag: "server", Valid: "capacity, collision or flaky with closed-loop traffic (--loop closed)", Got: sc.Server.String()}
 	}
+	if sc.Time == model.ContinuousTime {
+		return &model.FieldError{Flag: "time", Valid: "tick with closed-loop traffic (--loop closed), whose engine counts whole ticks", Got: sc.Time.String()}
+	}
 	if err := w.Traffic.ValidateClosed(sc, w.Loop); err != nil {
 		return err
 	}
