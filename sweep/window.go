@@ -33,4 +33,3 @@ func roundTrips(text string) ([]string, error) {
 	}
 	return out, nil
 }
-
