@@ -9,8 +9,11 @@
 //     scenario with trial i of another.
 //   - The studies shared by the figures and the paper are defined once, in
 //     studies.go: LoadStudy, SensitivityStudy, TailStudy and AuditStudy,
-//     each with its grid, its trials at full scale and a Run method; the
-//     policy lists Jittered and Certain go with them.
+//     each with its grid, its trials at full scale and a Run method, and
+//     ScalingStudy, the doublings of N whose local exponents
+//     (LocalExponent) judge the growth claims, with trials per rung chosen
+//     from a pilot (RunRung); the policy lists Jittered and Certain go with
+//     them.
 //   - Validate cross-checks the two routes on a grid of scenarios
 //     (DefaultValidationGrid): the closed form against every trial, the
 //     exact Markov chain by Bonferroni-corrected z scores and a chi-square
@@ -20,13 +23,15 @@
 //   - ReproduceSeed reruns the seed article's table (Agree compares each
 //     number with the printed one); ReproduceAWS reruns the AWS blog's OCC
 //     simulation (AWSCallsVersusClients, AWSTimeVersusClients are its
-//     figures' data).
+//     figures' data); ReproduceBrooker reruns the experiments of Brooker's
+//     retry_sim on the flaky server beside the recorded values of his
+//     simulator (data/brooker_retry_sim.json, with their provenance).
 //   - RunAudit ranks the textbook policies and every library preset on one
 //     thundering herd; RunningQuantiles follows tail quantiles as trials
 //     accumulate (convergence).
 //   - SimulateTraffic folds open-loop trials into a TrafficSummary
 //     (recovered share, recovery time, goodput, requests given up by
-//     cause); Metastability and RecoveryVersusLoad sweep it over λ/k and
+//     cause), SimulateClosedLoop closed-loop ones; Metastability and RecoveryVersusLoad sweep it over λ/k and
 //     outage length, FirstWindowEffect over first-request windows, and
 //     Amplify sets the layered closed form beside its simulation.
 //

@@ -49,11 +49,32 @@ type TrafficSummary struct {
 	Warnings  []string  `json:"warnings,omitempty"`
 }
 
-// GaveUpCause is the mean number of requests given up per trial, by cause.
+// GaveUpCause is the mean number of requests given up per trial, by cause
+// (model.Cause). The causes of controls that were not on are absent, but
+// for the first three, which every output has always carried.
 type GaveUpCause struct {
-	Limit   stats.Estimate `json:"attempts_limit"`
-	Bucket  stats.Estimate `json:"token_bucket"`
-	Breaker stats.Estimate `json:"circuit_breaker"`
+	Limit      stats.Estimate  `json:"attempts_limit"`
+	Bucket     stats.Estimate  `json:"token_bucket"`
+	Breaker    stats.Estimate  `json:"circuit_breaker"`
+	Budget     *stats.Estimate `json:"retry_budget,omitempty"`
+	Throttling *stats.Estimate `json:"retry_throttling,omitempty"`
+	Adaptive   *stats.Estimate `json:"adaptive_throttling,omitempty"`
+}
+
+func gaveUpCause(ctl model.Controls, by []stats.Moments) GaveUpCause {
+	g := GaveUpCause{Limit: by[model.ByAttempts].Estimate(), Bucket: by[model.ByBucket].Estimate(), Breaker: by[model.ByBreaker].Estimate()}
+	for _, k := range ctl.List() {
+		e := by[k.Cause()].Estimate()
+		switch k.Cause() {
+		case model.ByBudget:
+			g.Budget = &e
+		case model.ByThrottling:
+			g.Throttling = &e
+		case model.ByAdaptive:
+			g.Adaptive = &e
+		}
+	}
+	return g
 }
 
 // TrafficJSON is model.Traffic in the JSON shape of herd's outputs.
@@ -66,14 +87,39 @@ type TrafficJSON struct {
 	OutageCapacity   int     `json:"outage_capacity"`
 	RejectCost       float64 `json:"reject_cost"`
 	RecoveredBacklog int     `json:"recovered_backlog"`
+	// Drain and StartCohort are absent when off; Loop and Think are the
+	// closed loop's, absent in an open loop.
+	Drain       bool   `json:"drain,omitempty"`
+	StartCohort bool   `json:"start_cohort,omitempty"`
+	Loop        string `json:"loop,omitempty"`
+	Think       *int   `json:"think_time,omitempty"`
 }
 
-// ControlsJSON is model.Controls in the JSON shape of herd's outputs.
+// ControlsJSON is model.Controls in the JSON shape of herd's outputs; a
+// control that is off is absent.
 type ControlsJSON struct {
-	Name        string        `json:"name"`
-	MaxAttempts int           `json:"max_attempts"`
-	Bucket      *model.Bucket `json:"bucket,omitempty"`
-	Breaker     *BreakerJSON  `json:"breaker,omitempty"`
+	Name        string                  `json:"name"`
+	MaxAttempts int                     `json:"max_attempts"`
+	Bucket      *model.Bucket           `json:"bucket,omitempty"`
+	Breaker     *BreakerJSON            `json:"breaker,omitempty"`
+	SimBreaker  *model.SimBreaker       `json:"brooker_sim_breaker,omitempty"`
+	Budget      *RetryBudgetJSON        `json:"retry_budget,omitempty"`
+	Throttling  *model.RetryThrottling  `json:"retry_throttling,omitempty"`
+	Adaptive    *AdaptiveThrottlingJSON `json:"adaptive_throttling,omitempty"`
+}
+
+// RetryBudgetJSON is model.RetryBudget with its TTL as a duration string.
+type RetryBudgetJSON struct {
+	TTL              string  `json:"ttl"`
+	MinRetriesPerSec int     `json:"min_retries_per_sec"`
+	PercentCanRetry  float64 `json:"percent_can_retry"`
+}
+
+// AdaptiveThrottlingJSON is model.AdaptiveThrottling with its window as
+// a duration string.
+type AdaptiveThrottlingJSON struct {
+	K      float64 `json:"k"`
+	Window string  `json:"window"`
 }
 
 // BreakerJSON is model.Breaker in JSON.
@@ -93,6 +139,18 @@ func controlsJSON(c model.Controls) ControlsJSON {
 	if k := c.Breaker; k.Window > 0 {
 		j.Breaker = &BreakerJSON{k.Window, k.Threshold, k.MinCalls, k.Cooldown}
 	}
+	if k := c.SimBreaker; k.MaxFailureRatio > 0 {
+		j.SimBreaker = &k
+	}
+	if b := c.Budget; b.TTL > 0 {
+		j.Budget = &RetryBudgetJSON{b.TTL.String(), b.MinRetriesPerSec, b.PercentCanRetry}
+	}
+	if r := c.Throttling; r.MaxTokens > 0 {
+		j.Throttling = &r
+	}
+	if a := c.Adaptive; a.K > 0 {
+		j.Adaptive = &AdaptiveThrottlingJSON{a.K, a.Window.String()}
+	}
 	return j
 }
 
@@ -100,19 +158,36 @@ func trafficJSON(sc model.Scenario, t model.Traffic) TrafficJSON {
 	return TrafficJSON{
 		Rate: t.Rate, Load: t.Rate / float64(sc.Capacity), Ticks: t.Ticks, OutageStart: t.OutageStart,
 		OutageLength: t.OutageLength, OutageCapacity: t.OutageCapacity, RejectCost: t.RejectCost,
-		RecoveredBacklog: t.RecoveryBacklog(sc.Capacity),
+		RecoveredBacklog: t.RecoveryBacklog(sc.Capacity), Drain: t.Drain, StartCohort: t.StartCohort,
 	}
 }
 
 // SimulateTraffic runs opt.Trials open-loop trials of sc under the traffic
 // and controls and summarizes them.
 func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
-	plan, err := montecarlo.NewPlan(sc, montecarlo.OpenLoop{Traffic: tr, Controls: ctl}, opt)
+	return simulateRequests(ctx, sc, tr, montecarlo.OpenLoop{Traffic: tr, Controls: ctl}, ctl, opt)
+}
+
+// SimulateClosedLoop runs opt.Trials closed-loop trials of sc (each
+// client one request at a time, the next after its think time) under the
+// traffic's ticks, outage and drain and the controls, and summarizes them
+// as SimulateTraffic does.
+func SimulateClosedLoop(ctx context.Context, sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
+	s, err := simulateRequests(ctx, sc, tr, montecarlo.ClosedLoop{Traffic: tr, Loop: l, Controls: ctl}, ctl, opt)
+	s.Traffic.Loop, s.Traffic.Think = "closed", &l.Think
+	return s, err
+}
+
+// simulateRequests plays a workload of the request engine and folds its
+// trials.
+func simulateRequests(ctx context.Context, sc model.Scenario, tr model.Traffic, w montecarlo.Workload, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
+	plan, err := montecarlo.NewPlan(sc, w, opt)
 	if err != nil {
 		return TrafficSummary{}, err
 	}
 	var fresh, calls, load, served, share, goodput, gaveUp, backlog, peakBacklog, peak stats.Moments
-	var byCause [3]stats.Moments
+	byCause := make([]stats.Moments, model.Causes)
+	pending := 0 // trials with requests still pending after their drain
 	var recHist []int64
 	var rec stats.Moments
 	recovered, collapsed := 0, 0
@@ -126,8 +201,11 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 			share.Add(float64(t.Served) / float64(o.NewRequests))
 		}
 		served.Add(float64(t.Served))
-		if after := float64(t.Completion) - float64(tr.OutageEnd()); after > 0 {
+		if after := float64(t.Completion) - float64(tr.OutageEnd()); after > 0 && tr.Rate > 0 {
 			goodput.Add(float64(o.ServedAfter) / after / tr.Rate)
+		}
+		if tr.Drain && o.Backlog > 0 {
+			pending++
 		}
 		if o.Collapsed {
 			collapsed++
@@ -163,7 +241,7 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 		NewRequests: fresh.Estimate(), Calls: calls.Estimate(), Load: load.Estimate(),
 		Served: served.Estimate(), ServedShare: share.Estimate(), Goodput: goodput.Estimate(),
 		GaveUp: gaveUp.Estimate(), Backlog: backlog.Estimate(), PeakBacklog: peakBacklog.Estimate(), Peak: peak.Estimate(),
-		GaveUpBy: GaveUpCause{byCause[0].Estimate(), byCause[1].Estimate(), byCause[2].Estimate()},
+		GaveUpBy: gaveUpCause(ctl, byCause),
 	}
 	if recovered > 0 {
 		s.RecoveryTicks = &Distribution{Estimate: rec.Estimate(), Quantiles: map[string]stats.Quantile{}}
@@ -174,6 +252,9 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 	if recovered < opt.Trials {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d of %d trials had not recovered by the horizon (tick %d): their backlog never fell to %d after the outage; recovery time covers only the %d that did",
 			opt.Trials-recovered, opt.Trials, tr.Ticks, tr.RecoveryBacklog(sc.Capacity), recovered))
+	}
+	if pending > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%d trials still had requests pending after draining for %d ticks; their calls per request are undercounted", pending, tr.DrainTicks()))
 	}
 	if collapsed > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d trials stopped early when their backlog passed %d (--collapse-backlog); they count as not recovered", collapsed, tr.CollapseBacklog))

@@ -128,6 +128,8 @@ const (
 func modelled(method string, sc Scenario) error {
 	p := sc.Policy
 	switch {
+	case sc.Server == Flaky:
+		return &Unsupported{Method: method, Reason: "the flaky server fails calls at random whatever the load, which the cohort models do not follow; simulate it with --rate or --loop closed"}
 	case p.Retries > 0:
 		return &Unsupported{Method: method, Reason: fmt.Sprintf("clients give up after %d retries, and the models follow every client until it is served; use simulate", p.Retries)}
 	case p.MaxElapsed > 0:

@@ -4,126 +4,116 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
-
-// BucketKind names a retry token bucket.
-type BucketKind string
-
-// The retry token buckets herd models. Both are held per client: every
-// client has its own bucket, as an SDK client object or a process does.
-const (
-	// NoBucket lets every retry through.
-	NoBucket BucketKind = "none"
-	// AWSBucket is the retry quota of the AWS SDKs' standard retry mode
-	// (aws-sdk-go-v2 aws/retry: DefaultRetryRateTokens 500,
-	// DefaultRetryCost 5, DefaultRetryTimeoutCost 10,
-	// DefaultNoRetryIncrement 1): the bucket starts full at 500 tokens; a
-	// retry takes its cost (5, or 10 when the failure was a timeout) and is
-	// not made when the bucket holds less; a request that succeeds on a
-	// retry puts that retry's cost back, and one that succeeds on its first
-	// try adds 1, never above the capacity.
-	AWSBucket BucketKind = "aws"
-	// BrookerBucket is the adaptive retry bucket of Marc Brooker's "Fixing
-	// retries with token buckets and circuit breakers" (2022): every
-	// successful call deposits a fraction of a token (0.1), a retry takes one
-	// whole token and is not made without it, and the bucket holds a
-	// limited number of tokens. Retries are then at most 0.1 × successes
-	// plus the bucket's size, whatever the failure rate.
-	BrookerBucket BucketKind = "brooker"
-)
-
-// BucketKinds lists the bucket names.
-func BucketKinds() []BucketKind { return []BucketKind{NoBucket, AWSBucket, BrookerBucket} }
-
-// ParseBucketKind reads one of BucketKinds.
-func ParseBucketKind(s string) (BucketKind, error) {
-	for _, k := range BucketKinds() {
-		if string(k) == s {
-			return k, nil
-		}
-	}
-	return "", fmt.Errorf("bucket must be one of %s, got %q", bucketList(), s)
-}
-
-func bucketList() string {
-	var s []string
-	for _, k := range BucketKinds() {
-		s = append(s, string(k))
-	}
-	return strings.Join(s, ", ")
-}
-
-// Bucket is a retry token bucket with its parameters. The zero value after
-// Defaults has been applied is the kind's published defaults.
-type Bucket struct {
-	Kind BucketKind `json:"kind"`
-	// Capacity is the most tokens the bucket holds; it starts full.
-	Capacity float64 `json:"capacity"`
-	// RetryCost is what one retry takes.
-	RetryCost float64 `json:"retry_cost"`
-	// Deposit is what a successful call adds: for AWSBucket, a success on
-	// the first try (a success on a retry refunds that retry's cost
-	// instead); for BrookerBucket, every success.
-	Deposit float64 `json:"deposit"`
-}
-
-// DefaultBucket is the kind's published parameters. herd's servers reject
-// at once rather than time out, so the AWS retry costs 5; the timeout cost
-// of 10 is had by setting RetryCost.
-func DefaultBucket(k BucketKind) Bucket {
-	switch k {
-	case AWSBucket:
-		return Bucket{Kind: k, Capacity: 500, RetryCost: 5, Deposit: 1}
-	case BrookerBucket:
-		return Bucket{Kind: k, Capacity: 10, RetryCost: 1, Deposit: 0.1}
-	}
-	return Bucket{Kind: NoBucket}
-}
-
-// Breaker is a per-client circuit breaker. Closed, it records the outcome
-// of each of the client's calls in a sliding window of the last Window
-// calls; when the window holds at least MinCalls outcomes and the share of
-// failures reaches Threshold, it opens. Open, it refuses every send of the
-// client for Cooldown ticks: the request is failed locally and given up,
-// without reaching the server. Then it is half-open: the client's next send
-// is a probe and other sends in the same tick are refused; a successful
-// probe closes it with an empty window, a failed one opens it again.
-// Window 0 means no breaker.
-type Breaker struct {
-	Window    int     // calls in the sliding window, 0 (no breaker) or 1…64
-	Threshold float64 // failure share that opens it, in (0, 1]
-	MinCalls  int     // outcomes needed before it may open, 1…Window
-	Cooldown  int     // ticks it stays open, ≥ 1
-}
-
-// DefaultBreaker is a breaker over the last 20 calls that opens at 50%
-// failures once it has seen 10 calls, and stays open 30 ticks.
-func DefaultBreaker() Breaker {
-	return Breaker{Window: 20, Threshold: 0.5, MinCalls: 10, Cooldown: 30}
-}
-
-// MaxBreakerWindow is the longest sliding window: the window is one 64-bit
-// word per client.
-const MaxBreakerWindow = 64
 
 // Controls are the client-side limits on retries that compose with any
-// policy: a limit on attempts, a retry token bucket and a circuit breaker.
-// A request that a control stops gives up. The zero value is no control.
+// policy: a limit on attempts and at most one control of each kind. A
+// request that a control stops gives up. The zero value is no control.
+//
+// Each kind is a Control: its parameters (a field below, off at its zero
+// value), the source it follows, and its rule as a ControlState, written
+// once in its own file (bucket.go, breaker.go, budget.go, throttling.go).
+// Every client holds its own state of each control, as an SDK client
+// object or a process does.
 type Controls struct {
 	// MaxAttempts is the most sends of one request, the first included
 	// (MaxAttempts − 1 retries); 0 means no limit.
 	MaxAttempts int
-	Bucket      Bucket
-	Breaker     Breaker
+	Bucket      Bucket             // a retry token bucket (bucket.go)
+	Breaker     Breaker            // herd's sliding-window circuit breaker (breaker.go)
+	SimBreaker  SimBreaker         // Brooker's retry_sim breaker (breaker.go)
+	Budget      RetryBudget        // Finagle's RetryBudget (budget.go)
+	Throttling  RetryThrottling    // gRPC retry throttling (throttling.go)
+	Adaptive    AdaptiveThrottling // the SRE book's adaptive throttling (throttling.go)
+}
+
+// A Control is one kind of client-side retry control with its
+// parameters.
+type Control interface {
+	// Name names the control in a table or legend ("aws bucket").
+	Name() string
+	// Cause is what the outputs count a request it stopped under.
+	Cause() Cause
+	// Validate checks the parameters against the scenario (time-based ones
+	// are converted with its tick) and returns a *FieldError naming the
+	// flag.
+	Validate(sc Scenario) error
+	// NewState makes the control's state for the clients of one trial of
+	// sc, reset.
+	NewState(sc Scenario, clients int) ControlState
+	// BytesPerClient is the memory the state takes per client.
+	BytesPerClient(sc Scenario) int64
+}
+
+// ControlState is one control's state over the clients of a trial. An
+// engine calls, for client c at tick t:
+//
+//   - Start when a new request of c is about to make its first send;
+//   - Send before every send of c, first or retry: false refuses it, and
+//     the request gives up without reaching the server (draw gives a
+//     uniform number in [0, 1) to a randomised rule, and is called only
+//     when the rule needs it);
+//   - Outcome after each send of c that reached the server, successes of a
+//     tick before its failures (retried says the send was a retry);
+//   - Retry when a request of c that has just failed may retry (after the
+//     policy's own limit and the attempts limit allow it): false stops it,
+//     true takes what the retry costs.
+type ControlState interface {
+	Reset()
+	Start(c int32, t int)
+	Send(c int32, t int, draw func() float64) bool
+	Outcome(c int32, t int, failed, retried bool)
+	Retry(c int32, t int) bool
+}
+
+// Cause is why a request gave up.
+type Cause int
+
+// The causes of giving up, in the order outputs list them.
+const (
+	ByAttempts   Cause = iota // the policy's retry limit or Controls.MaxAttempts
+	ByBucket                  // a retry token bucket could not pay for the retry
+	ByBreaker                 // a circuit breaker refused the send or the retry
+	ByBudget                  // Finagle's retry budget had no balance for the retry
+	ByThrottling              // gRPC retry throttling stopped the retry
+	ByAdaptive                // adaptive throttling rejected the send locally
+	Causes                    // the number of causes
+)
+
+// List is the controls that are on (a nonzero parameter), in the order an engine asks them:
+// bucket, breaker, Brooker's breaker, budget, gRPC throttling, adaptive
+// throttling. A retry is asked of each in turn and the first that refuses
+// stops it (those after it are not asked and take nothing); likewise a
+// send.
+func (c Controls) List() []Control {
+	var l []Control
+	if c.Bucket.Kind != NoBucket && c.Bucket.Kind != "" {
+		l = append(l, c.Bucket)
+	}
+	if c.Breaker.Window != 0 {
+		l = append(l, c.Breaker)
+	}
+	if c.SimBreaker.MaxFailureRatio != 0 {
+		l = append(l, c.SimBreaker)
+	}
+	if c.Budget.TTL != 0 {
+		l = append(l, c.Budget)
+	}
+	if c.Throttling.MaxTokens != 0 {
+		l = append(l, c.Throttling)
+	}
+	if c.Adaptive.K != 0 {
+		l = append(l, c.Adaptive)
+	}
+	return l
 }
 
 // MaxAttemptsLimit bounds MaxAttempts.
 const MaxAttemptsLimit = 1 << 30
 
 // Active reports whether any control is on.
-func (c Controls) Active() bool {
-	return c.MaxAttempts > 0 || (c.Bucket.Kind != NoBucket && c.Bucket.Kind != "") || c.Breaker.Window > 0
-}
+func (c Controls) Active() bool { return c.MaxAttempts > 0 || len(c.List()) > 0 }
 
 // String names the controls in a table or legend: "none", "aws bucket",
 // "brooker bucket + breaker", …
@@ -132,11 +122,8 @@ func (c Controls) String() string {
 	if c.MaxAttempts > 0 {
 		s = append(s, fmt.Sprintf("%d attempts", c.MaxAttempts))
 	}
-	if c.Bucket.Kind != NoBucket && c.Bucket.Kind != "" {
-		s = append(s, string(c.Bucket.Kind)+" bucket")
-	}
-	if c.Breaker.Window > 0 {
-		s = append(s, "breaker")
+	for _, k := range c.List() {
+		s = append(s, k.Name())
 	}
 	if len(s) == 0 {
 		return "none"
@@ -148,12 +135,12 @@ func (c Controls) String() string {
 // synchronized cohort has one way to give up, its policy's retry limit, so
 // an attempt limit A is the retry limit A − 1 (the smaller of it and the
 // policy's own). A limit of 1 would allow no retry at all, which the
-// policy cannot say (its retry limit 0 means none), and the token bucket
-// and the circuit breaker act on a stream of requests over time: those are
-// open-loop controls and are refused here.
+// policy cannot say (its retry limit 0 means none), and every other
+// control acts on a stream of requests over time: those are open-loop and
+// closed-loop controls and are refused here.
 func (c Controls) InCohort(sc Scenario) (Scenario, error) {
-	if c.Bucket.Kind != NoBucket && c.Bucket.Kind != "" || c.Breaker.Window > 0 {
-		return sc, errors.New("--bucket and --breaker need open-loop mode (--rate) for now")
+	if len(c.List()) > 0 {
+		return sc, errors.New("--bucket, --breaker and the other retry controls but --max-attempts need open-loop mode (--rate) or a closed loop (--loop closed) for now")
 	}
 	if a := c.MaxAttempts; a > 0 {
 		if a == 1 {
@@ -166,44 +153,57 @@ func (c Controls) InCohort(sc Scenario) (Scenario, error) {
 	return sc, nil
 }
 
-// Validate checks every parameter and returns the first violation as a
-// *FieldError naming its flag.
-func (c Controls) Validate() error {
-	bad := func(flag, valid string, got any) error {
-		return &FieldError{Flag: flag, Valid: valid, Got: fmt.Sprint(got)}
-	}
+// Validate checks the parameters that do not depend on the scenario (all
+// of them but the conversion of time-based ones to ticks, which
+// ValidateFor adds) and returns the first violation as a *FieldError.
+func (c Controls) Validate() error { return c.ValidateFor(Default()) }
+
+// ValidateFor checks every parameter for a run of sc and returns the first
+// violation as a *FieldError naming its flag.
+func (c Controls) ValidateFor(sc Scenario) error {
 	if c.MaxAttempts < 0 || c.MaxAttempts > MaxAttemptsLimit {
-		return bad("max-attempts", fmt.Sprintf("0 (no limit) or an integer in [1, %d]", MaxAttemptsLimit), c.MaxAttempts)
+		return &FieldError{Flag: "max-attempts", Valid: fmt.Sprintf("0 (no limit) or an integer in [1, %d]", MaxAttemptsLimit), Got: fmt.Sprint(c.MaxAttempts)}
 	}
-	b := c.Bucket
-	if b.Kind != "" {
-		if _, err := ParseBucketKind(string(b.Kind)); err != nil {
-			return bad("bucket", "one of "+bucketList(), fmt.Sprintf("%q", b.Kind))
+	if k := c.Bucket.Kind; k != "" && k != NoBucket {
+		if _, err := ParseBucketKind(string(k)); err != nil {
+			return &FieldError{Flag: "bucket", Valid: "one of " + bucketList(), Got: fmt.Sprintf("%q", k)}
 		}
 	}
-	if b.Kind != NoBucket && b.Kind != "" {
-		switch {
-		case !finite(b.Capacity) || b.Capacity < 0 || b.Capacity > 1e12:
-			return bad("bucket-capacity", "a number of tokens in [0, 1e12]", b.Capacity)
-		case !finite(b.RetryCost) || b.RetryCost <= 0 || b.RetryCost > 1e12:
-			return bad("bucket-cost", "a number of tokens in (0, 1e12]", b.RetryCost)
-		case !finite(b.Deposit) || b.Deposit < 0 || b.Deposit > 1e12:
-			return bad("bucket-deposit", "a number of tokens in [0, 1e12]", b.Deposit)
+	for _, k := range c.List() {
+		if err := k.Validate(sc); err != nil {
+			return err
 		}
-	}
-	k := c.Breaker
-	if k.Window == 0 {
-		return nil
-	}
-	switch {
-	case k.Window < 0 || k.Window > MaxBreakerWindow:
-		return bad("breaker-window", fmt.Sprintf("0 (no breaker) or an integer in [1, %d] calls", MaxBreakerWindow), k.Window)
-	case !finite(k.Threshold) || k.Threshold <= 0 || k.Threshold > 1:
-		return bad("breaker-threshold", "a failure share in (0, 1]", k.Threshold)
-	case k.MinCalls < 1 || k.MinCalls > k.Window:
-		return bad("breaker-min-calls", fmt.Sprintf("an integer in [1, breaker-window = %d]", k.Window), k.MinCalls)
-	case k.Cooldown < 1 || k.Cooldown > MaxWindow:
-		return bad("breaker-cooldown", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), k.Cooldown)
 	}
 	return nil
 }
+
+// BytesPerClient is the memory the controls' states take per client.
+func (c Controls) BytesPerClient(sc Scenario) int64 {
+	var b int64
+	for _, k := range c.List() {
+		b += k.BytesPerClient(sc)
+	}
+	return b
+}
+
+// TicksPerSecond converts the controls' parameters in seconds (Finagle's
+// TTL and minimum retry rate, the SRE book's window) to ticks: the
+// scenario's real tick when it has one (--tick, or a preset's), and one
+// second per tick when its ticks are abstract.
+func (s Scenario) TicksPerSecond() float64 {
+	if t := s.Policy.TickLength(); t > 0 {
+		return float64(time.Second) / float64(t)
+	}
+	return 1
+}
+
+// ticksOf is a duration in whole ticks of sc (rounded to nearest).
+func ticksOf(sc Scenario, d time.Duration) int64 {
+	x := d.Seconds()*sc.TicksPerSecond() + 0.5
+	if x >= 1<<53 {
+		return 1 << 53
+	}
+	return int64(x)
+}
+
+func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }

@@ -38,10 +38,18 @@
 // their default limits (Preset.Policy) make clients give up. Both kinds of
 // rule stand side by side: adding a policy is adding one rule.
 //
-// Controls (attempt limit, AWS SDK and Brooker retry token buckets, a
-// per-client circuit breaker) limit retries whatever the policy. Traffic
-// turns a scenario into an open loop with an outage, and defines the
-// server's goodput under overload (RejectCost) and when a run has recovered.
+// Controls limit retries whatever the policy: an attempt limit and at most
+// one Control of each kind, each with its source's parameters and its
+// per-client rule as a ControlState in its own file — the retry token
+// buckets (bucket.go: the AWS SDKs' legacy and 2026 quotas, herd's reading
+// of Brooker's post, his simulator's bucket), the circuit breakers
+// (breaker.go: herd's sliding window, Brooker's simulator's), Finagle's
+// retry budget (budget.go), gRPC retry throttling and the SRE book's
+// adaptive throttling (throttling.go). Traffic turns a scenario into an
+// open loop with an outage (or, with ClosedLoop, a closed loop of clients
+// with one request each), and defines the server's goodput under overload
+// (RejectCost), when a run has recovered and whether it drains. The flaky
+// server (flaky.go) fails calls at random whatever the load.
 // Amplification is the closed form of retries stacked over layers.
 //
 // # Models

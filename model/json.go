@@ -24,6 +24,8 @@ type scenarioJSON struct {
 	Tick       string `json:"tick,omitempty"`
 	Retries    int    `json:"retries,omitempty"`
 	MaxElapsed string `json:"max_elapsed,omitempty"`
+	// FailureRate is the flaky server's p, absent on other servers.
+	FailureRate float64 `json:"failure_rate,omitempty"`
 }
 
 // MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
@@ -35,7 +37,7 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		FixedDelay: s.Policy.FixedDelay, Rounding: s.Rounding.String(),
 		FirstWindow: s.FirstWindow, Horizon: s.EffectiveHorizon(),
 		Tick: durationString(s.Policy.TickLength()), Retries: s.Policy.Retries,
-		MaxElapsed: durationString(s.Policy.MaxElapsed),
+		MaxElapsed: durationString(s.Policy.MaxElapsed), FailureRate: s.FailureRate,
 	})
 }
 
@@ -80,6 +82,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
+		FailureRate: j.FailureRate,
 	}
 	return nil
 }

@@ -22,6 +22,31 @@ type MeanFieldOptions struct {
 	Tail float64
 }
 
+// MeanFieldMemory is the most the mean-field recursion may take: a cohort
+// whose series or covariance ring would not fit is refused before the
+// recursion allocates.
+const MeanFieldMemory = 512 << 20
+
+// meanFieldFits refuses a scenario whose recursion would outgrow
+// MeanFieldMemory. It keeps 3 + classes floats per tick (Arrivals,
+// ArrivalsSD, Pending, ByClass) and runs at least ⌈N/k⌉ ticks (no tick
+// serves more than k) up to the horizon, appends doubling the storage at
+// worst; its covariance ring takes ring² floats.
+func meanFieldFits(sc Scenario, classes, ring int) error {
+	series := int64(2 * 8 * (3 + classes))
+	ticks := min(int64(sc.EffectiveHorizon()), int64(sc.Clients)/int64(sc.Capacity)+1)
+	square := 8 * float64(ring) * float64(ring)
+	if need := float64(series*ticks) + square; need <= MeanFieldMemory {
+		return nil
+	}
+	if square > MeanFieldMemory/2 {
+		return &FieldError{Flag: "cap", Valid: fmt.Sprintf("a cap whose longest wait keeps meanfield's %d × %d covariance ring (%.1f GiB) within its budget of %d MiB; lower --cap or use simulate", ring, ring, square/(1<<30), MeanFieldMemory>>20), Got: fmt.Sprint(sc.Policy.Cap)}
+	}
+	most := MeanFieldMemory / series * int64(sc.Capacity)
+	return &FieldError{Flag: "clients", Valid: fmt.Sprintf("at most about %d at --capacity %d for meanfield, whose %d per-tick series over at least ⌈N/k⌉ = %d ticks would need %.1f GiB, over its budget of %d MiB; raise --capacity, lower --clients or --horizon, or use simulate --engine counts",
+		most, sc.Capacity, 3+classes, ticks, float64(series*ticks)/(1<<30), MeanFieldMemory>>20), Got: fmt.Sprint(sc.Clients)}
+}
+
 // DefaultGrid is the coarsest grid decorrelated's previous delay gets, and
 // MaxChosenGrid the finest the doubling goes to.
 const (
@@ -148,6 +173,9 @@ func meanField(sc Scenario, fl flow, tail float64) (MeanField, error) {
 	r := MeanField{Scenario: sc, Classes: fl.names}
 	nc := len(fl.names)
 	ring := max(sc.FirstWindow, fl.maxWait) + 1
+	if err := meanFieldFits(sc, nc, ring); err != nil {
+		return r, err
+	}
 	lam := make([][]float64, nc) // lam[c][t mod ring]
 	for c := range lam {
 		lam[c] = make([]float64, ring)

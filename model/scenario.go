@@ -20,9 +20,14 @@ const (
 	// OCC is the AWS Architecture Blog's optimistic-concurrency row in
 	// continuous time (see occ.go); it has no ticks and no capacity.
 	OCC
+	// Flaky fails each call it takes with probability FailureRate,
+	// whatever the load (see flaky.go).
+	Flaky
 )
 
-var serverNames = []string{"capacity", "collision", "occ"}
+var serverNames = []string{"capacity", "collision", "occ",
+	"flaky",
+}
 
 func (s Server) String() string {
 	if s < 0 || int(s) >= len(serverNames) {
@@ -65,6 +70,9 @@ type Scenario struct {
 	// Horizon is the tick at which a trial that has not finished is
 	// stopped and counted as censored; 0 means DefaultHorizon.
 	Horizon int
+	// FailureRate is the flaky server's probability p that a call it
+	// takes fails; 0 on every other server.
+	FailureRate float64
 }
 
 // Default is the seed article's section 5.1 scenario with N = 100.
@@ -152,7 +160,7 @@ func (s Scenario) Validate() error {
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
 	case s.Capacity < 1 || s.Capacity > MaxClients:
 		return bad("capacity", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Capacity)
-	case s.Server != Capacity && s.Server != Collision && s.Server != OCC:
+	case s.Server < Capacity || int(s.Server) >= len(serverNames):
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
 	case s.Rounding < HalfEven || s.Rounding > Floor:
 		return bad("rounding", "one of "+strings.Join(roundingNames, ", "), int(s.Rounding))
@@ -166,6 +174,9 @@ func (s Scenario) Validate() error {
 		return bad("first-window", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), s.FirstWindow)
 	case s.Horizon < 0 || s.Horizon > MaxHorizon:
 		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
+	}
+	if err := s.validateFlaky(bad); err != nil {
+		return err
 	}
 	if s.Server == OCC {
 		// The OCC engine models the blog's simulator: policies in ticks of

@@ -11,7 +11,9 @@ import (
 // SpecFields are the scenario fields a user can give, spelled as their
 // command-line flags, in the order a sweep grid expands them (the last
 // varies fastest).
-var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed"}
+var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed",
+	"failure-rate",
+}
 
 // IsSpecField reports whether name is one of SpecFields.
 func IsSpecField(name string) bool {
@@ -38,6 +40,7 @@ type Spec struct {
 	rounding                                       Rounding
 	base, cap, fixedDelay                          float64
 	tick, maxElapsed                               time.Duration
+	failureRate                                    float64
 	// rate is the capacity given as a rate, in requests per second (0:
 	// given per tick, or not given); Scenario converts it with the tick.
 	rate     float64
@@ -81,6 +84,12 @@ func (s *Spec) Set(field, text string) error {
 			return bad("a number")
 		}
 		*map[string]*float64{"base": &s.base, "cap": &s.cap, "fixed-delay": &s.fixedDelay}[field] = x
+	case "failure-rate":
+		x, e := strconv.ParseFloat(text, 64)
+		if e != nil {
+			return bad("a number")
+		}
+		s.failureRate = x
 	case "tick", "max-elapsed":
 		d, e := time.ParseDuration(text)
 		if e != nil {
@@ -194,6 +203,9 @@ func (s Spec) Scenario() (Scenario, error) {
 	if s.Given("max-elapsed") {
 		sc.Policy.MaxElapsed = s.maxElapsed
 	}
+	if s.Given("failure-rate") {
+		sc.FailureRate = s.failureRate
+	}
 	if s.rate > 0 {
 		k, err := s.perTick(sc.Policy.TickLength())
 		if err != nil {
@@ -250,6 +262,7 @@ func SpecOf(sc Scenario) Spec {
 	s.server, s.kind, s.rounding = sc.Server, sc.Policy.Kind, sc.Rounding
 	s.base, s.cap, s.fixedDelay = sc.Policy.Base, sc.Policy.Cap, sc.Policy.FixedDelay
 	s.tick, s.maxElapsed = sc.Policy.Tick, sc.Policy.MaxElapsed
+	s.failureRate = sc.FailureRate
 	if sc.Policy.Kind.IsPreset() {
 		delete(s.given, "base")
 		delete(s.given, "cap")

@@ -53,6 +53,16 @@ type Traffic struct {
 	RejectCost       float64 // capacity share that one rejection costs, in [0, 1]
 	RecoveredBacklog int     // backlog at or under which the system has recovered; 0: k
 	CollapseBacklog  int     // growth of the backlog after the outage that stops a trial, not recovered; 0: never
+	// Drain plays on after the last tick, with no new requests, until
+	// every request still pending is served or gives up (at most
+	// DrainTicks more ticks), as Brooker's simulator does to avoid
+	// right-censoring: calls, served and given-up requests then count whole
+	// lives. Recovery is still judged within Ticks.
+	Drain bool
+	// StartCohort adds one new request of every client at tick 0 to the
+	// Poisson arrivals: Brooker's retry_sim clients each start a call as
+	// they start, then draw their gaps.
+	StartCohort bool
 }
 
 // DefaultTraffic is a load of 80% of capacity k over a 2,000-tick run whose
@@ -109,8 +119,8 @@ func (t Traffic) Goodput(server Server, k, m int) int {
 	return int(max(0, min(float64(k), s)))
 }
 
-// Validate checks the traffic against a scenario and returns the first
-// violation as a *FieldError naming its flag.
+// Validate checks open-loop traffic against a scenario and returns the
+// first violation as a *FieldError naming its flag.
 func (t Traffic) Validate(sc Scenario) error {
 	bad := func(flag, valid string, got any) error {
 		return &FieldError{Flag: flag, Valid: valid, Got: fmt.Sprint(got)}
@@ -118,10 +128,24 @@ func (t Traffic) Validate(sc Scenario) error {
 	switch {
 	case !finite(t.Rate) || t.Rate <= 0 || t.Rate > MaxRate:
 		return bad("rate", fmt.Sprintf("a number of new requests per tick in (0, %g]", float64(MaxRate)), t.Rate)
+	case t.Ticks >= 1 && t.Ticks <= MaxTrafficTicks && t.Rate*float64(t.Ticks) > maxTrafficWork:
+		return bad("ticks", fmt.Sprintf("such that rate × ticks ≤ %g new requests per trial (rate is %g)", float64(maxTrafficWork), t.Rate), t.Ticks)
+	case t.StartCohort && sc.Clients > MaxRequestsLive:
+		return bad("clients", fmt.Sprintf("at most %d with --start-cohort (every client's first request is alive at tick 0)", int(MaxRequestsLive)), sc.Clients)
+	case sc.FirstWindow != 1:
+		return bad("first-window", "1 in open-loop mode (new requests already arrive at random)", sc.FirstWindow)
+	}
+	return t.validate(sc)
+}
+
+// validate checks what open and closed loops share.
+func (t Traffic) validate(sc Scenario) error {
+	bad := func(flag, valid string, got any) error {
+		return &FieldError{Flag: flag, Valid: valid, Got: fmt.Sprint(got)}
+	}
+	switch {
 	case t.Ticks < 1 || t.Ticks > MaxTrafficTicks:
 		return bad("ticks", fmt.Sprintf("an integer in [1, %d]", int(MaxTrafficTicks)), t.Ticks)
-	case t.Rate*float64(t.Ticks) > maxTrafficWork:
-		return bad("ticks", fmt.Sprintf("such that rate × ticks ≤ %g new requests per trial (rate is %g)", float64(maxTrafficWork), t.Rate), t.Ticks)
 	case t.OutageStart < 0 || t.OutageStart >= t.Ticks:
 		return bad("outage-start", fmt.Sprintf("a tick in [0, ticks = %d)", t.Ticks), t.OutageStart)
 	case t.OutageLength < 0 || t.OutageLength > t.Ticks-t.OutageStart:
@@ -137,11 +161,25 @@ func (t Traffic) Validate(sc Scenario) error {
 	case t.RecoveredBacklog < 0:
 		return bad("recovered-backlog", "0 (one tick of capacity) or a number of requests ≥ 1", t.RecoveredBacklog)
 	case sc.Clients > MaxHosts:
-		return bad("clients", fmt.Sprintf("an integer in [1, %d] in open-loop mode (each client holds its own controls)", int(MaxHosts)), sc.Clients)
+		return bad("clients", fmt.Sprintf("an integer in [1, %d] in open-loop and closed-loop modes (each client holds its own controls)", int(MaxHosts)), sc.Clients)
 	case sc.Policy.MaxElapsed > 0:
-		return bad("max-elapsed", "0 in open-loop mode (not modelled there yet)", sc.Policy.MaxElapsed)
-	case sc.FirstWindow != 1:
-		return bad("first-window", "1 in open-loop mode (new requests already arrive at random)", sc.FirstWindow)
+		return bad("max-elapsed", "0 in open-loop and closed-loop modes (not modelled there yet)", sc.Policy.MaxElapsed)
 	}
 	return nil
 }
+
+// DrainTicks is the most ticks a draining trial plays after its last
+// tick: as many as the trial's own.
+func (t Traffic) DrainTicks() int {
+	if !t.Drain {
+		return 0
+	}
+	return t.Ticks
+}
+
+// DrainsByDefault reports whether traffic on the server drains unless told
+// otherwise: the flaky server's question is how many calls a request
+// makes, which needs every request's whole life (a trial cut at its last
+// tick undercounts the requests still retrying), while the load-dependent
+// servers' question is whether the backlog recovers by the horizon.
+func DrainsByDefault(s Server) bool { return s == Flaky }

@@ -23,12 +23,15 @@
 // of Options.Use) keeps the per-client engine unless the cohort is beyond
 // it, and Run uses fewer workers rather than more than MemoryBudget.
 //
-// OpenLoopEngine plays model.Traffic: Poisson arrivals of new requests from
-// the scenario's clients, an outage, retries under the policy and the
-// per-client retry controls of model.Controls (attempt limit, token bucket,
-// circuit breaker, held in controls.go and meant for every engine), and
-// records whether and when the backlog recovers after the outage in
-// Trial.Open. StackEngine walks a call tree through layers that each retry,
+// OpenLoopEngine, the request engine, plays model.Traffic: Poisson
+// arrivals of new requests from the scenario's clients (the OpenLoop
+// workload) or each client's next request after its last one ended (the
+// ClosedLoop workload), an outage, retries under the policy and the
+// per-client retry controls of model.Controls (controls.go composes their
+// model.ControlStates: asked before each send and retry, told each start
+// and outcome), on the capacity, collision or flaky server, and records
+// whether and when the backlog recovers after the outage in Trial.Open; a
+// draining trial plays on after its last tick until no request is pending. StackEngine walks a call tree through layers that each retry,
 // to check model.Amplification.
 //
 // OCCEngine is the event engine of the AWS blog's optimistic-concurrency

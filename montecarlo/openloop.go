@@ -9,19 +9,21 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// OpenTrial is what an open-loop trial records beyond Trial's common
-// fields. In an open-loop trial Trial.Calls counts every send, Served the
-// requests served, Peak the most sends in one tick, Latency each served
-// request's latency (success tick − first send + 1), Arrivals the sends of
-// each tick when asked, and Censored says that the trial had not recovered
-// by its last tick.
+// OpenTrial is what a request-engine trial (open or closed loop)
+// records beyond Trial's common fields. In such a trial Trial.Calls counts
+// every send, Served the requests served, Peak the most sends in one tick,
+// Latency each served request's latency (success tick − first send + 1),
+// Arrivals the sends of each tick when asked, Completion the ticks played
+// before any drain, and Censored says that the trial had not recovered by
+// its last tick.
 type OpenTrial struct {
 	NewRequests int64 // requests that arrived (first sends)
 	Retries     int64 // retries sent
 	GaveUp      int64 // requests abandoned by a control
-	// GaveUpBy splits GaveUp by cause: the attempts limit, the token
-	// bucket, the circuit breaker.
-	GaveUpBy [3]int64
+	// GaveUpBy splits GaveUp by cause (model.Cause): the attempts limit,
+	// a token bucket, a circuit breaker, a retry budget, retry throttling,
+	// adaptive throttling.
+	GaveUpBy [causes]int64
 	// Recovered says whether some tick t ≥ the outage's end ended with the
 	// backlog at most the traffic's RecoveryBacklog and no request given
 	// up; RecoveryTicks is then t + 1 − the outage's end.
@@ -31,29 +33,37 @@ type OpenTrial struct {
 	// the traffic's CollapseBacklog.
 	Collapsed   bool
 	ServedAfter int64 // requests served from the outage's end to the last tick
-	Backlog     int64 // requests still pending after the last tick
+	Backlog     int64 // requests still pending after the last tick (after the drain, if any)
 	PeakBacklog int64
+	// Drained is the ticks played after the last tick to drain.
+	Drained int64
 	// Goodput[t] and BacklogAt[t] are the requests served at tick t and
 	// the backlog after it, recorded with Trial.Arrivals.
 	Goodput, BacklogAt []int64
 }
 
-// OpenLoopEngine plays open-loop trials: Poisson arrivals of new requests,
-// an outage, retries under the scenario's policy and per-client controls
-// (model.Traffic says the semantics). Requests live in a slab with a free
-// list, and a ring of per-tick buckets lists who sends when, as in
-// ClientEngine; work is proportional to sends plus ticks.
+// OpenLoopEngine is the request engine: it plays open-loop trials
+// (Poisson arrivals of new requests, model.Traffic) and closed-loop ones
+// (each client one request at a time, model.ClosedLoop), with an outage,
+// retries under the scenario's policy, per-client controls and the
+// scenario's server. Requests live in a slab with a free list, and a ring
+// of per-tick buckets lists who sends when, as in ClientEngine; work is
+// proportional to sends plus ticks.
 //
-// Trial i's new arrivals (how many each tick and from which client) come
-// from a stream of their own, split from the trial's stream before anything
-// else is drawn, so two policies or two sets of controls run on the same
-// seed see exactly the same arrivals (common random numbers).
+// Trial i's new arrivals (how many each tick and from which client, or in
+// a closed loop each client's first tick) come from a stream of their own,
+// split from the trial's stream before anything else is drawn, so two
+// policies or two sets of controls run on the same seed see exactly the
+// same arrivals (common random numbers).
 type OpenLoopEngine struct {
 	sc      model.Scenario
 	tr      model.Traffic
+	closed  *model.ClosedLoop // nil in an open loop
 	ctl     *controls
 	ring    [][]int32
+	wake    [][]int32 // closed loop: the clients that send a new request at each tick
 	sent    []int32
+	lost    []int32   // the flaky server's failed calls of a tick
 	client  []int32   // per request
 	attempt []int32   // failed sends so far
 	born    []int32   // tick of the first send
@@ -61,10 +71,23 @@ type OpenLoopEngine struct {
 	free    []int32
 }
 
-// NewOpenLoopEngine prepares the open-loop engine.
+// NewOpenLoopEngine prepares the request engine for open-loop traffic.
 func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*OpenLoopEngine, error) {
-	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc.Clients)}
+	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc)}
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
+	return e, nil
+}
+
+// NewClosedLoopEngine prepares the request engine for a closed loop.
+func NewClosedLoopEngine(sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl model.Controls) (*OpenLoopEngine, error) {
+	e, err := NewOpenLoopEngine(sc, tr, ctl)
+	if err != nil {
+		return nil, err
+	}
+	e.closed = &l
+	// A request ending at tick t books tick t + 1 + Think; the first
+	// requests book ticks up to FirstWindow − 1.
+	e.wake = make([][]int32, max(l.Think+2, sc.FirstWindow))
 	return e, nil
 }
 
@@ -88,6 +111,16 @@ func (e *OpenLoopEngine) alloc(c int32, tick int) (int32, error) {
 	return id, nil
 }
 
+// end frees request id, which was served or gave up at tick; in a closed
+// loop its client sends its next request after the think time.
+func (e *OpenLoopEngine) end(id int32, tick int) {
+	if e.closed != nil {
+		at := (tick + 1 + e.closed.Think) % len(e.wake)
+		e.wake[at] = append(e.wake[at], e.client[id])
+	}
+	e.free = append(e.free, id)
+}
+
 // wait draws the wait in ticks before retry n of request id.
 func (e *OpenLoopEngine) wait(src *rand.PCG, id int32, n int) int {
 	l := e.sc.Policy.Law(n, e.prev[id])
@@ -101,7 +134,7 @@ func (e *OpenLoopEngine) wait(src *rand.PCG, id int32, n int) int {
 	return e.sc.Rounding.Ticks(d)
 }
 
-// Play runs one open-loop trial. A trial that would hold more than
+// Play runs one trial. A trial that would hold more than
 // model.MaxRequestsLive requests at once stops there, not recovered.
 func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	sc, tr := &e.sc, &e.tr
@@ -112,46 +145,57 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	for i := range e.ring {
 		e.ring[i] = e.ring[i][:0]
 	}
+	for i := range e.wake {
+		e.wake[i] = e.wake[i][:0]
+	}
 	e.client, e.attempt, e.born, e.prev = e.client[:0], e.attempt[:0], e.born[:0], e.prev[:0]
 	e.free = e.free[:0]
-	e.ctl.reset()
+	e.ctl.reset(src)
+	if e.closed != nil {
+		for c := range int32(sc.Clients) {
+			at := 0
+			if w := sc.FirstWindow; w > 1 {
+				at = int(below(arr, uint64(w)))
+			}
+			e.wake[at] = append(e.wake[at], c)
+		}
+	}
 	r := len(e.ring)
 	end := tr.OutageEnd()
+	last := tr.Ticks + tr.DrainTicks()
 	threshold := int64(tr.RecoveryBacklog(sc.Capacity))
 	var live int64
 	collapse := int64(tr.CollapseBacklog)
 	var atEnd int64 // the backlog when the outage ended
 	tick := 0
-	for ; tick < tr.Ticks && !t.stopped(len(e.ring[tick%r])); tick++ {
+	for ; tick < last && !t.stopped(len(e.ring[tick%r])); tick++ {
+		draining := tick >= tr.Ticks
+		if draining && live == 0 {
+			break
+		}
 		slot := tick % r
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
-		fresh := int(poisson.Rand())
-		o.NewRequests += int64(fresh)
-		for range fresh {
-			c := int32(0)
-			if sc.Clients > 1 {
-				c = int32(below(arr, uint64(sc.Clients)))
-			}
-			id, err := e.alloc(c, tick)
-			if err != nil {
-				t.Censored = true
-				o.Backlog = live
-				return
-			}
-			live++
-			cur = append(cur, id)
+		booked := len(cur)
+		cur, err := e.arrivals(arr, &poisson, tick, draining, cur)
+		if err != nil {
+			t.Censored = true
+			o.Backlog = live
+			return
 		}
-		// The breakers decide who sends.
+		live += int64(len(cur) - booked)
+		o.NewRequests += int64(len(cur) - booked)
+		// The breakers and throttles decide who sends.
 		sent := e.sent[:0]
 		for _, id := range cur {
-			if e.ctl.send(e.client[id], tick) {
+			ok, cause := e.ctl.send(e.client[id], tick)
+			if ok {
 				sent = append(sent, id)
 				continue
 			}
 			o.GaveUp++
-			o.GaveUpBy[byBreaker]++
-			e.free = append(e.free, id)
+			o.GaveUpBy[cause]++
+			e.end(id, tick)
 			live--
 		}
 		e.ring[slot] = cur[:0]
@@ -171,18 +215,22 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				losers, winners = sent[:m-s], sent[m-s:]
 			}
 		}
+		if sc.Server == model.Flaky && sc.FailureRate > 0 && len(winners) > 0 {
+			winners, losers = e.flaky(src, winners, losers)
+			s = len(winners)
+		}
 		// Outcomes within a tick are simultaneous; successes are credited
-		// to the buckets before the failures ask for retries.
+		// to the controls before the failures ask for retries.
 		for _, id := range winners {
 			if e.attempt[id] > 0 {
 				o.Retries++
 			}
 			e.ctl.outcome(e.client[id], tick, false, e.attempt[id] > 0)
 			t.served(tick - int(e.born[id]) + 1)
-			if tick >= end {
+			if tick >= end && !draining {
 				o.ServedAfter++
 			}
-			e.free = append(e.free, id)
+			e.end(id, tick)
 			live--
 		}
 		for _, id := range losers {
@@ -197,12 +245,12 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			n := int(e.attempt[id])     // sends made, and the number of the next retry
 			ok, cause := false, byLimit // the policy's own retry limit first
 			if r := sc.Policy.Retries; r == 0 || n <= r {
-				ok, cause = e.ctl.retry(c, n)
+				ok, cause = e.ctl.retry(c, n, tick)
 			}
 			if !ok {
 				o.GaveUp++
 				o.GaveUpBy[cause]++
-				e.free = append(e.free, id)
+				e.end(id, tick)
 				live--
 				continue
 			}
@@ -214,6 +262,10 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			t.Arrivals = append(t.Arrivals, int64(m))
 			o.Goodput = append(o.Goodput, int64(s))
 			o.BacklogAt = append(o.BacklogAt, live)
+		}
+		if draining {
+			o.Drained++
+			continue
 		}
 		if !o.Recovered && tick >= end && live <= threshold && o.GaveUp == gaveUp {
 			o.Recovered = true
@@ -230,5 +282,72 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	}
 	o.Backlog = live
 	t.Censored = !o.Recovered
-	t.Completion = int64(tick)
+	t.Completion = int64(min(tick, tr.Ticks))
+}
+
+// arrivals appends to cur the new requests of tick — none while draining;
+// in an open loop a Poisson number (and every client's first at tick 0
+// with StartCohort), each from a client chosen uniformly; in a closed loop
+// those of the clients whose think time ends now — and tells the controls
+// they start.
+func (e *OpenLoopEngine) arrivals(arr *rand.PCG, poisson *distuv.Poisson, tick int, draining bool, cur []int32) ([]int32, error) {
+	add := func(c int32) error {
+		id, err := e.alloc(c, tick)
+		if err != nil {
+			return err
+		}
+		e.ctl.start(c, tick)
+		cur = append(cur, id)
+		return nil
+	}
+	if e.closed != nil {
+		w := tick % len(e.wake)
+		due := e.wake[w]
+		e.wake[w] = due[:0]
+		for _, c := range due {
+			if !draining {
+				if err := add(c); err != nil {
+					return cur, err
+				}
+			}
+		}
+		return cur, nil
+	}
+	if draining {
+		return cur, nil
+	}
+	if tick == 0 && e.tr.StartCohort {
+		for c := range int32(e.sc.Clients) {
+			if err := add(c); err != nil {
+				return cur, err
+			}
+		}
+	}
+	fresh := int(poisson.Rand())
+	for range fresh {
+		c := int32(0)
+		if e.sc.Clients > 1 {
+			c = int32(below(arr, uint64(e.sc.Clients)))
+		}
+		if err := add(c); err != nil {
+			return cur, err
+		}
+	}
+	return cur, nil
+}
+
+// flaky fails each call the flaky server took with its failure rate: the
+// failed winners join the losers.
+func (e *OpenLoopEngine) flaky(src *rand.PCG, winners, losers []int32) ([]int32, []int32) {
+	p := e.sc.FailureRate
+	e.lost = append(e.lost[:0], losers...)
+	kept := winners[:0]
+	for _, id := range winners {
+		if p >= 1 || e.sc.CallFails(uniform(src)) {
+			e.lost = append(e.lost, id)
+		} else {
+			kept = append(kept, id)
+		}
+	}
+	return kept, e.lost
 }

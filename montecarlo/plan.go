@@ -147,8 +147,13 @@ func (p *Plan) Run(ctx context.Context, fold func(*Trial) error) error {
 // together (DESIGN.md's tick model, or the OCC row).
 type Cohort struct{}
 
-func (Cohort) Name() string                  { return "cohort" }
-func (Cohort) validate(model.Scenario) error { return nil }
+func (Cohort) Name() string { return "cohort" }
+func (Cohort) validate(sc model.Scenario) error {
+	if sc.Server == model.Flaky {
+		return &model.FieldError{Flag: "server", Valid: "capacity, collision or occ for the cohort; the flaky server is played by open-loop (--rate) and closed-loop (--loop closed) traffic", Got: sc.Server.String()}
+	}
+	return nil
+}
 func (Cohort) choose(sc model.Scenario, want EngineName) (Choice, error) {
 	return Choose(sc, want)
 }
@@ -186,7 +191,7 @@ func (w OpenLoop) validate(sc model.Scenario) error {
 	if err := w.Traffic.Validate(sc); err != nil {
 		return err
 	}
-	return w.Controls.Validate()
+	return w.Controls.ValidateFor(sc)
 }
 func (OpenLoop) choose(_ model.Scenario, want EngineName) (Choice, error) {
 	if want != Default && want != Auto {
@@ -196,20 +201,58 @@ func (OpenLoop) choose(_ model.Scenario, want EngineName) (Choice, error) {
 	return Choice{OpenLoopName, "open-loop traffic: the request engine"}, nil
 }
 func (w OpenLoop) engineBytes(sc model.Scenario, _ Choice) int64 {
-	perClient := int64(0)
-	if w.Controls.Bucket.Kind != model.NoBucket && w.Controls.Bucket.Kind != "" {
-		perClient += 8
-	}
-	if w.Controls.Breaker.Window > 0 {
-		perClient += 14
-	}
 	// The request slab grows with the backlog; count what the outage can
 	// pile up (rate × ticks, bounded by the live-request limit) at 24 bytes.
 	live := min(float64(model.MaxRequestsLive), w.Traffic.Rate*float64(w.Traffic.Ticks)+float64(sc.Clients))
-	return perClient*int64(sc.Clients) + 24*int64(sc.MaxDelayTicks()+1) + 24*int64(live)
+	return requestEngineBytes(sc, w.Controls, int64(live), 0)
+}
+
+// requestEngineBytes is the request engine's memory: the controls' state
+// of every client, the retry ring (and a closed loop's wake ring of the
+// given length), and live requests at 24 bytes each.
+func requestEngineBytes(sc model.Scenario, ctl model.Controls, live int64, wake int) int64 {
+	return ctl.BytesPerClient(sc)*int64(sc.Clients) + 24*int64(sc.MaxDelayTicks()+1) + 24*int64(wake) + 24*live
 }
 func (w OpenLoop) build(sc model.Scenario, _ Choice) (Engine, error) {
 	return NewOpenLoopEngine(sc, w.Traffic, w.Controls)
+}
+
+// ClosedLoop is a closed loop of clients (model.ClosedLoop): each client
+// sends its next request only after its previous one ended plus a think
+// time, under the traffic's ticks, outage and drain and per-client
+// controls. Traffic.Rate is 0.
+type ClosedLoop struct {
+	Traffic  model.Traffic
+	Loop     model.ClosedLoop
+	Controls model.Controls
+}
+
+// ClosedLoopName names the closed-loop engine in a Choice.
+const ClosedLoopName EngineName = "closed-loop"
+
+func (ClosedLoop) Name() string { return "closed-loop traffic" }
+func (w ClosedLoop) validate(sc model.Scenario) error {
+	if sc.Server == model.OCC {
+		return &model.FieldError{Flag: "server", Valid: "capacity, collision or flaky with closed-loop traffic (--loop closed)", Got: sc.Server.String()}
+	}
+	if err := w.Traffic.ValidateClosed(sc, w.Loop); err != nil {
+		return err
+	}
+	return w.Controls.ValidateFor(sc)
+}
+func (ClosedLoop) choose(_ model.Scenario, want EngineName) (Choice, error) {
+	if want != Default && want != Auto {
+		return Choice{}, &LimitError{Engine: want, Reason: "cannot play closed-loop traffic (--loop closed), which the request engine plays",
+			Alternative: "leave out --engine (or use --engine auto)"}
+	}
+	return Choice{ClosedLoopName, "closed-loop traffic: the request engine"}, nil
+}
+func (w ClosedLoop) engineBytes(sc model.Scenario, _ Choice) int64 {
+	// At most one request per client is alive.
+	return requestEngineBytes(sc, w.Controls, int64(sc.Clients), max(w.Loop.Think+2, sc.FirstWindow))
+}
+func (w ClosedLoop) build(sc model.Scenario, _ Choice) (Engine, error) {
+	return NewClosedLoopEngine(sc, w.Traffic, w.Loop, w.Controls)
 }
 
 // Layers is a stack of retrying layers over a backend that fails each call

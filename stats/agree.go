@@ -27,7 +27,11 @@ type Agreement struct {
 const AgreementLevel = 0.999
 
 // Agree compares an estimate with a published value.
-func Agree(e Estimate, p Published) Agreement {
+func Agree(e Estimate, p Published) Agreement { return AgreeAt(e, p, AgreementLevel) }
+
+// AgreeAt is Agree at another confidence level (a Bonferroni level over
+// many comparisons, say).
+func AgreeAt(e Estimate, p Published, level float64) Agreement {
 	a := Agreement{Published: p}
 	se := math.Hypot(e.SE(), p.SD/math.Sqrt(float64(p.N)))
 	d := e.Mean - p.Mean
@@ -39,7 +43,7 @@ func Agree(e Estimate, p Published) Agreement {
 		return a
 	}
 	a.Z = d / se
-	zc := distuv.UnitNormal.Quantile(1 - (1-AgreementLevel)/2)
+	zc := distuv.UnitNormal.Quantile(1 - (1-level)/2)
 	a.Agrees = math.Abs(a.Z) <= zc
 	return a
 }

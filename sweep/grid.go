@@ -316,8 +316,11 @@ func (g Grid) axes() ([]axis, error) {
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // MaxSweepPoints bounds a grid, so that a typo in a range cannot ask for
-// billions of scenarios.
-const MaxSweepPoints = 10_000_000
+// billions of scenarios. A sweep expands, plans and hashes every point
+// before its first row (a few hundred bytes each), so the bound keeps that
+// under a second or so and a few hundred megabytes; a larger study is
+// several sweeps.
+const MaxSweepPoints = 1_000_000
 
 // Points expands the grid into its scenarios, in a fixed order (the fields
 // of GridFields, the last varying fastest). An invalid point refuses the
@@ -331,7 +334,11 @@ func (s SweepSpec) Points() ([]model.Scenario, error) {
 	for _, a := range axes {
 		total *= len(a.values)
 		if total > MaxSweepPoints {
-			return nil, fmt.Errorf("the grid has more than %d points", MaxSweepPoints)
+			big := 1.0
+			for _, a := range axes {
+				big *= float64(len(a.values))
+			}
+			return nil, fmt.Errorf("the grid has %.0f points, more than the %d a sweep may have; narrow a range or split the grid into several sweeps (over --%s, say)", big, MaxSweepPoints, axes[0].flag)
 		}
 	}
 	out := make([]model.Scenario, 0, total)

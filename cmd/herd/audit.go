@@ -37,8 +37,11 @@ func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
 		Long: `audit plays the scenario given by the flags under every textbook policy (with
 --base, --cap, --fixed-delay) and every library preset (with its defaults),
 all on the same tick (--tick, default 1s) and on common random numbers, and
-ranks them: fewest clients that gave up first, then shortest completion, then
-fewest calls. Each row has 95% intervals for calls, completion, clients that
+ranks them: fewest censored trials first (a policy whose trials are still
+running at the horizon ranks after every policy whose trials all finished,
+and its statistics are over the finished trials only), then fewest clients
+that gave up, then fewest calls, then shortest completion. Each row shows its
+censored trials and has 95% intervals for calls, completion, clients that
 gave up, the peak arrivals of one tick after the first wave over capacity k,
 client latency p99, and the paired difference of completion and calls from
 the best policy.
@@ -133,12 +136,34 @@ func diff(d stats.Difference) string {
 }
 
 func auditHeader(r auditResult) []string {
-	return []string{
+	h := []string{
 		describeHerd(r.Audit) + ".",
 		fmt.Sprintf("%d trials per policy, seed %d, common random numbers; times in %s; mean ± half its 95%% interval (~: paired difference not significant).", r.Trials, r.Seed, r.Unit),
 		fmt.Sprintf("Ranked by %s. Synchronized: at least %.0f%% of the cohort's first retries fall within one %s window (exact, from the unrounded first delay, so the same at any tick).",
 			r.RankedBy, 100*r.SyncThreshold, r.SyncWindow),
 	}
+	if c := censoredLine(r); c != "" {
+		h = append(h, c)
+	}
+	return h
+}
+
+// censoredLine says which rows have censored trials and what that means
+// for the ranking, or that none has (the table may then leave out its
+// column of zeros to fit the width).
+func censoredLine(r auditResult) string {
+	n := r.CensoredRows()
+	if n == 0 {
+		return "No trial was censored."
+	}
+	return fmt.Sprintf("Censored: %d of %d policies have trials still running at the horizon (%s): they rank after every policy without, and their statistics are over the finished trials only, conditional on finishing; a dash means none finished.",
+		n, len(r.Rows), horizonText(r.Scenario))
+}
+
+// censoredText is a row's censored trials out of all, as the audit's
+// formats print it.
+func censoredText(row analysis.AuditRow, trials int) string {
+	return fmt.Sprintf("%d/%d", row.Censored, trials)
 }
 
 func describeHerd(a analysis.Audit) string {
@@ -150,7 +175,13 @@ func describeHerd(a analysis.Audit) string {
 // auditRows is the audit's table: one row per policy in rank order.
 func auditRows(r auditResult) *table {
 	u := r.Unit
-	cols := []column{{name: "#", right: true}, {name: "policy", code: true}}
+	// A column of zeros says less than the line above the table that no
+	// trial was censored: then it goes first when the width is short.
+	cens := column{name: "censored", right: true}
+	if r.CensoredRows() == 0 {
+		cens.drop = 9
+	}
+	cols := []column{{name: "#", right: true}, {name: "policy", code: true}, cens}
 	cols = append(cols, pmColumns("gave up", 0)...)
 	cols = append(cols, pmColumns("completion ("+u+")", 0)...)
 	cols = append(cols, column{name: "Δ completion vs #1 (" + u + ")", right: true, drop: 1})
@@ -160,7 +191,7 @@ func auditRows(r auditResult) *table {
 	cols = append(cols, column{name: fmt.Sprintf("synchronized (first retries in %s)", r.SyncWindow)})
 	t := newTable(cols...)
 	for _, row := range r.Rows {
-		cells := []string{strconv.Itoa(row.Rank), row.Policy}
+		cells := []string{strconv.Itoa(row.Rank), row.Policy, censoredText(row, r.Trials)}
 		cells = append(cells, pmCells(row.GaveUp)...)
 		cells = append(cells, pmCells(row.Completion)...)
 		cells = append(cells, diff(row.VsBest.Completion))
@@ -224,9 +255,14 @@ func auditMarkdown(w io.Writer, r auditResult) error {
 
 func auditCSV(w io.Writer, a analysis.Audit) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"rank", "policy", "preset", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "synchronized"})
+	// censored and trials repeat on every row of a policy, so that a row
+	// read alone still says how many trials its estimate leaves out.
+	cw.Write([]string{"rank", "policy", "preset", "censored", "trials", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "synchronized"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, r := range a.Rows {
+		// Every policy has this row, those with no finished trial too.
+		cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), "finished_trials",
+			strconv.Itoa(a.Trials - r.Censored), "", "", "", "", strconv.FormatBool(r.Synchronized)})
 		for _, m := range []struct {
 			name string
 			e    *stats.Estimate
@@ -240,11 +276,11 @@ func auditCSV(w io.Writer, a analysis.Audit) error {
 			if m.e.CI95 != nil {
 				lo, hi = num(m.e.CI95[0]), num(m.e.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), m.name, num(m.e.Mean), num(m.e.SD),
+			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), m.name, num(m.e.Mean), num(m.e.SD),
 				strconv.Itoa(m.e.N), lo, hi, strconv.FormatBool(r.Synchronized)})
 		}
 		if q := r.LatencyP99; q != nil {
-			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), "latency_p99", num(q.Value), "", "",
+			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), "latency_p99", num(q.Value), "", "",
 				num(q.CI95[0]), num(q.CI95[1]), strconv.FormatBool(r.Synchronized)})
 		}
 	}

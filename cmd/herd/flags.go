@@ -23,6 +23,7 @@ type scenarioFlags struct {
 	firstWindow, horizon  int
 	retries               int
 	tick, maxElapsed      time.Duration
+	failureRate           float64
 	fs                    *pflag.FlagSet
 }
 
@@ -42,6 +43,7 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.DurationVar(&f.tick, "tick", 0, "real length of one tick, e.g. 100ms (default 1s for presets; textbook policies keep abstract ticks)")
 	fs.IntVar(&f.retries, "retries", 0, "retry limit after which a client gives up (0: none; default: the preset's own limit)")
 	fs.DurationVar(&f.maxElapsed, "max-elapsed", 0, "give up when time since the first send plus the next delay exceeds this (0: none; default: the preset's own)")
+	fs.Float64Var(&f.failureRate, "failure-rate", 0, "with --server flaky: the probability p in [0, 1] that each call the server takes fails, whatever the load (the setting of Brooker's retry_sim); -k still caps each tick (-k 1000000: no cap)")
 	f.fs = fs
 	complete(c, "server", model.ServerNames())
 	complete(c, "policy", append(kindNames(), presetNames()...))

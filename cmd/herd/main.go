@@ -17,8 +17,9 @@
 // --out FILE writes atomically. Every output carries one cite line: herd's
 // version, the revision and whether the tree was modified, the command,
 // seed, trials and engine. Tables fit the terminal ($COLUMNS; --wide shows
-// every column). Usage errors exit with status 2, other failures with
-// status 1.
+// every column). Usage errors and limits exit with status 2, other
+// failures with status 1, an interrupted run with 130 and an internal
+// error (a panic, with its stack) with 3.
 //
 // Each command is an options struct holding its streams and what its flags
 // said, a newCmdX(f, runF) constructor that parses the flags into it, and

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/claims"
@@ -127,6 +126,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{claimsParse, "claims --source blog", "--source"},
 		{claimsParse, "claims --format csv", "--format"},
 		{claimsParse, "claims --trials 1", "--trials"},
+		{claimsParse, "claims --scaling cached", "--scaling"},
 		{validateParse, "validate --perturb-delays 0", "--perturb-delays"},
 		{validateParse, "validate --workers -1", "--workers"},
 		{plotsParse, "plots --only nope", "--only"},
@@ -354,15 +354,15 @@ func TestValidateExitCodes(t *testing.T) {
 	}
 }
 
-// The options carry the command's context: an interrupted run stops.
+// The options carry the command's context: an interrupted run stops, exits
+// 130 and says "interrupted" (a signal cancels the context).
 func TestContextReachesTheRun(t *testing.T) {
 	f := testFactory(nil)
 	root := newBareRoot(f)
 	root.AddCommand(newCmdSimulate(f, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
-	defer cancel()
-	<-ctx.Done()
-	if code := execute(ctx, root, fields("simulate -n 100000 --trials 100000"), f.IO.ErrOut); code != 1 || !strings.Contains(f.IO.ErrOut.(*bytes.Buffer).String(), "context") {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if code := execute(ctx, root, fields("simulate -n 100000 --trials 100000"), f.IO.ErrOut); code != 130 || f.IO.ErrOut.(*bytes.Buffer).String() != "herd: interrupted\n" {
 		t.Errorf("a cancelled simulate: exit %d, %q", code, f.IO.ErrOut.(*bytes.Buffer).String())
 	}
 }

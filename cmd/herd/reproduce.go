@@ -22,11 +22,12 @@ func newCmdReproduce(f *factory) *cobra.Command {
 		Short: "Rerun a published experiment and compare herd's numbers with it",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return usageError{fmt.Errorf("reproduce needs an experiment: seed or aws")}
+			return usageError{fmt.Errorf("reproduce needs an experiment: seed, aws or brooker")}
 		},
 	}
 	c.AddCommand(newCmdReproduceSeed(f, nil))
 	c.AddCommand(newCmdReproduceAWS(f, nil))
+	c.AddCommand(newCmdReproduceBrooker(f, nil))
 	return c
 }
 
@@ -132,7 +133,7 @@ func reproduceHead(r reproduceResult) []string {
 
 // seedRows is the seed table: herd's estimates beside the article's.
 func seedRows(r reproduceResult) *table {
-	cols := []column{{name: "N", right: true}, {name: "policy"}}
+	cols := []column{{name: "N", right: true}, {name: "policy"}, {name: "censored", right: true}}
 	cols = append(cols, pmColumns("calls", 0)...)
 	cols = append(cols, column{name: "article", right: true})
 	cols = append(cols, pmColumns("completion (ticks)", 0)...)
@@ -141,7 +142,7 @@ func seedRows(r reproduceResult) *table {
 	article := func(p stats.Published) string { return fmt.Sprintf("%s sd %s", fmtNum(p.Mean), fmtNum(p.SD)) }
 	for _, row := range r.Rows {
 		cl, co := row.Calls, row.Completion
-		cells := []string{strconv.Itoa(row.Clients), row.Policy}
+		cells := []string{strconv.Itoa(row.Clients), row.Policy, fmt.Sprintf("%d/%d", row.Censored, r.Trials)}
 		cells = append(cells, pmCells(&cl.Estimate)...)
 		cells = append(cells, article(cl.Published))
 		cells = append(cells, pmCells(&co.Estimate)...)
@@ -187,7 +188,7 @@ func reproduceMarkdown(w io.Writer, r reproduceResult) error {
 
 func reproduceCSV(w io.Writer, r reproduceResult) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"clients", "policy", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "article_mean", "article_sd", "article_n", "z", "agrees"})
+	cw.Write([]string{"clients", "policy", "censored", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "article_mean", "article_sd", "article_n", "z", "agrees"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, row := range r.Rows {
 		for _, m := range []struct {
@@ -198,7 +199,7 @@ func reproduceCSV(w io.Writer, r reproduceResult) error {
 			if m.c.CI95 != nil {
 				lo, hi = num(m.c.CI95[0]), num(m.c.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, m.name, num(m.c.Mean), num(m.c.SD), strconv.Itoa(m.c.N),
+			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, strconv.Itoa(row.Censored), m.name, num(m.c.Mean), num(m.c.SD), strconv.Itoa(m.c.N),
 				lo, hi, num(m.c.Published.Mean), num(m.c.Published.SD), strconv.Itoa(m.c.Published.N), num(m.c.Z), strconv.FormatBool(m.c.Agrees)})
 		}
 	}

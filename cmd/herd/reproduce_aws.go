@@ -106,11 +106,11 @@ func reproduceAWSHead(r reproduceAWSResult) []string {
 }
 
 func awsRows(r reproduceAWSResult) *table {
-	cols := []column{{name: "N", right: true}, {name: "policy"}}
+	cols := []column{{name: "N", right: true}, {name: "policy"}, {name: "censored", right: true}}
 	cols = append(cols, pmColumns("calls (writes)", 0)...)
 	t := newTable(append(cols, pmColumns("time (ms)", 0)...)...)
 	for _, row := range r.Rows {
-		cells := append([]string{strconv.Itoa(row.Clients), row.Policy}, pmCells(&row.Calls)...)
+		cells := append([]string{strconv.Itoa(row.Clients), row.Policy, fmt.Sprintf("%d/%d", row.Censored, r.Trials)}, pmCells(&row.Calls)...)
 		t.add(append(cells, pmCells(&row.Completion.Estimate)...)...)
 	}
 	return t
@@ -128,7 +128,7 @@ func reproduceAWSMarkdown(w io.Writer, r reproduceAWSResult) error {
 
 func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"clients", "policy", "metric", "unit", "mean", "sd", "n", "ci95_lo", "ci95_hi"})
+	cw.Write([]string{"clients", "policy", "censored", "metric", "unit", "mean", "sd", "n", "ci95_lo", "ci95_hi"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, row := range r.Rows {
 		for _, m := range []struct {
@@ -139,7 +139,7 @@ func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {
 			if m.e.CI95 != nil {
 				lo, hi = num(m.e.CI95[0]), num(m.e.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, m.name, m.unit, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), lo, hi})
+			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, strconv.Itoa(row.Censored), m.name, m.unit, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), lo, hi})
 		}
 	}
 	cw.Flush()

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -65,6 +67,15 @@ func (f *factory) provenance() Provenance {
 	return b.provenance(f.Args)
 }
 
+// The exit statuses (the root command's help lists them).
+const (
+	exitOK          = 0
+	exitFailure     = 1   // a runtime failure: a file unreadable, a corrupted row, …
+	exitUsage       = 2   // a usage error or a limit, naming the flag to change
+	exitInternal    = 3   // a bug in herd: a panic, reported with its stack
+	exitInterrupted = 130 // SIGINT or SIGTERM: stopped, nothing half-written (128 + SIGINT)
+)
+
 // run builds the command tree, executes it and returns the exit status.
 func run(args []string, ios *iostreams) int {
 	return runWith(&factory{IO: ios, Getenv: os.Getenv, Build: sync.OnceValue(detectBuild)}, args)
@@ -80,23 +91,40 @@ func runWith(f *factory, args []string) int {
 
 // execute runs a command tree on args and turns its error into the exit
 // status: 2 for a usage error (a flag cobra refused, a usageError, a field
-// out of range, a scenario an engine refuses), 1 for any other failure.
-func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) int {
+// out of range, a scenario an engine refuses), 130 when a signal stopped
+// it, 3 for a panic (a bug: its stack goes to stderr), 1 for any other
+// failure.
+func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "herd: internal error (a bug in herd; please report it with this output): %v\n%s", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
 	root.SetArgs(args)
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
 	err := root.ExecuteContext(ctx)
 	if err == nil {
-		return 0
+		return exitOK
+	}
+	if ctx.Err() != nil {
+		// A signal: "interrupted" says more than "context canceled".
+		if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
+			fmt.Fprintln(stderr, "herd: interrupted")
+		} else {
+			fmt.Fprintln(stderr, "herd:", err)
+		}
+		return exitInterrupted
 	}
 	fmt.Fprintln(stderr, "herd:", err)
 	var ue usageError
 	var fe *model.FieldError
 	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
 	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &le) {
-		return 2
+		return exitUsage
 	}
-	return 1
+	return exitFailure
 }
 
 func newRootCmd(f *factory) *cobra.Command {
@@ -131,7 +159,13 @@ func newBareRoot(f *factory) *cobra.Command {
 same moment and retry: the calls the server receives and the time until every
 client is served. It answers two independent ways that must agree — analytical
 models and seeded, parallel Monte Carlo — and every estimate carries its 95%
-interval and its provenance.`,
+interval and its provenance.
+
+Exit status: 0 on success; 1 for a runtime failure (a file unreadable, a
+corrupted row); 2 for a usage error or a limit (the message names the flag to
+change, e.g. --max-memory); 130 when SIGINT or SIGTERM stopped the run (it
+prints "interrupted"; files are left whole, a sweep resumable); 3 for an
+internal error (a bug in herd), reported with its stack on stderr.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       versionText(f.provenance()),

@@ -24,8 +24,11 @@ type simulateOptions struct {
 	Run      montecarlo.Options // Run.Arrivals: --arrivals, or --series in the open loop
 	Output   output
 	Controls model.Controls
-	// Traffic is the open-loop traffic of --rate; nil plays the cohort.
+	// Traffic is the open-loop traffic of --rate, or the closed loop's
+	// ticks, outage and drain; nil plays the cohort.
 	Traffic *model.Traffic
+	// Loop is the closed loop of --loop closed; nil is the open loop.
+	Loop *model.ClosedLoop
 }
 
 func newCmdSimulate(f *factory, runF func(*simulateOptions) error) *cobra.Command {
@@ -49,9 +52,40 @@ each with its 95% Student-t interval, and the p50, p90 and p99 of completion
 trial-clustered standard errors). Trials still running at the horizon are
 counted as censored and reported, never folded in as finished.
 
-Retry controls compose with any policy: --max-attempts, a per-client retry
-token bucket (--bucket aws|brooker) and a per-client circuit breaker
-(--breaker). A request a control stops gives up; outputs count them.
+Retry controls compose with any policy, each held per client and each with
+its source's parameters and rule (model/bucket.go, breaker.go, budget.go and
+throttling.go say them in full):
+  --max-attempts A        at most A sends per request
+  --bucket aws            the AWS SDKs' legacy retry quota (aws-sdk-go-v2
+                          aws/retry/standard.go: 500 tokens, 5 a retry, 10
+                          after a timeout, refund on a successful retry, +1 on
+                          a first-try success)
+  --bucket aws-2026       the same quota with the 2026 costs (aws-sdk-go-v2
+                          v1.42.0, AWS_NEW_RETRIES_2026,
+                          aws/retry/retry2026_test.go: 14 a retry after a
+                          transient error, 5 after throttling)
+  --bucket brooker        herd's reading of Brooker's 2022 post: 10 tokens,
+                          0.1 per success, 1 a retry — not his simulator's
+  --bucket brooker-sim    his simulator's bucket exactly
+                          (github.com/mbrooker/simulator_example retry_sim):
+                          5 tokens, 0.1 per new request as it starts, a retry
+                          only while above 1 token
+  --breaker               herd's sliding-window breaker, which refuses sends;
+                          --breaker-kind brooker-sim is his simulator's, which
+                          stops only retries once failures / requests over the
+                          run exceed 0.1
+  --retry-budget          Finagle's RetryBudget (finagle-core
+                          RetryBudget.scala): 20% of requests over 10 s plus
+                          10 retries per second
+  --retry-throttling      gRPC retry throttling (gRFC A6): maxTokens 10,
+                          tokenRatio 0.1, retries only above half the tokens
+  --adaptive-throttling   the SRE book's client-side throttling (ch. 21,
+                          eq. 21-1): reject locally with probability
+                          max(0, (requests − K·accepts)/(requests + 1)), K = 2,
+                          over two minutes
+Time-based parameters are converted with --tick (one second per tick when
+ticks are abstract). A request a control stops gives up; outputs count them
+by cause.
 
 With --rate the scenario becomes an open loop: new requests arrive as a
 Poisson stream of --rate per tick spread over the --clients, the server
@@ -63,13 +97,27 @@ calls per new request. On the capacity server goodput stays k under any
 overload, so every λ < k recovers; --reject-cost c > 0 (rejecting a request
 costs c of serving one) or --server collision make goodput fall under
 overload, where a retry storm can outlive its trigger (metastability).
---bucket and --breaker need --rate for now; in the cohort --max-attempts A
-is the retry limit A − 1 (the smaller of it and --retries).`,
+With --loop closed each of the --clients instead keeps one request at a
+time, sending the next --think-time ticks after the previous one was served
+or gave up.
+
+--server flaky --failure-rate p fails each call the server takes with
+probability p whatever the load (-k still caps a tick; -k 1000000 does not):
+the setting of Brooker's retry simulations, where a request allowed A
+attempts makes (1 − p^A)/(1 − p) calls. It runs open or closed loops, and
+drains them by default (--drain: after the last tick no new requests, and
+pending ones play out), so that calls per request count whole lives.
+
+The controls but --max-attempts need --rate or --loop closed for now; in the
+cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retries).`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --trials 50
-  herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50`,
+  herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50
+  herd simulate --server flaky --failure-rate 0.5 --max-attempts 4 --rate 30 -k 1000000 --outage 0
+  herd simulate --server flaky --failure-rate 0.5 --rate 10 -k 1000000 --outage 0 --bucket brooker-sim
+  herd simulate --server flaky --failure-rate 0.5 --loop closed --think-time 10 -k 1000000 --outage 0 --max-attempts 4 --policy expo --base 10 --cap 1000`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Ctx = c.Context()
@@ -83,16 +131,19 @@ is the retry limit A − 1 (the smaller of it and --retries).`,
 			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
-			if opts.Controls, err = controls.controls(c.Flags()); err != nil {
+			if opts.Controls, err = controls.controls(c.Flags(), opts.Scenario); err != nil {
 				return err
 			}
-			open, tr, err := traffic.traffic(c.Flags(), opts.Scenario)
+			mode, tr, loop, err := traffic.traffic(c.Flags(), opts.Scenario)
 			if err != nil {
 				return err
 			}
 			opts.Run.Arrivals = arrivals
-			if open {
+			if mode != cohortRun {
 				opts.Traffic, opts.Run.Arrivals = &tr, traffic.series
+			}
+			if mode == closedRun {
+				opts.Loop = &loop
 			}
 			if runF != nil {
 				return runF(opts)
@@ -205,15 +256,21 @@ func ci(iv *stats.Interval) string {
 	return s[strings.Index(s, "["):]
 }
 
+// horizonText says where a scenario's trials are cut and counted
+// censored.
+func horizonText(sc model.Scenario) string {
+	if sc.Continuous() {
+		if sc.Horizon == 0 {
+			return "no horizon: OCC trials always finish"
+		}
+		return fmt.Sprintf("horizon %d ms", sc.EffectiveHorizon())
+	}
+	return fmt.Sprintf("horizon %d ticks", sc.EffectiveHorizon())
+}
+
 // summaryHead says what was run: the scenario, the trials and the engine.
 func summaryHead(s analysis.Summary) []string {
-	horizon := fmt.Sprintf("horizon %d ticks", s.Scenario.EffectiveHorizon())
-	if s.Scenario.Continuous() {
-		horizon = fmt.Sprintf("horizon %d ms", s.Scenario.EffectiveHorizon())
-		if s.Scenario.Horizon == 0 {
-			horizon = "no horizon: OCC trials always finish"
-		}
-	}
+	horizon := horizonText(s.Scenario)
 	return []string{
 		describe(s.Scenario),
 		fmt.Sprintf("%d trials, seed %d, %d censored (%s); times in %s; mean ± half its 95%% interval, quantiles [95%% interval]", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit()),
@@ -293,6 +350,13 @@ func summaryCSV(w io.Writer, s analysis.Summary) error {
 	}
 	cw.Write(head)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	// The censored trials, which every metric below leaves out (n counts
+	// the trials it is over).
+	cens := []string{"censored trials", strconv.Itoa(s.Censored), "", strconv.Itoa(s.Trials), "", ""}
+	for range stats.Percentiles {
+		cens = append(cens, "", "", "")
+	}
+	cw.Write(cens)
 	for _, m := range metrics(s) {
 		row := append(runCells(s.Scenario, s.Seed, s.Trials), m.name, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1]))
 		for _, p := range stats.Percentiles {
@@ -312,7 +376,13 @@ func simulateTraffic(opts *simulateOptions) error {
 	opt := opts.Run
 	bar := newProgress(opts.IO, "trials", opt.Trials)
 	opt.Progress = bar.set
-	s, err := analysis.SimulateTraffic(opts.Ctx, opts.Scenario, *opts.Traffic, opts.Controls, opt)
+	var s analysis.TrafficSummary
+	var err error
+	if opts.Loop != nil {
+		s, err = analysis.SimulateClosedLoop(opts.Ctx, opts.Scenario, *opts.Traffic, *opts.Loop, opts.Controls, opt)
+	} else {
+		s, err = analysis.SimulateTraffic(opts.Ctx, opts.Scenario, *opts.Traffic, opts.Controls, opt)
+	}
 	bar.finish()
 	if err != nil {
 		return err

@@ -6,9 +6,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -19,45 +21,92 @@ type controlFlags struct {
 	bucket                      string
 	bucketCap, bucketCost, depo float64
 	breaker                     bool
+	breakerKind                 string
 	window, minCalls, cooldown  int
-	threshold                   float64
+	threshold, maxRatio         float64
+	budget                      bool
+	budgetTTL                   time.Duration
+	budgetMin                   int
+	budgetPercent               float64
+	throttling                  bool
+	maxTokens, tokenRatio       float64
+	adaptive                    bool
+	adaptiveK                   float64
+	adaptiveWindow              time.Duration
 }
+
+// bucketHelp says each bucket's parameters and source.
+const bucketHelp = `retry control: per-client retry token bucket: none | aws (the AWS SDKs' legacy retry quota, aws-sdk-go-v2 aws/retry/standard.go: 500 tokens, a retry costs 5 (10 after a timeout: --bucket-cost 10), a successful retry refunds its cost, a first-try success adds 1) | aws-2026 (the same quota with the SDKs' 2026 costs, aws-sdk-go-v2 v1.42.0 behind AWS_NEW_RETRIES_2026, aws/retry/retry2026_test.go: a retry after a transient error costs 14, after throttling 5 (--bucket-cost 5)) | brooker (herd's reading of Brooker's 2022 post "Fixing retries with token buckets and circuit breakers": 10 tokens, a retry costs 1, every success deposits 0.1; not his simulator's bucket) | brooker-sim (the bucket of Brooker's simulator exactly as github.com/mbrooker/simulator_example retry_sim has it: 5 tokens, every new request deposits 0.1 as it starts, a retry only while the bucket holds more than 1 token, no limit on attempts)`
 
 func (f *controlFlags) register(c *cobra.Command) {
 	fs := c.Flags()
 	b := model.DefaultBreaker()
+	bu, th, ad := model.DefaultRetryBudget(), model.DefaultRetryThrottling(), model.DefaultAdaptiveThrottling()
 	fs.IntVar(&f.maxAttempts, "max-attempts", 0, "retry control: at most this many sends per request, the first included (0: no limit)")
-	fs.StringVar(&f.bucket, "bucket", "none", "retry control: per-client retry token bucket: none|aws (500 tokens, a retry costs 5, a success refunds) |brooker (10 tokens, a retry costs 1, a success deposits 0.1)")
+	fs.StringVar(&f.bucket, "bucket", "none", bucketHelp)
 	fs.Float64Var(&f.bucketCap, "bucket-capacity", 0, "tokens the bucket holds, starting full (default: the bucket's own)")
-	fs.Float64Var(&f.bucketCost, "bucket-cost", 0, "tokens one retry takes (default: the bucket's own; 10 is the AWS SDKs' cost after a timeout)")
-	fs.Float64Var(&f.depo, "bucket-deposit", 0, "tokens a success adds (default: the bucket's own)")
-	fs.BoolVar(&f.breaker, "breaker", false, "retry control: a per-client circuit breaker that refuses sends, which give up, for --breaker-cooldown ticks once the failure share of its last --breaker-window calls reaches --breaker-threshold, then lets one probe through")
-	fs.IntVar(&f.window, "breaker-window", b.Window, "calls in the breaker's sliding window (1…64)")
-	fs.Float64Var(&f.threshold, "breaker-threshold", b.Threshold, "failure share that opens the breaker, in (0, 1]")
-	fs.IntVar(&f.minCalls, "breaker-min-calls", b.MinCalls, "calls the breaker must see before it may open (1…window)")
-	fs.IntVar(&f.cooldown, "breaker-cooldown", b.Cooldown, "ticks the breaker stays open before its probe")
-	complete(c, "bucket", []string{"none", "aws", "brooker"})
+	fs.Float64Var(&f.bucketCost, "bucket-cost", 0, "tokens one retry takes (default: the bucket's own; 10 is the AWS SDKs' legacy cost after a timeout, 5 the 2026 cost after throttling)")
+	fs.Float64Var(&f.depo, "bucket-deposit", 0, "tokens the bucket gains per first-try success (aws), per success (brooker) or per new request (brooker-sim) (default: the bucket's own)")
+	fs.BoolVar(&f.breaker, "breaker", false, "retry control: a per-client circuit breaker of --breaker-kind")
+	fs.StringVar(&f.breakerKind, "breaker-kind", "window", "window: herd's breaker, which refuses sends (they give up) for --breaker-cooldown ticks once the failure share of its last --breaker-window calls reaches --breaker-threshold, then lets one probe through | brooker-sim: the breaker of Brooker's simulator (github.com/mbrooker/simulator_example retry_sim, CircuitBreakerRetryStrategy), which never refuses a send but stops retries while the client's failed calls / requests, counted over the whole run, exceed --breaker-max-ratio (his runs add --max-attempts 4)")
+	fs.IntVar(&f.window, "breaker-window", b.Window, "window breaker: calls in its sliding window (1…64)")
+	fs.Float64Var(&f.threshold, "breaker-threshold", b.Threshold, "window breaker: failure share that opens it, in (0, 1]")
+	fs.IntVar(&f.minCalls, "breaker-min-calls", b.MinCalls, "window breaker: calls it must see before it may open (1…window)")
+	fs.IntVar(&f.cooldown, "breaker-cooldown", b.Cooldown, "window breaker: ticks it stays open before its probe")
+	fs.Float64Var(&f.maxRatio, "breaker-max-ratio", model.DefaultSimBreaker().MaxFailureRatio, "brooker-sim breaker: the failures / requests above which it stops retries")
+	fs.BoolVar(&f.budget, "retry-budget", false, "retry control: Finagle's RetryBudget (twitter/finagle finagle-core service/RetryBudget.scala, TokenRetryBudget over util's leaky TokenBucket): each client may retry --budget-percent of its requests over the last --budget-ttl, plus --budget-min-retries per second; Finagle's defaults")
+	fs.DurationVar(&f.budgetTTL, "budget-ttl", bu.TTL, "retry budget: how long deposits last, in [1s, 60s] (converted with --tick; one second per tick when ticks are abstract)")
+	fs.IntVar(&f.budgetMin, "budget-min-retries", bu.MinRetriesPerSec, "retry budget: retries per second allowed whatever the traffic")
+	fs.Float64Var(&f.budgetPercent, "budget-percent", bu.PercentCanRetry, "retry budget: share of requests that may be retried (0.2 is 20%)")
+	fs.BoolVar(&f.throttling, "retry-throttling", false, "retry control: gRPC retry throttling (gRFC A6 retryThrottling, grpc-go retryThrottler): a per-client token count that starts at --throttling-max-tokens; every failed call takes 1, every success adds --throttling-token-ratio, and a failed call is retried only while the count is above half of the maximum; A6's example values")
+	fs.Float64Var(&f.maxTokens, "throttling-max-tokens", th.MaxTokens, "retry throttling: maxTokens (> 0)")
+	fs.Float64Var(&f.tokenRatio, "throttling-token-ratio", th.TokenRatio, "retry throttling: tokenRatio, tokens a success adds (> 0)")
+	fs.BoolVar(&f.adaptive, "adaptive-throttling", false, "retry control: the SRE book's client-side adaptive throttling (Site Reliability Engineering, ch. 21 Handling Overload, eq. 21-1): each client rejects a send locally, and its request gives up, with probability max(0, (requests − K·accepts)/(requests + 1)) over the trailing --adaptive-window, where requests counts its attempted sends and accepts those the server served")
+	fs.Float64Var(&f.adaptiveK, "adaptive-k", ad.K, "adaptive throttling: K, the multiple of accepts a client may send (the book's 2)")
+	fs.DurationVar(&f.adaptiveWindow, "adaptive-window", ad.Window, "adaptive throttling: the trailing window (the book's 2 minutes; converted with --tick; one second per tick when ticks are abstract)")
+	var kinds []string
+	for _, k := range model.BucketKinds() {
+		kinds = append(kinds, string(k))
+	}
+	complete(c, "bucket", kinds)
+	complete(c, "breaker-kind", []string{"window", "brooker-sim"})
+}
+
+// needs refuses the parameters given without the control they belong to.
+func needs(fs *pflag.FlagSet, on bool, control string, params ...string) error {
+	if on {
+		return nil
+	}
+	for _, n := range params {
+		if fs.Changed(n) {
+			return usageError{fmt.Errorf("--%s needs %s", n, control)}
+		}
+	}
+	return nil
 }
 
 // controls builds and validates the controls; a parameter given without
 // the control it belongs to is refused.
-func (f *controlFlags) controls(fs *pflag.FlagSet) (model.Controls, error) {
+func (f *controlFlags) controls(fs *pflag.FlagSet, sc model.Scenario) (model.Controls, error) {
 	kind, err := model.ParseBucketKind(f.bucket)
 	if err != nil {
 		return model.Controls{}, usageError{fmt.Errorf("--bucket: %w", err)}
 	}
-	if kind == model.NoBucket {
-		for _, n := range []string{"bucket-capacity", "bucket-cost", "bucket-deposit"} {
-			if fs.Changed(n) {
-				return model.Controls{}, usageError{fmt.Errorf("--%s needs --bucket aws or --bucket brooker", n)}
-			}
-		}
+	if f.breakerKind != "window" && f.breakerKind != "brooker-sim" {
+		return model.Controls{}, usageError{fmt.Errorf("--breaker-kind must be window or brooker-sim, got %q", f.breakerKind)}
 	}
-	if !f.breaker {
-		for _, n := range []string{"breaker-window", "breaker-threshold", "breaker-min-calls", "breaker-cooldown"} {
-			if fs.Changed(n) {
-				return model.Controls{}, usageError{fmt.Errorf("--%s needs --breaker", n)}
-			}
+	window, sim := f.breaker && f.breakerKind == "window", f.breaker && f.breakerKind == "brooker-sim"
+	for _, n := range []error{
+		needs(fs, kind != model.NoBucket, "--bucket "+strings.Join(kindsBut(model.NoBucket), "|"), "bucket-capacity", "bucket-cost", "bucket-deposit"),
+		needs(fs, f.breaker, "--breaker", "breaker-kind"),
+		needs(fs, window, "--breaker (--breaker-kind window)", "breaker-window", "breaker-threshold", "breaker-min-calls", "breaker-cooldown"),
+		needs(fs, sim, "--breaker --breaker-kind brooker-sim", "breaker-max-ratio"),
+		needs(fs, f.budget, "--retry-budget", "budget-ttl", "budget-min-retries", "budget-percent"),
+		needs(fs, f.throttling, "--retry-throttling", "throttling-max-tokens", "throttling-token-ratio"),
+		needs(fs, f.adaptive, "--adaptive-throttling", "adaptive-k", "adaptive-window"),
+	} {
+		if n != nil {
+			return model.Controls{}, n
 		}
 	}
 	ctl := model.Controls{MaxAttempts: f.maxAttempts, Bucket: model.DefaultBucket(kind)}
@@ -70,55 +119,122 @@ func (f *controlFlags) controls(fs *pflag.FlagSet) (model.Controls, error) {
 	if fs.Changed("bucket-deposit") {
 		ctl.Bucket.Deposit = f.depo
 	}
-	if f.breaker {
+	if window {
 		ctl.Breaker = model.Breaker{Window: f.window, Threshold: f.threshold, MinCalls: f.minCalls, Cooldown: f.cooldown}
 	}
-	return ctl, ctl.Validate()
+	if sim {
+		ctl.SimBreaker = model.SimBreaker{MaxFailureRatio: f.maxRatio}
+	}
+	if f.budget {
+		ctl.Budget = model.RetryBudget{TTL: f.budgetTTL, MinRetriesPerSec: f.budgetMin, PercentCanRetry: f.budgetPercent}
+	}
+	if f.throttling {
+		ctl.Throttling = model.RetryThrottling{MaxTokens: f.maxTokens, TokenRatio: f.tokenRatio}
+	}
+	if f.adaptive {
+		ctl.Adaptive = model.AdaptiveThrottling{K: f.adaptiveK, Window: f.adaptiveWindow}
+	}
+	// A control asked for is checked even where its parameters would read
+	// as off (a ratio or a count of 0).
+	for _, k := range []struct {
+		on bool
+		c  model.Control
+	}{{sim, ctl.SimBreaker}, {f.budget, ctl.Budget}, {f.throttling, ctl.Throttling}, {f.adaptive, ctl.Adaptive}} {
+		if k.on {
+			if err := k.c.Validate(sc); err != nil {
+				return ctl, err
+			}
+		}
+	}
+	return ctl, ctl.ValidateFor(sc)
 }
 
-// trafficFlags switch herd simulate to open-loop traffic.
+func kindsBut(not model.BucketKind) []string {
+	var s []string
+	for _, k := range model.BucketKinds() {
+		if k != not {
+			s = append(s, string(k))
+		}
+	}
+	return s
+}
+
+// trafficFlags switch herd simulate to open-loop or closed-loop traffic.
 type trafficFlags struct {
 	rate                              float64
 	ticks, start, length, outCap      int
 	rejectCost                        float64
 	recoveredBacklog, collapseBacklog int
-	series                            bool
+	series, drain, startCohort        bool
+	loop                              string
+	think                             int
 }
+
+// The kinds of run herd simulate plays.
+type runMode int
+
+const (
+	cohortRun runMode = iota
+	openRun
+	closedRun
+)
 
 func (f *trafficFlags) register(c *cobra.Command) {
 	fs := c.Flags()
 	d := model.DefaultTraffic(1)
 	fs.Float64Var(&f.rate, "rate", 0, "open loop: new requests per tick, a Poisson stream spread over the --clients (0: the thundering-herd cohort)")
-	fs.IntVar(&f.ticks, "ticks", d.Ticks, "open loop: ticks per trial")
-	fs.IntVar(&f.start, "outage-start", d.OutageStart, "open loop: first tick of the outage")
-	fs.IntVar(&f.length, "outage", d.OutageLength, "open loop: ticks the outage lasts (0: no trigger)")
-	fs.IntVar(&f.outCap, "outage-capacity", 0, "open loop: the server's capacity during the outage, in [0, capacity) (0: every call fails)")
-	fs.Float64Var(&f.rejectCost, "reject-cost", 0, "open loop, capacity server: share of a tick's capacity that rejecting one request costs, in [0, 1]; above 0, goodput falls under overload (⌊(k − c·m)/(1 − c)⌋ of m > k arrivals are served)")
-	fs.IntVar(&f.recoveredBacklog, "recovered-backlog", 0, "open loop: backlog at or under which, with no request given up in that tick, the system has recovered (0: the capacity)")
-	fs.IntVar(&f.collapseBacklog, "collapse-backlog", 0, "open loop: stop a trial as not recovered once its backlog has grown this much after the outage (0: play every tick)")
-	fs.BoolVar(&f.series, "series", false, "open loop, JSON: add the mean sends, goodput and backlog of every tick")
+	fs.StringVar(&f.loop, "loop", "open", "open: with --rate, Poisson arrivals | closed: each of the --clients sends its next request only after its previous one was served or gave up, plus --think-time ticks (no --rate)")
+	fs.IntVar(&f.think, "think-time", 0, "closed loop: idle ticks between the end of a client's request and its next")
+	fs.IntVar(&f.ticks, "ticks", d.Ticks, "open and closed loops: ticks per trial")
+	fs.IntVar(&f.start, "outage-start", d.OutageStart, "open and closed loops: first tick of the outage")
+	fs.IntVar(&f.length, "outage", d.OutageLength, "open and closed loops: ticks the outage lasts (0: no trigger)")
+	fs.IntVar(&f.outCap, "outage-capacity", 0, "open and closed loops: the server's capacity during the outage, in [0, capacity) (0: every call fails)")
+	fs.Float64Var(&f.rejectCost, "reject-cost", 0, "open and closed loops, capacity server: share of a tick's capacity that rejecting one request costs, in [0, 1]; above 0, goodput falls under overload (⌊(k − c·m)/(1 − c)⌋ of m > k arrivals are served)")
+	fs.IntVar(&f.recoveredBacklog, "recovered-backlog", 0, "open and closed loops: backlog at or under which, with no request given up in that tick, the system has recovered (0: the capacity)")
+	fs.IntVar(&f.collapseBacklog, "collapse-backlog", 0, "open and closed loops: stop a trial as not recovered once its backlog has grown this much after the outage (0: play every tick)")
+	fs.BoolVar(&f.drain, "drain", false, "open and closed loops: after the last tick send no new requests and play on until every pending request is served or gives up (at most --ticks more), so calls per request count whole lives, as Brooker's simulator does (default: on with --server flaky, off otherwise; --drain=false turns it off)")
+	fs.BoolVar(&f.startCohort, "start-cohort", false, "open loop: every client also sends one request at tick 0, as the clients of Brooker's retry_sim do when they start")
+	fs.BoolVar(&f.series, "series", false, "open and closed loops, JSON: add the mean sends, goodput and backlog of every tick")
+	complete(c, "loop", []string{"open", "closed"})
 }
 
-// traffic reports whether open-loop mode is on and builds its traffic;
-// open-loop flags without --rate are refused.
-func (f *trafficFlags) traffic(fs *pflag.FlagSet, sc model.Scenario) (bool, model.Traffic, error) {
-	if !fs.Changed("rate") {
-		for _, n := range []string{"ticks", "outage-start", "outage", "outage-capacity", "reject-cost", "recovered-backlog", "collapse-backlog", "series"} {
+// traffic says which kind of run the flags ask for and builds its traffic
+// and closed loop; open-loop and closed-loop flags without --rate or
+// --loop closed are refused.
+func (f *trafficFlags) traffic(fs *pflag.FlagSet, sc model.Scenario) (runMode, model.Traffic, model.ClosedLoop, error) {
+	var none model.ClosedLoop
+	if f.loop != "open" && f.loop != "closed" {
+		return cohortRun, model.Traffic{}, none, usageError{fmt.Errorf("--loop must be open or closed, got %q", f.loop)}
+	}
+	closed := f.loop == "closed"
+	if !fs.Changed("rate") && !closed {
+		for _, n := range []string{"ticks", "outage-start", "outage", "outage-capacity", "reject-cost", "recovered-backlog", "collapse-backlog", "series", "drain", "start-cohort", "think-time"} {
 			if fs.Changed(n) {
-				return false, model.Traffic{}, usageError{fmt.Errorf("--%s is an open-loop flag: it needs --rate", n)}
+				return cohortRun, model.Traffic{}, none, usageError{fmt.Errorf("--%s is an open-loop or closed-loop flag: it needs --rate or --loop closed", n)}
 			}
 		}
-		return false, model.Traffic{}, nil
+		return cohortRun, model.Traffic{}, none, nil
+	}
+	if !closed && fs.Changed("think-time") {
+		return cohortRun, model.Traffic{}, none, usageError{fmt.Errorf("--think-time is a closed-loop flag: it needs --loop closed")}
 	}
 	tr := model.Traffic{
 		Rate: f.rate, Ticks: f.ticks, OutageStart: f.start, OutageLength: f.length,
 		OutageCapacity: f.outCap, RejectCost: f.rejectCost,
 		RecoveredBacklog: f.recoveredBacklog, CollapseBacklog: f.collapseBacklog,
+		Drain: model.DrainsByDefault(sc.Server), StartCohort: f.startCohort,
+	}
+	if fs.Changed("drain") {
+		tr.Drain = f.drain
 	}
 	if fs.Changed("horizon") {
-		return false, tr, usageError{fmt.Errorf("--horizon is for the cohort; in open-loop mode (--rate) a trial lasts --ticks")}
+		return cohortRun, tr, none, usageError{fmt.Errorf("--horizon is for the cohort; in open-loop and closed-loop modes a trial lasts --ticks")}
 	}
-	return true, tr, tr.Validate(sc)
+	if closed {
+		l := model.ClosedLoop{Think: f.think}
+		return closedRun, tr, l, tr.ValidateClosed(sc, l)
+	}
+	return openRun, tr, none, tr.Validate(sc)
 }
 
 // trafficResult is the JSON document of an open-loop herd simulate.
@@ -134,15 +250,29 @@ func trafficMetrics(s analysis.TrafficSummary) []metric {
 		{"calls per new request", &s.Load, nil},
 		{"served", &s.Served, nil},
 		{"served per new request", &s.ServedShare, nil},
-		{"goodput after outage / rate", &s.Goodput, nil},
+	}
+	if s.Traffic.Loop != "closed" {
+		m = append(m, metric{"goodput after outage / rate", &s.Goodput, nil})
+	}
+	m = append(m, []metric{
 		{"gave up", &s.GaveUp, nil},
 		{"  by attempts limit", &s.GaveUpBy.Limit, nil},
 		{"  by token bucket", &s.GaveUpBy.Bucket, nil},
 		{"  by circuit breaker", &s.GaveUpBy.Breaker, nil},
+	}...)
+	for _, e := range []struct {
+		name string
+		e    *stats.Estimate
+	}{{"  by retry budget", s.GaveUpBy.Budget}, {"  by retry throttling", s.GaveUpBy.Throttling}, {"  by adaptive throttling", s.GaveUpBy.Adaptive}} {
+		if e.e != nil {
+			m = append(m, metric{e.name, e.e, nil})
+		}
+	}
+	m = append(m, []metric{
 		{"backlog at horizon", &s.Backlog, nil},
 		{"peak backlog", &s.PeakBacklog, nil},
 		{"peak sends/tick", &s.Peak, nil},
-	}
+	}...)
 	if s.RecoveryTicks != nil {
 		m = append(m, metric{"recovery (ticks, recovered trials)", &s.RecoveryTicks.Estimate, s.RecoveryTicks.Quantiles})
 	}
@@ -153,11 +283,22 @@ func trafficMetrics(s analysis.TrafficSummary) []metric {
 // and how many recovered, and the engine.
 func trafficHead(s analysis.TrafficSummary) []string {
 	t := s.Traffic
+	loop := fmt.Sprintf("open loop: %g new requests/tick (λ/k = %.3g)", t.Rate, t.Load)
+	if t.StartCohort {
+		loop += " and every client's first at tick 0"
+	}
+	if t.Loop == "closed" {
+		loop = fmt.Sprintf("closed loop: each client's next request %d ticks after its previous one ended,", *t.Think)
+	}
+	drain := ""
+	if t.Drain {
+		drain = ", then drained"
+	}
 	r := s.Recovered
 	return []string{
 		describe(s.Scenario),
-		fmt.Sprintf("open loop: %g new requests/tick (λ/k = %.3g) for %d ticks; outage ticks %d…%d at capacity %d; reject cost %g; controls: %s",
-			t.Rate, t.Load, t.Ticks, t.OutageStart, t.OutageStart+t.OutageLength-1, t.OutageCapacity, t.RejectCost, s.Controls.Name),
+		fmt.Sprintf("%s for %d ticks%s; outage ticks %d…%d at capacity %d; reject cost %g; controls: %s",
+			loop, t.Ticks, drain, t.OutageStart, t.OutageStart+t.OutageLength-1, t.OutageCapacity, t.RejectCost, s.Controls.Name),
 		fmt.Sprintf("%d trials, seed %d: %d recovered within the horizon (share %s); mean ± half its 95%% interval",
 			s.Trials, s.Seed, r.Count, bracket(r.Value, r.CI95[0], r.CI95[1])),
 		fmt.Sprintf("engine: %s (%s)", s.Engine.Engine, s.Engine.Reason),
