@@ -4,8 +4,14 @@ GO ?= go
 
 all: vet test build
 
+# The revision every output's cite line names. go build stamps it itself in
+# a clone; STAMP gives it where go build cannot (a git worktree, or
+# GOFLAGS=-buildvcs=false), and the binary prefers go build's own stamp.
+STAMP = -X main.stampRevision=$(shell git rev-parse HEAD 2>/dev/null) \
+	-X main.stampModified=$(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
+
 build:
-	$(GO) build -buildvcs=auto -o bin/herd ./cmd/herd
+	$(GO) build -buildvcs=auto -ldflags "$(STAMP)" -o bin/herd ./cmd/herd
 
 # The default run (about a minute on 2 cores); -short skips the slowest
 # exact checks; test-long adds the long statistical suites (*_long_test.go:
@@ -70,6 +76,14 @@ docs:
 .PHONY: conformance
 conformance:
 	cd conformance && go test -count=1 ./...
+
+# live-check runs real retry libraries (cenkalti/backoff, retry-go,
+# go-retryablehttp, a hand-written Full Jitter) against a loopback window
+# server and compares what they do with herd's continuous-time prediction
+# (a separate module; see live/doc.go). The issue-19 grid of 32 cases.
+.PHONY: live-check
+live-check:
+	cd live && go test -count=1 ./... && go run .
 
 # Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
 # byte-identical files. See `herd plots --list`.

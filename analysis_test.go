@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/herdlab/herd/analysis"
@@ -74,9 +76,11 @@ func TestClosedFormEqualsEveryMonteCarloTrial(t *testing.T) {
 
 // The default grid of herd validate passes: the closed form equals every
 // trial, the exact chain agrees with Monte Carlo in means (Bonferroni z)
-// and in the law of completion (chi-square), and the mean field's calls
-// are within 1% at N ≥ 1,000 and N/k ≥ 10 with an error that shrinks as N
-// grows at N/k = 10.
+// and in the law of completion (chi-square), and the mean field's calls and
+// completion lie within 0.5% and 2% of Monte Carlo on its region (the 95%
+// interval of each relative error inside the bound), with a completion
+// error that shrinks as N grows at N/k = 10. The committed table of
+// mean-field errors, which herd model quotes, is what this run measures.
 func TestModelsAgreeWithMonteCarlo(t *testing.T) {
 	v, err := analysis.Validate(context.Background(), analysis.DefaultValidationGrid(), analysis.ValidateOptions{Seed: 1})
 	if err != nil {
@@ -93,14 +97,48 @@ func TestModelsAgreeWithMonteCarlo(t *testing.T) {
 	}
 	// Every kind of check was made, not skipped.
 	for _, q := range []string{"closed calls", "closed completion", "closed latency distribution",
-		"markov calls", "markov completion", "markov completion distribution", "meanfield calls",
-		"meanfield calls error shrinks (full, N/k = 10)", "meanfield calls error shrinks (equal, N/k = 10)"} {
+		"markov calls", "markov completion", "markov completion distribution", "meanfield calls", "meanfield completion",
+		"meanfield completion error shrinks (full, N/k = 10)", "meanfield completion error shrinks (equal, N/k = 10)"} {
 		if judged[q] == 0 {
 			t.Errorf("no passing %q check in the grid", q)
 		}
 	}
-	if judged["meanfield calls"] < 6 {
-		t.Errorf("%d mean-field calls checks at N ≥ 1000, N/k ≥ 10; want full and equal at three sizes", judged["meanfield calls"])
+	// 3 policies × 3 sizes × 4 loads, but decorrelated at N = 10⁵, N/k = 3.
+	for _, q := range []string{"meanfield calls", "meanfield completion"} {
+		if judged[q] != 35 {
+			t.Errorf("%d passing %q checks; want 35 (the grid of the mean field's region)", judged[q], q)
+		}
+	}
+	got, want := analysis.MeanFieldTable(v), analysis.MeanFieldMeasurements()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("herd validate measures another table of mean-field errors than the one committed; run go test ./analysis -run TestMeanFieldTable -update\ngot  %+v\nwant %+v", got, want)
+	}
+}
+
+// A planted error in the mean field — completion 3% high, calls 1% high —
+// fails every check of its region: proof that the bounds bite. The grid is
+// the region's scenarios that the count engine plays (full and equal), and
+// decorrelated at N = 1,000.
+func TestPlantedMeanFieldErrorFails(t *testing.T) {
+	var grid []analysis.ValidationCase
+	for _, c := range analysis.MeanFieldGrid() {
+		if analysis.MeanFieldInRegion(c.Scenario) && (c.Scenario.Policy.Kind != model.Decorrelated || c.Scenario.Clients == 1000) {
+			c.Series = "" // the bounds alone
+			grid = append(grid, c)
+		}
+	}
+	v, err := analysis.Validate(context.Background(), grid, analysis.ValidateOptions{Seed: 1,
+		PlantMeanField: func(m *model.MeanField) { m.Completion *= 1.03; m.Calls *= 1.01 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range v.Checks {
+		if c.Verdict != analysis.Fail {
+			t.Errorf("%s on %+v passed with a planted error: %s", c.Quantity, c.Scenario, c.Detail)
+		}
+	}
+	if len(v.Checks) != 2*len(grid) {
+		t.Errorf("%d checks for %d scenarios", len(v.Checks), len(grid))
 	}
 }
 
@@ -133,11 +171,13 @@ func TestPerturbedModelsFailTheChecks(t *testing.T) {
 // own model and in the other. A change to a model, an engine or a check
 // that flips one of them fails here and has to be explained in review.
 var wantVerdicts = map[string][2]claims.Verdict{
-	"aws-work-grows-n2":                              {claims.Holds, claims.Holds},
-	"aws-time-grows-linearly":                        {claims.Holds, claims.Holds},
-	"aws-expo-reduces-work-slightly":                 {claims.HoldsOnlyWhen, claims.Fails},
-	"aws-expo-clusters":                              {claims.Holds, claims.Holds},
-	"aws-full-gaps-gone":                             {claims.Holds, claims.Holds},
+	"aws-work-grows-n2":              {claims.Holds, claims.Holds},
+	"aws-time-grows-linearly":        {claims.Holds, claims.Holds},
+	"aws-expo-reduces-work-slightly": {claims.HoldsOnlyWhen, claims.Fails},
+	"aws-expo-clusters":              {claims.Holds, claims.Holds},
+	// Judged over the whole run after the spike, both halves of the
+	// sentence: 22% of the bins empty, the rate varies 240% (issue 13).
+	"aws-full-gaps-gone":                             {claims.Fails, claims.Fails},
 	"aws-full-halves-calls-at-100":                   {claims.Holds, claims.Fails},
 	"aws-full-faster-than-expo":                      {claims.Holds, claims.Holds},
 	"aws-full-equal-same-calls":                      {claims.Holds, claims.Holds},
@@ -146,18 +186,27 @@ var wantVerdicts = map[string][2]claims.Verdict{
 	"aws-equal-slightly-more-work":                   {claims.HoldsOnlyWhen, claims.Fails},
 	"aws-equal-much-longer":                          {claims.Holds, claims.Fails},
 	"aws-full-less-work-more-time-than-decorrelated": {claims.HoldsOnlyWhen, claims.Fails},
-	"aws-jitter-keeps-n2":                            {claims.Fails, claims.Fails},
-	"seed-expo-as-many-calls-as-fixed":               {claims.Holds, claims.Fails},
-	"seed-expo-13x-slower-at-200":                    {claims.Holds, claims.Holds},
-	"seed-jitter-cuts-21-to-64":                      {claims.Holds, claims.HoldsOnlyWhen},
-	"seed-jitter-cut-grows-with-n":                   {claims.Holds, claims.Holds},
-	"seed-decorrelated-fewest-calls":                 {claims.Holds, claims.Fails},
-	"seed-decorrelated-fastest-or-nearly":            {claims.HoldsOnlyWhen, claims.Holds},
-	"seed-equal-widest-spread":                       {claims.Holds, claims.Fails},
-	"seed-jitter-matters-more-than-which":            {claims.Holds, claims.Holds},
-	"seed-expo-never-recovers":                       {claims.HoldsOnlyWhen, claims.Fails},
-	"seed-full-disperses-most":                       {claims.Fails, claims.Fails},
-	"seed-equal-min-wait-disperses-less":             {claims.Holds, claims.Fails},
+	// Local exponents up to N = 10240 (issue 13): within 2 ± ½ from
+	// N = 1280 (OCC) and 2560 (capacity); the old fit over 190…760 was
+	// pre-asymptotic.
+	"aws-jitter-keeps-n2":              {claims.Holds, claims.Holds},
+	"seed-expo-as-many-calls-as-fixed": {claims.Holds, claims.Fails},
+	"seed-expo-13x-slower-at-200":      {claims.Holds, claims.Holds},
+	// Judged over the article's three settings, not bisected between them
+	// (issue 13): in OCC the cut at N = 200 is out of the range.
+	"seed-jitter-cuts-21-to-64":      {claims.Holds, claims.Fails},
+	"seed-jitter-cut-grows-with-n":   {claims.Holds, claims.Holds},
+	"seed-decorrelated-fewest-calls": {claims.Holds, claims.Fails},
+	// Over the three settings the quote names: at N = 50 decorrelated is
+	// 28% slower than equal, as in the article's own table (issue 13).
+	"seed-decorrelated-fastest-or-nearly": {claims.Fails, claims.Holds},
+	"seed-equal-widest-spread":            {claims.Holds, claims.Fails},
+	"seed-jitter-matters-more-than-which": {claims.Holds, claims.Holds},
+	"seed-expo-never-recovers":            {claims.HoldsOnlyWhen, claims.Fails},
+	"seed-full-disperses-most":            {claims.Fails, claims.Fails},
+	// Over the whole run equal's index of dispersion is 0.70× full's:
+	// equal spreads the load more evenly, not slightly less (issue 13).
+	"seed-equal-min-wait-disperses-less": {claims.Fails, claims.Fails},
 	// Retry controls, layers and metastability (issue 8): one model only,
 	// so no verdict in another.
 	"layers-243x":                       {claims.HoldsOnlyWhen, ""}, // 3 tries, not 3 retries (which give 1024×)
@@ -241,6 +290,45 @@ func TestCapacityAndOCCClaimVerdicts(t *testing.T) {
 		t.Fatalf("wantVerdicts holds %d claims with a verdict in both models, want at least 15", n)
 	}
 	checkClaimVerdicts(t, got, n)
+	checkGrowthAndSourceNotes(t, got)
+}
+
+// checkGrowthAndSourceNotes asserts what issue 13 asked of the verdicts:
+// the growth claims carry local exponents with intervals up to N ≥ 10⁴
+// in both models and name their regime, and where the seed article's own
+// table contradicts its words the verdict says so.
+func checkGrowthAndSourceNotes(t *testing.T, got []claims.Result) {
+	t.Helper()
+	byID := map[string]claims.Result{}
+	for _, c := range got {
+		byID[c.ID] = c
+	}
+	for _, id := range []string{"aws-work-grows-n2", "aws-time-grows-linearly", "aws-jitter-keeps-n2"} {
+		c := byID[id]
+		for _, f := range []claims.Finding{{Model: c.Model, Regime: c.Regime, Exponents: c.Exponents}, c.Other} {
+			if len(f.Exponents) == 0 || f.Regime == "" {
+				t.Errorf("%s (%s): %d local exponents, regime %q", id, f.Model, len(f.Exponents), f.Regime)
+				continue
+			}
+			top := f.Exponents[len(f.Exponents)-1]
+			if top.To < 10_000 || !(top.CI95[1]-top.CI95[0] < 0.06) {
+				t.Errorf("%s (%s): top doubling %d→%d with interval %v, want N ≥ 10⁴ and ±0.03", id, f.Model, top.From, top.To, top.CI95)
+			}
+		}
+	}
+	for _, c := range claims.All() {
+		if k := byID[c.ID].KeyEvidence; k == nil || !strings.HasPrefix(k.Name, c.Key) {
+			t.Errorf("%s: key evidence %v, want one named %q…", c.ID, k, c.Key)
+		}
+	}
+	for id, want := range map[string]string{
+		"seed-decorrelated-fewest-calls":      "undercounted",
+		"seed-decorrelated-fastest-or-nearly": "own table contradicts",
+	} {
+		if !strings.Contains(byID[id].Note, want) {
+			t.Errorf("%s: note %q, want it to say %q", id, byID[id].Note, want)
+		}
+	}
 }
 
 // The same seed gives the same claims, byte for byte, whatever the number

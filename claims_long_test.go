@@ -18,29 +18,28 @@ import (
 	"github.com/herdlab/herd/model"
 )
 
-// At larger cohorts than herd validate's grid the mean field's expected
-// calls stay within 1% of Monte Carlo (the Bonferroni interval of the
-// relative error at 99.9% over these cases must lie inside ±1%).
-// (Default run: TestModelsAgreeWithMonteCarlo's mean-field checks at
-// N ≤ 10,000.)
-func TestMeanFieldCallsWithinOnePercentAtScale(t *testing.T) {
-	var grid []analysis.ValidationCase
-	for _, kind := range []model.Kind{model.Full, model.Equal} {
-		for _, nk := range [][2]int{{100_000, 1000}, {10_000, 100}, {2000, 10}} {
-			sc := model.Default()
-			sc.Clients, sc.Capacity, sc.Policy.Kind = nk[0], nk[1], kind
-			grid = append(grid, analysis.ValidationCase{Method: analysis.MethodMeanField, Scenario: sc, Trials: 200})
-		}
+// The one point of the mean field's region that herd validate leaves out
+// for time, decorrelated at N = 10⁵, N/k = 3 (the knife edge: whether a
+// few clients are left over after tick 2 is a coin toss, so completion is
+// dispersed and needs thousands of trials of 167,000 calls), is within the
+// bounds too: calls 0.5%, completion 2%, by the same equivalence test.
+// (Default run: TestModelsAgreeWithMonteCarlo at N = 10⁴, N/k = 3.)
+func TestMeanFieldKnifeEdgeAtScale(t *testing.T) {
+	sc := model.Default()
+	sc.Clients, sc.Capacity, sc.Policy.Kind = 100_000, 33_333, model.Decorrelated
+	if !analysis.MeanFieldInRegion(sc) {
+		t.Fatal("the scenario is outside the mean field's region")
 	}
-	v, err := analysis.Validate(context.Background(), grid, analysis.ValidateOptions{Seed: 2})
+	v, err := analysis.Validate(context.Background(), []analysis.ValidationCase{{Method: analysis.MethodMeanField, Scenario: sc, Trials: 200}},
+		analysis.ValidateOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range v.Checks {
-		if c.Quantity == "calls" && c.Verdict != analysis.Pass {
-			t.Errorf("%+v: %s", c.Scenario, c.Detail)
+		if c.Verdict != analysis.Pass {
+			t.Errorf("%s: %s", c.Quantity, c.Detail)
 		}
-		t.Logf("N=%d k=%d %s %s: %s", c.Scenario.Clients, c.Scenario.Capacity, c.Scenario.Policy.Kind, c.Quantity, c.Detail)
+		t.Logf("%s: %s", c.Quantity, c.Detail)
 	}
 }
 

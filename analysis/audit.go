@@ -153,16 +153,33 @@ func AuditPolicies(sc model.Scenario) []model.Policy {
 	return out
 }
 
+// AuditRanking is how an audit orders its rows. Censored trials come
+// first: a row's statistics are over its finished trials, conditional on
+// finishing, so a policy whose trials do not finish by the horizon is not
+// ranked on the few that did.
+const AuditRanking = "fewest censored trials, then clients that gave up, then mean calls, then mean completion"
+
+// CensoredRows counts the rows of an audit with censored trials.
+func (a Audit) CensoredRows() int {
+	n := 0
+	for _, r := range a.Rows {
+		if r.Censored > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // RunAudit plays opt.Trials trials of sc under every policy of
 // AuditPolicies — trial i of each on the same random stream, so that
 // differences are paired — and ranks them by what the herd costs: fewest
-// clients that gave up first, then fewest calls (the server's load), then
-// shortest mean completion. Completion alone would rank retrying at once
+// censored trials first (AuditRanking), then fewest clients that gave up,
+// then fewest calls (the server's load), then shortest mean completion. Completion alone would rank retrying at once
 // first on a capacity server, at the highest load.
 func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, progress func(done, total int)) (Audit, error) {
 	policies := AuditPolicies(sc)
 	a := Audit{Trials: opt.Trials, Seed: opt.Seed, SyncThreshold: SyncThreshold,
-		RankedBy: "clients that gave up, then mean calls, then mean completion"}
+		RankedBy: AuditRanking}
 	a.Scenario = sc
 	a.Scenario.Policy = policies[0]
 	a.Unit = policies[0].Unit()
@@ -217,6 +234,9 @@ func mean(e *stats.Estimate) float64 {
 }
 
 func auditLess(a, b AuditRow) bool {
+	if a.Censored != b.Censored {
+		return a.Censored < b.Censored
+	}
 	if mean(a.GaveUp) != mean(b.GaveUp) {
 		return mean(a.GaveUp) < mean(b.GaveUp)
 	}

@@ -9,8 +9,11 @@
 //     scenario with trial i of another.
 //   - The studies shared by the figures and the paper are defined once, in
 //     studies.go: LoadStudy, SensitivityStudy, TailStudy and AuditStudy,
-//     each with its grid, its trials at full scale and a Run method; the
-//     policy lists Jittered and Certain go with them.
+//     each with its grid, its trials at full scale and a Run method, and
+//     ScalingStudy, the doublings of N whose local exponents
+//     (LocalExponent) judge the growth claims, with trials per rung chosen
+//     from a pilot (RunRung); the policy lists Jittered and Certain go with
+//     them.
 //   - Validate cross-checks the two routes on a grid of scenarios
 //     (DefaultValidationGrid): the closed form against every trial, the
 //     exact Markov chain by Bonferroni-corrected z scores and a chi-square

@@ -38,6 +38,24 @@ var seedTable = []seedRow{
 	{200, model.Decorrelated, pub(36.30, 4.14), pub(751.7, 9.3)},
 }
 
+// SeedPublished is one row of the seed article's table as printed.
+type SeedPublished struct {
+	Clients           int
+	Policy            model.Kind
+	Completion, Calls stats.Published
+}
+
+// SeedTableRow is the printed row for n clients and a policy, if the
+// table has one.
+func SeedTableRow(n int, kind model.Kind) (SeedPublished, bool) {
+	for _, r := range seedTable {
+		if r.clients == n && r.policy == kind {
+			return SeedPublished{r.clients, r.policy, r.completion, r.calls}, true
+		}
+	}
+	return SeedPublished{}, false
+}
+
 // SeedRows is the number of rows of the seed article's table, which
 // ReproduceSeed reruns one by one.
 func SeedRows() int { return len(seedTable) }

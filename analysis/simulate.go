@@ -46,7 +46,13 @@ type Summary struct {
 
 // Simulate runs opt.Trials trials of sc and summarizes them.
 func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Summary, error) {
-	plan, err := montecarlo.NewPlan(sc, montecarlo.Cohort{}, opt)
+	return simulate(ctx, sc, opt, nil)
+}
+
+// simulate is Simulate showing every trial, in trial order, to each (when
+// set) before folding it: a study that pairs trials keeps what it needs.
+func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, each func(*montecarlo.Trial)) (Summary, error) {
+	plan, err := montecarlo.NewPlan(sc, montecarlo.CohortOf(sc), opt)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -58,6 +64,9 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	var arrivals []stats.Moments
 	censored := 0
 	err = plan.Run(ctx, func(t *montecarlo.Trial) error {
+		if each != nil {
+			each(t)
+		}
 		if t.Censored {
 			censored++
 			return nil
@@ -65,8 +74,12 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 		calls.Add(float64(t.Calls))
 		completion.Add(t.CompletionTime())
 		if t.Continuous {
-			// No ticks: no per-tick peak, latency histogram or arrivals.
+			// No ticks: no per-tick peak or arrivals; the window server's
+			// clients have latencies in ms and may give up.
 			compTimes = append(compTimes, t.Time)
+			if sc.Time == model.ContinuousTime {
+				foldWindowTrial(t, &gaveUp, &latency, &lat)
+			}
 			return nil
 		}
 		peak.Add(float64(t.Peak))
@@ -100,6 +113,9 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 		}
 		s.Warnings = append(s.Warnings, w)
 	}
+	if w := sc.JitterWithinTick(); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	if calls.N() == 0 {
 		s.Warnings = append(s.Warnings, "no trial finished, so there is no estimate of calls or completion")
 		return s, nil
@@ -108,10 +124,14 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	s.Calls, s.GaveUp = &c, &g
 	s.Completion = &Distribution{Estimate: completion.Estimate(), Quantiles: map[string]stats.Quantile{}}
 	if sc.Continuous() {
-		s.GaveUp = nil // OCC clients retry until they win
 		slices.Sort(compTimes)
 		for _, pc := range stats.Percentiles {
 			s.Completion.Quantiles[pc.Name] = stats.QuantileOfSorted(compTimes, pc.P)
+		}
+		if sc.Time == model.ContinuousTime {
+			s.Latency = windowLatency(latency, &lat)
+		} else {
+			s.GaveUp = nil // OCC clients retry until they win
 		}
 		return s, nil
 	}

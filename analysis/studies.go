@@ -201,3 +201,15 @@ func (a PresetsAudit) Scenario(tick time.Duration) model.Scenario {
 func (a PresetsAudit) Run(ctx context.Context, tick time.Duration, opt montecarlo.Options, progress func(done, total int)) (Audit, error) {
 	return RunAudit(ctx, a.Scenario(tick), opt, progress)
 }
+
+// ScalingStudy is the ladder of the growth claims and of the
+// local-exponents figure: N = 10, 20, …, 10,240, from the AWS blog's
+// smallest cohort to where the delays of its policies (base 5 ms, cap 2 s)
+// sit at the cap, a pilot of 5 trials per rung and ±0.03 on each exponent.
+func ScalingStudy() ScalingLadder {
+	var n []int
+	for c := 10; c <= 10_240; c *= 2 {
+		n = append(n, c)
+	}
+	return ScalingLadder{Clients: n, Pilot: 5, HalfWidth: 0.03, MaxTrials: 20_000}
+}

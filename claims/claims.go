@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
@@ -73,11 +74,18 @@ func fmtG(x float64) string {
 
 // Finding is a claim's verdict in one model.
 type Finding struct {
-	Model     string     `json:"model"`
-	Scenario  string     `json:"scenario"` // the parameters it was evaluated at
-	Verdict   Verdict    `json:"verdict"`
-	Condition string     `json:"condition,omitempty"`
-	Evidence  []Evidence `json:"evidence"`
+	Model     string  `json:"model"`
+	Scenario  string  `json:"scenario"` // the parameters it was evaluated at
+	Verdict   Verdict `json:"verdict"`
+	Condition string  `json:"condition,omitempty"`
+	// Regime names where a verdict holds that is not conditional (a growth
+	// claim's "for N ≥ …"), Note what qualifies it (where the source's
+	// own numbers say otherwise).
+	Regime   string     `json:"regime,omitempty"`
+	Note     string     `json:"note,omitempty"`
+	Evidence []Evidence `json:"evidence"`
+	// Exponents are a growth claim's local exponents over every doubling.
+	Exponents []LocalExponent `json:"local_exponents,omitempty"`
 }
 
 // Claim is one published statement and how herd checks it. Check is run
@@ -86,10 +94,15 @@ type Claim struct {
 	ID     string // stable, cited in reviews and asserted by tests
 	Origin string // "aws" or "seed"
 	Source string // URL or seed file, and section
-	Quote  string // the exact words
-	Model  string // ModelOCC or ModelCapacity
-	Check  string // what herd measures and the rule that decides
-	check  func(l *Lab, model string) Finding
+	Quote  string // the exact words, or a paraphrase (Paraphrase)
+	// Paraphrase marks a quote that is not the source's exact words.
+	Paraphrase bool
+	Model      string // ModelOCC or ModelCapacity
+	Check      string // what herd measures and the rule that decides
+	// Key names the evidence that carries the verdict (a prefix of its
+	// name, N=… included); empty: the first.
+	Key   string
+	check func(l *Lab, model string) Finding
 }
 
 // Result is a claim with its verdict in its own model and in the
@@ -100,14 +113,20 @@ type Result struct {
 	Origin     string     `json:"origin"`
 	Source     string     `json:"source"`
 	Quote      string     `json:"quote"`
+	Paraphrase bool       `json:"paraphrase"`
 	Model      string     `json:"model"`
 	Parameters string     `json:"parameters"`
 	Check      string     `json:"check"`
 	Verdict    Verdict    `json:"verdict"`
 	Condition  string     `json:"condition,omitempty"`
+	Regime     string     `json:"regime,omitempty"`
 	Evidence   []Evidence `json:"evidence"`
-	Other      Finding    `json:"other_model"`
-	Transfer   string     `json:"transfer"`
+	// KeyEvidence is the number that carries the verdict, one of Evidence.
+	KeyEvidence *Evidence `json:"key_evidence,omitempty"`
+	// Exponents are a growth claim's local exponents in its own model.
+	Exponents []LocalExponent `json:"local_exponents,omitempty"`
+	Other     Finding         `json:"other_model"`
+	Transfer  string          `json:"transfer"`
 	// Note qualifies a verdict that is not conditional (a condition goes
 	// with holds-only-when only).
 	Note string `json:"note,omitempty"`
@@ -119,6 +138,12 @@ type Options struct {
 	Seed    uint64 // seed of every run
 	Workers int    // 0: one per CPU
 	Origin  string // "aws", "seed", or "" for all
+	// FreshScaling reruns the scaling study of the growth claims instead
+	// of reading its committed run (RunScaling).
+	FreshScaling bool
+	// Scaling, when set, is the scaling study to judge the growth claims
+	// on, already run (RunScaling).
+	Scaling *Scaling
 	// Progress, when set, is called after each claim.
 	Progress func(done, total int)
 }
@@ -154,6 +179,7 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 		return nil, err
 	}
 	l := NewLab(ctx, montecarlo.Options{Trials: o.Trials, Seed: o.Seed, Workers: o.Workers})
+	l.freshScaling, l.scaling = o.FreshScaling, o.Scaling
 	var todo []Claim
 	for _, c := range registry {
 		if o.Origin == "" || c.Origin == o.Origin {
@@ -163,7 +189,7 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 	controls := o.Origin == "" || o.Origin == OriginControls
 	total := len(todo)
 	if controls {
-		total++
+		total += len(controlChecks)
 	}
 	var out []Result
 	for i, c := range todo {
@@ -177,14 +203,15 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 		}
 	}
 	if controls {
-		found, err := EvaluateControls(ctx, montecarlo.Options{Trials: ControlTrials, Seed: o.Seed, Workers: o.Workers})
+		found, err := evaluateControls(ctx, montecarlo.Options{Trials: ControlTrials, Seed: o.Seed, Workers: o.Workers}, func(n int) {
+			if o.Progress != nil {
+				o.Progress(len(todo)+n, total)
+			}
+		})
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, found...)
-		if o.Progress != nil {
-			o.Progress(total, total)
-		}
 	}
 	return out, nil
 }
@@ -200,6 +227,10 @@ type Lab struct {
 	burst map[runKey][]burstiness
 	err   error
 	scale int // multiplies the budget while an undecided point is rerun
+	// scaling is the scaling study of the growth claims, run (or read)
+	// once, when a claim first needs it.
+	scaling      *Scaling
+	freshScaling bool
 }
 
 type runKey struct {
@@ -219,13 +250,27 @@ func (l *Lab) Evaluate(c Claim) (Result, error) {
 	if l.err != nil {
 		return Result{}, fmt.Errorf("claim %s: %w", c.ID, l.err)
 	}
-	r := Result{ID: c.ID, Origin: c.Origin, Source: c.Source, Quote: c.Quote, Model: c.Model,
-		Parameters: own.Scenario, Check: c.Check, Verdict: own.Verdict, Condition: own.Condition,
-		Evidence: own.Evidence, Other: other, Transfer: DoesNotTransfer}
+	r := Result{ID: c.ID, Origin: c.Origin, Source: c.Source, Quote: c.Quote, Paraphrase: c.Paraphrase, Model: c.Model,
+		Parameters: own.Scenario, Check: c.Check, Verdict: own.Verdict, Condition: own.Condition, Regime: own.Regime,
+		Evidence: own.Evidence, KeyEvidence: keyEvidence(own.Evidence, c.Key), Exponents: own.Exponents, Note: own.Note, Other: other, Transfer: DoesNotTransfer}
 	if own.Verdict == other.Verdict && own.Verdict != Inconclusive {
 		r.Transfer = Transfers
 	}
 	return r, nil
+}
+
+// keyEvidence is the first evidence whose name starts with key, or the
+// first evidence when key is empty or names none.
+func keyEvidence(ev []Evidence, key string) *Evidence {
+	for i := range ev {
+		if strings.HasPrefix(ev[i].Name, key) {
+			return &ev[i]
+		}
+	}
+	if len(ev) > 0 {
+		return &ev[0]
+	}
+	return nil
 }
 
 func otherModel(m string) string {
@@ -308,23 +353,39 @@ func (l *Lab) mean(sc model.Scenario, m metric) stats.Estimate {
 	return mo.Estimate()
 }
 
+// pairs are a metric of A and B over the trials where neither was
+// censored, trial by trial.
+func (l *Lab) pairs(a, b model.Scenario, m metric) (xa, xb []float64) {
+	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
+	for i := range min(len(ra), len(rb)) {
+		if !ra[i].Censored && !rb[i].Censored {
+			xa, xb = append(xa, m.of(ra[i])), append(xb, m.of(rb[i]))
+		}
+	}
+	return xa, xb
+}
+
 // contrast is the paired mean of A_i − r·B_i over trials where neither was
 // censored. Its interval deciding the sign of mean(A) − r·mean(B) is
 // Fieller's test of the ratio mean(A)/mean(B) against r; with r = 1 it is
 // Compare's paired difference.
 func (l *Lab) contrast(a, b model.Scenario, m metric, r float64) stats.Difference {
-	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
-	if r == 1 && m == calls {
-		return analysis.CompareOutcomes(a, b, ra, rb).Calls
-	}
 	if r == 1 {
-		return analysis.CompareOutcomes(a, b, ra, rb).Completion
-	}
-	var mo stats.Moments
-	for i := range min(len(ra), len(rb)) {
-		if !ra[i].Censored && !rb[i].Censored {
-			mo.Add(m.of(ra[i]) - r*m.of(rb[i]))
+		c := analysis.CompareOutcomes(a, b, l.outcomes(a, 0), l.outcomes(b, 0))
+		if m == calls {
+			return c.Calls
 		}
+		return c.Completion
+	}
+	xa, xb := l.pairs(a, b, m)
+	return pairedContrast(xa, xb, r)
+}
+
+// pairedContrast is the mean of xa_i − r·xb_i with its interval.
+func pairedContrast(xa, xb []float64, r float64) stats.Difference {
+	var mo stats.Moments
+	for i := range xa {
+		mo.Add(xa[i] - r*xb[i])
 	}
 	return mo.Difference()
 }
@@ -332,26 +393,24 @@ func (l *Lab) contrast(a, b model.Scenario, m metric, r float64) stats.Differenc
 // ratio is mean(A)/mean(B) with a delta-method interval from the paired
 // trials.
 func (l *Lab) ratio(name string, a, b model.Scenario, m metric) Evidence {
-	ra, rb := l.outcomes(a, 0), l.outcomes(b, 0)
+	xa, xb := l.pairs(a, b, m)
+	return pairedRatio(name, xa, xb)
+}
+
+// pairedRatio is mean(xa)/mean(xb) with a delta-method interval: the t
+// interval of the mean of xa_i − r·xb_i, divided by mean(xb).
+func pairedRatio(name string, xa, xb []float64) Evidence {
 	var ma, mb stats.Moments
-	for i := range min(len(ra), len(rb)) {
-		if !ra[i].Censored && !rb[i].Censored {
-			ma.Add(m.of(ra[i]))
-			mb.Add(m.of(rb[i]))
-		}
+	for i := range xa {
+		ma.Add(xa[i])
+		mb.Add(xb[i])
 	}
 	ea, eb := ma.Estimate(), mb.Estimate()
 	if eb.Mean == 0 {
 		return Evidence{Name: name, Value: math.NaN()}
 	}
 	r := ea.Mean / eb.Mean
-	var lin stats.Moments
-	for i := range min(len(ra), len(rb)) {
-		if !ra[i].Censored && !rb[i].Censored {
-			lin.Add(m.of(ra[i]) - r*m.of(rb[i]))
-		}
-	}
-	le := lin.Estimate()
+	le := pairedContrast(xa, xb, r).Estimate
 	ev := Evidence{Name: name, Value: r}
 	if le.N >= 2 {
 		h := stats.TQuantile(le.N-1) * le.SD / math.Sqrt(float64(le.N)) / math.Abs(eb.Mean)
@@ -551,64 +610,17 @@ func joinInts(xs []int) string {
 	return strings.Join(s, ", ")
 }
 
-// exponent is the least-squares slope of log(mean metric) on log N over a
-// grid of client counts, with a normal 95% interval from the Monte Carlo
-// error of each mean (the delta method: var log m̂ = SE²/m̂²). The grid's
-// scenarios draw from independent streams, so the errors add.
-func (l *Lab) exponent(m string, kind model.Kind, grid []int, me metric, trials int) Evidence {
-	xs := make([]float64, len(grid))
-	ys := make([]float64, len(grid))
-	vs := make([]float64, len(grid))
-	for i, n := range grid {
-		var mo stats.Moments
-		for _, o := range l.outcomes(Scenario(m, n, kind), trials) {
-			if !o.Censored {
-				mo.Add(me.of(o))
-			}
-		}
-		e := mo.Estimate()
-		xs[i], ys[i] = math.Log(float64(n)), math.Log(e.Mean)
-		vs[i] = math.Pow(e.SE()/e.Mean, 2)
-	}
-	var xbar float64
-	for _, x := range xs {
-		xbar += x / float64(len(xs))
-	}
-	var sxx float64
-	for _, x := range xs {
-		sxx += (x - xbar) * (x - xbar)
-	}
-	var slope, v float64
-	for i := range xs {
-		c := (xs[i] - xbar) / sxx
-		slope += c * ys[i]
-		v += c * c * vs[i]
-	}
-	h := 1.959963984540054 * math.Sqrt(v)
-	return Evidence{Name: fmt.Sprintf("exponent of mean %s (%s, N = %d…%d)", me, kind, grid[0], grid[len(grid)-1]),
-		Value: slope, CI95: &stats.Interval{slope - h, slope + h}}
-}
-
-// nearest decides "the exponent is closer to p than to p ± 1": its whole
-// interval, at DecisionLevel, lies in (p − ½, p + ½).
-func nearest(e Evidence, p float64) Verdict {
-	iv := widen(*e.CI95)
-	switch {
-	case iv[0] > p-0.5 && iv[1] < p+0.5:
-		return Holds
-	case iv[1] < p-0.5 || iv[0] > p+0.5:
-		return Fails
-	}
-	return Inconclusive
-}
-
-// burstiness is how one trial's calls spread in time after the first
-// attempts, over equal bins from the end of the initial spike to the time
-// of the call that brings the count to 90% (the stragglers' tail, where a
-// few clients wait out long backoffs, is left out).
+// burstiness is how one trial's calls spread in time over the whole run
+// after the first attempts: equal bins from the end of the initial spike to
+// the last call.
 type burstiness struct {
 	empty      float64 // share of bins with no call
 	dispersion float64 // variance / mean of the calls per bin (1 for a Poisson stream)
+	// variation is the relative variation of the rate across bins net of
+	// Poisson noise: √max(0, variance − mean)/mean of the calls per bin (0
+	// for a Poisson stream of constant rate, c for a rate whose relative
+	// standard deviation over the bins is c).
+	variation float64
 }
 
 // burstBin is the bin width: 100 ms for OCC (the blog's time series), one
@@ -643,14 +655,14 @@ func (l *Lab) burstiness(sc model.Scenario) []burstiness {
 		if len(times) == 0 {
 			return nil
 		}
-		end := times[(len(times)*9)/10]
+		end := slices.Max(times)
 		if end < start {
 			out = append(out, burstiness{})
 			return nil
 		}
 		counts := make([]float64, int((end-start)/width)+1)
 		for _, x := range times {
-			if x >= start && x <= end {
+			if x >= start {
 				counts[int((x-start)/width)]++
 			}
 		}
@@ -676,7 +688,9 @@ func burstOf(counts []float64) burstiness {
 	}
 	b.empty /= float64(len(counts))
 	if e := mo.Estimate(); len(counts) > 1 && e.Mean > 0 {
-		b.dispersion = e.SD * e.SD / e.Mean
+		v := e.SD * e.SD
+		b.dispersion = v / e.Mean
+		b.variation = math.Sqrt(math.Max(0, v-e.Mean)) / e.Mean
 	}
 	return b
 }
@@ -690,14 +704,31 @@ func (l *Lab) burstMean(sc model.Scenario, pick func(burstiness) float64) stats.
 	return mo.Estimate()
 }
 
+// burstPairs are a burstiness measure of A and B, trial by trial.
+func (l *Lab) burstPairs(a, b model.Scenario, pick func(burstiness) float64) (xa, xb []float64) {
+	ba, bb := l.burstiness(a), l.burstiness(b)
+	for i := range min(len(ba), len(bb)) {
+		xa, xb = append(xa, pick(ba[i])), append(xb, pick(bb[i]))
+	}
+	return xa, xb
+}
+
 // burstContrast is the paired difference A − B of a burstiness measure.
 func (l *Lab) burstContrast(a, b model.Scenario, pick func(burstiness) float64) stats.Difference {
-	ba, bb := l.burstiness(a), l.burstiness(b)
-	var mo stats.Moments
-	for i := range min(len(ba), len(bb)) {
-		mo.Add(pick(ba[i]) - pick(bb[i]))
-	}
-	return mo.Difference()
+	xa, xb := l.burstPairs(a, b, pick)
+	return pairedContrast(xa, xb, 1)
+}
+
+// burstRatio is mean(A)/mean(B) of a burstiness measure, paired.
+func (l *Lab) burstRatio(name string, a, b model.Scenario, pick func(burstiness) float64) Evidence {
+	xa, xb := l.burstPairs(a, b, pick)
+	return pairedRatio(name, xa, xb)
+}
+
+// burstWithin decides lo < mean(A)/mean(B) < hi for a burstiness measure.
+func (l *Lab) burstWithin(a, b model.Scenario, pick func(burstiness) float64, lo, hi float64) Verdict {
+	xa, xb := l.burstPairs(a, b, pick)
+	return all(sign(pairedContrast(xa, xb, lo)), sign(pairedContrast(xb, xa, 1/hi)))
 }
 
 // spreadContrast is the paired estimate of var(A) − var(B) of a metric:

@@ -2,10 +2,12 @@ package claims
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
@@ -85,38 +87,125 @@ func TestClaimCheckDetectsWrongInput(t *testing.T) {
 	}
 }
 
-// The exponent of an exact power law is recovered, and an exponent whose
-// interval straddles a half-integer is left undecided.
-func TestExponentAndNearest(t *testing.T) {
-	// Capacity server, policy none, k = 10: calls are exactly
-	// Σ_{j≥0} max(0, N − 10j), a quadratic in N.
-	l := NewLab(context.Background(), montecarlo.Options{Trials: 5, Seed: 1})
-	e := l.exponent(ModelCapacity, model.None, []int{100, 200, 400}, calls, 0)
-	// Exact calls: N=100: 550, 200: 2100, 400: 8200.
-	want := leastSquaresSlope([]float64{100, 200, 400}, []float64{550, 2100, 8200})
-	if math.Abs(e.Value-want) > 1e-12 || e.CI95[1]-e.CI95[0] != 0 {
-		t.Fatalf("exponent %v %v, want exactly %v with no spread", e.Value, e.CI95, want)
+// The local exponent of exact rungs is the exact log-ratio with no
+// spread: the capacity server with policy none and k = 10 makes exactly
+// Σ_{j≥0} max(0, N − 10j) calls, 550 at N = 100 and 2100 at N = 200.
+func TestLocalExponentExact(t *testing.T) {
+	l := NewLab(context.Background(), montecarlo.Options{Seed: 1})
+	var rungs []analysis.Rung
+	for _, n := range []int{100, 200} {
+		r, err := analysis.ScalingStudy().RunRung(context.Background(), Scenario(ModelCapacity, n, model.None), l.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rungs = append(rungs, r)
 	}
-	if nearest(e, 2) != Holds || nearest(e, 1) != Fails {
-		t.Errorf("nearest(%.3f): 2 → %s, 1 → %s", e.Value, nearest(e, 2), nearest(e, 1))
-	}
-	if v := nearest(Evidence{Value: 1.5, CI95: &stats.Interval{1.4, 1.6}}, 2); v != Inconclusive {
-		t.Errorf("an interval across 1.5 decides %s", v)
+	e := analysis.LocalExponent(rungs[0], rungs[1], analysis.RungCalls)
+	if want := math.Log2(2100.0 / 550); e.Value != want || e.SE != 0 || e.CI95 != (stats.Interval{want, want}) {
+		t.Fatalf("exponent %+v, want exactly %v with no spread", e, want)
 	}
 }
 
-func leastSquaresSlope(n, y []float64) float64 {
-	var xb, yb float64
-	for i := range n {
-		xb += math.Log(n[i]) / float64(len(n))
-		yb += math.Log(y[i]) / float64(len(n))
+// exactLadder is a ladder of the scaling study whose means are f(N)
+// exactly, for tests of the growth rule.
+func exactLadder(f func(n float64) float64) []analysis.Rung {
+	var r []analysis.Rung
+	for _, n := range analysis.ScalingStudy().Clients {
+		e := stats.Estimate{Mean: f(float64(n)), N: 5, CI95: &stats.Interval{f(float64(n)), f(float64(n))}}
+		r = append(r, analysis.Rung{Clients: n, Trials: 5, Calls: e, Completion: e})
 	}
-	var sxy, sxx float64
-	for i := range n {
-		sxy += (math.Log(n[i]) - xb) * (math.Log(y[i]) - yb)
-		sxx += (math.Log(n[i]) - xb) * (math.Log(n[i]) - xb)
+	return r
+}
+
+// labWith is a lab whose scaling study is the given ladders of policy
+// none in both models.
+func labWith(rungs []analysis.Rung) *Lab {
+	l := NewLab(context.Background(), montecarlo.Options{Seed: 1})
+	l.scaling = &Scaling{Seed: 1, Study: analysis.ScalingStudy()}
+	for _, m := range ScalingModels {
+		l.scaling.Ladders = append(l.scaling.Ladders, Ladder{Model: m, Policy: model.None, Rungs: rungs})
 	}
-	return sxy / sxx
+	return l
+}
+
+// The growth rule on exact ladders: N²/20 + N/2 (the capacity server's
+// calls without backoff) enters 2 ± ¼ from N = 40 on and holds from there;
+// a steady N^1.63 fails 2 ± ¼ and holds within 2 ± ½ at every doubling; a
+// censored top rung leaves the claim undecided. The first case, judged
+// against the wrong power, fails: the rule is not vacuous.
+func TestGrowthRule(t *testing.T) {
+	quadratic := labWith(exactLadder(func(n float64) float64 { return n*n/20 + n/2 }))
+	g := growth{kinds: []model.Kind{model.None}, metric: calls, power: 2, tolerance: namedPower}
+	f := quadratic.growth(ModelOCC, g)
+	if f.Verdict != Holds || !strings.HasPrefix(f.Regime, "for N ≥ 40:") {
+		t.Errorf("quadratic: %s (%s), want holds for N ≥ 40", f.Verdict, f.Regime)
+	}
+	if n := len(f.Exponents); n != len(analysis.ScalingStudy().Clients)-1 {
+		t.Errorf("%d local exponents, want one per doubling", n)
+	}
+	if f := quadratic.growth(ModelOCC, growth{kinds: g.kinds, metric: calls, power: 1, tolerance: namedPower}); f.Verdict != Fails {
+		t.Errorf("quadratic judged as linear: %s", f.Verdict)
+	}
+	steady := labWith(exactLadder(func(n float64) float64 { return math.Pow(n, 1.63) }))
+	if f := steady.growth(ModelOCC, g); f.Verdict != Fails || !strings.Contains(f.Regime, "none 1.630") {
+		t.Errorf("N^1.63 against 2 ± ¼: %s (%s), want fails naming the exponent", f.Verdict, f.Regime)
+	}
+	g.tolerance = samePowerNature
+	if f := steady.growth(ModelOCC, g); f.Verdict != Holds || !strings.HasPrefix(f.Regime, "at every doubling") {
+		t.Errorf("N^1.63 against 2 ± ½: %s (%s), want holds at every doubling", f.Verdict, f.Regime)
+	}
+	censored := exactLadder(func(n float64) float64 { return n * n })
+	censored[len(censored)-1].Censored = 1
+	if f := labWith(censored).growth(ModelOCC, g); f.Verdict != Inconclusive {
+		t.Errorf("censored top rung: %s, want inconclusive", f.Verdict)
+	}
+}
+
+// The committed run of the scaling study is a run of the current study
+// at seed 1, and its rungs are what RunRung computes now: the whole
+// capacity ladder and the OCC rungs up to N = 640 here (seconds), every
+// OCC rung in the long suite (TestCommittedScalingAtScale). A changed
+// engine, model or study fails here until the committed file is rerun.
+func TestCommittedScalingIsCurrent(t *testing.T) {
+	checkCommittedScaling(t, 640)
+}
+
+func checkCommittedScaling(t *testing.T, maxOCC int) {
+	c, ok := Committed()
+	if !ok || c.Seed != 1 {
+		t.Fatalf("%s is not a run of analysis.ScalingStudy at seed 1 (rerun: herd claims --scaling fresh --scaling-out %s)", CommittedScalingPath, CommittedScalingPath)
+	}
+	for _, m := range ScalingModels {
+		for _, kind := range ScalingKinds {
+			rungs, ok := c.Ladder(m, kind)
+			if !ok || len(rungs) != len(c.Study.Clients) {
+				t.Fatalf("%s, %s: %d rungs in the committed run", m, kind, len(rungs))
+			}
+			// The sequential choice of trials reached its target: ±0.03 on
+			// every local exponent at 95%.
+			for _, pick := range []func(analysis.Rung) stats.Estimate{analysis.RungCalls, analysis.RungCompletion} {
+				for _, e := range analysis.LocalExponents(rungs, pick) {
+					if h := (e.CI95[1] - e.CI95[0]) / 2; h > c.Study.HalfWidth {
+						t.Errorf("%s, %s, N = %d→%d: exponent %.3f ± %.4f, wider than ±%g", m, kind, e.From, e.To, e.Value, h, c.Study.HalfWidth)
+					}
+				}
+			}
+			for _, want := range rungs {
+				if m == ModelOCC && want.Clients > maxOCC {
+					continue
+				}
+				got, err := RunRung(context.Background(), m, kind, want.Clients, montecarlo.Options{Seed: c.Seed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, _ := json.Marshal(got)
+				b, _ := json.Marshal(want)
+				if string(a) != string(b) {
+					t.Errorf("%s, %s, N = %d: computed %s, committed %s", m, kind, want.Clients, a, b)
+				}
+			}
+		}
+	}
 }
 
 func TestEvaluateRejectsBadOptions(t *testing.T) {

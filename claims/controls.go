@@ -24,6 +24,7 @@ const (
 // holds-only-when only (otherwise it is a note).
 func controlResult(r Result) Result {
 	r.Origin, r.Model, r.Other, r.Transfer = OriginControls, ModelControls, Finding{Model: "none"}, NotApplicable
+	r.KeyEvidence = keyEvidence(r.Evidence, "")
 	if r.Verdict != HoldsOnlyWhen {
 		r.Condition, r.Note = "", r.Condition
 	}
@@ -35,6 +36,59 @@ const (
 	brookerPost     = "https://brooker.co.za/blog/2022/02/28/retries.html"
 	jitterGuide     = "shared/seeds/002_46a7a3a4b348517f.txt"
 )
+
+// controlClaims are the control claims' sources, quotes and checks; the
+// functions of EvaluateControls add their verdicts and evidence.
+var controlClaims = []Result{
+	{
+		ID: "layers-243x", Source: buildersLibrary,
+		Quote:      "three retries at each of five layers amplify the load on the bottom layer 243×",
+		Paraphrase: true,
+		Check:      "closed form (1 − p^A)/(1 − p), A = ∏ tries, against a simulated call tree; exact agreement required at p = 1",
+	},
+	{
+		ID: "seed-layers-27x", Source: jitterGuide + " (3.2, retry amplification)",
+		Quote: "A、B、Cの「全レイヤー」がリトライ（例：3回）を実装している場合 … Cへの負荷は 3x3x3 = 27倍",
+		Check: "as layers-243x with three layers",
+	},
+	{
+		ID: "n-retries-1-plus-n", Source: brookerPost,
+		Quote: "At 100% failure rate, the system does 1+N times as much work.",
+		Check: "open loop at total failure, --max-attempts 3 (N = 2 retries): holds when the 95% interval of calls per new request lies within 1% of 3 — \"1+N times\" is exact at total failure; the 1% allows for the requests the end of the run cuts short",
+	},
+	{
+		ID: "token-bucket-bounds-load", Source: brookerPost,
+		Quote:      "a token bucket bounds the extra load at 1.1× at 100% failure (each success deposits 0.1 token, a retry costs 1)",
+		Paraphrase: true,
+		Check:      "open loop at total failure, 100 clients, λ = 20 for 2,000 ticks: holds when the 95% interval of calls per new request under Brooker's bucket (herd's reading of the post: a deposit per success) lies under 1.1, the words' own number; the AWS SDK's bucket, three attempts and his simulator's bucket (brooker-sim: a deposit per new request, so at total failure it still pays one retry per ten requests) are shown beside it",
+	},
+	{
+		ID: "retry-storm-outlives-trigger", Source: jitterGuide + " (3.5, retry storms and hysteresis)",
+		Quote: "リトライによって負荷が非線形に増幅し、正常な状態に自動復帰できなくなる（＝ヒステリシス）",
+		Check: "metastability map (λ/k 0.3…0.9 × outage 0…200 ticks, Full Jitter, no control): count the cells with λ < k whose recovered share has its 95% interval under ½ (\"自動復帰できなくなる\", cannot come back by itself: stuck more often than not), on the capacity server and on a server where a rejection costs 5% of a request",
+	},
+	{
+		ID: "controls-shrink-metastable-region", Source: "herd issue 8; " + brookerPost,
+		Quote:      "retry budgets (token buckets) and circuit breakers keep a retry storm from outliving its trigger",
+		Paraphrase: true,
+		Check:      "metastability map as retry-storm-outlives-trigger (reject cost 0.05) under each control: holds when every bucket and the breaker leave fewer non-recovering cells with λ < k than no control. Also the collision server with k = 100 at λ/k = 0.5 after a 20-tick outage, where a limit of 3 attempts is shown beside the buckets and breaker",
+	},
+	{
+		ID: "jitter-first-request", Source: jitterGuide + " (3.4, the Google Cloud incident)",
+		Quote: "「ジッターはリトライ時だけに必要なものではない」… 「初回のリクエスト」にもジッターを適用すべきである",
+		Check: "cohort of N = 1,000, k = 10, Full Jitter: first sends at tick 0 (W = 1) against a window W = N/k = 100; holds when the window lowers the mean peak arrivals per tick and the mean calls, both with disjoint 95% intervals. Completion is shown: it cannot fall below W",
+	},
+}
+
+// controlClaim is the entry of controlClaims with the given id.
+func controlClaim(id string) Result {
+	for _, c := range controlClaims {
+		if c.ID == id {
+			return c
+		}
+	}
+	panic("claims: no control claim " + id)
+}
 
 func exact(name string, x float64) Evidence { return Evidence{Name: name, Value: x} }
 
@@ -51,16 +105,28 @@ func share(name string, s stats.Share) Evidence {
 // first-request jitter and metastability with opt.Trials trials per
 // simulated point, as rows of the claims report.
 func EvaluateControls(ctx context.Context, opt montecarlo.Options) ([]Result, error) {
+	return evaluateControls(ctx, opt, nil)
+}
+
+// controlChecks are the control claims' checks, in the report's order.
+var controlChecks = []func(context.Context, montecarlo.Options) (Result, error){
+	claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
+	claimBackoffOpenClosed, claimRetryBudgetBound, claimThrottlingSheds, claimAdaptiveK,
+}
+
+// evaluateControls is EvaluateControls calling done, when set, after each
+// claim: they take minutes, and a progress bar should move while they run.
+func evaluateControls(ctx context.Context, opt montecarlo.Options, done func(n int)) ([]Result, error) {
 	var out []Result
-	for _, f := range []func(context.Context, montecarlo.Options) (Result, error){
-		claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
-		claimBackoffOpenClosed, claimRetryBudgetBound, claimThrottlingSheds, claimAdaptiveK,
-	} {
+	for _, f := range controlChecks {
 		c, err := f(ctx, opt)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, controlResult(c))
+		if done != nil {
+			done(len(out))
+		}
 	}
 	return out, nil
 }
@@ -108,19 +174,11 @@ func make1(n int) []int {
 }
 
 func claimLayers243(ctx context.Context, opt montecarlo.Options) (Result, error) {
-	return stackClaim(ctx, opt, 5, Result{
-		ID: "layers-243x", Source: buildersLibrary,
-		Quote: "three retries at each of five layers amplify the load on the bottom layer 243×",
-		Check: "closed form (1 − p^A)/(1 − p), A = ∏ tries, against a simulated call tree; exact agreement required at p = 1",
-	})
+	return stackClaim(ctx, opt, 5, controlClaim("layers-243x"))
 }
 
 func claimLayers27(ctx context.Context, opt montecarlo.Options) (Result, error) {
-	return stackClaim(ctx, opt, 3, Result{
-		ID: "seed-layers-27x", Source: jitterGuide + " (3.2, retry amplification)",
-		Quote: "A、B、Cの「全レイヤー」がリトライ（例：3回）を実装している場合 … Cへの負荷は 3x3x3 = 27倍",
-		Check: "as layers-243x with three layers",
-	})
+	return stackClaim(ctx, opt, 3, controlClaim("seed-layers-27x"))
 }
 
 // totalOutage is a 2,000-tick run at λ = 20 over 100 clients whose server
@@ -132,11 +190,7 @@ func totalOutage() (model.Scenario, model.Traffic) {
 }
 
 func claimNRetries(ctx context.Context, opt montecarlo.Options) (Result, error) {
-	c := Result{
-		ID: "n-retries-1-plus-n", Source: brookerPost,
-		Quote: "At 100% failure rate, the system does 1+N times as much work.",
-		Check: "open loop at total failure, --max-attempts 3 (N = 2 retries): holds when the 95% interval of calls per new request lies within 1% of 3",
-	}
+	c := controlClaim("n-retries-1-plus-n")
 	sc, tr := totalOutage()
 	s, err := analysis.SimulateTraffic(ctx, sc, tr, model.Controls{MaxAttempts: 3}, opt)
 	if err != nil {
@@ -151,11 +205,7 @@ func claimNRetries(ctx context.Context, opt montecarlo.Options) (Result, error) 
 }
 
 func claimBucketBound(ctx context.Context, opt montecarlo.Options) (Result, error) {
-	c := Result{
-		ID: "token-bucket-bounds-load", Source: brookerPost,
-		Quote: "a token bucket bounds the extra load at 1.1× at 100% failure (each success deposits 0.1 token, a retry costs 1)",
-		Check: "open loop at total failure, 100 clients, λ = 20 for 2,000 ticks: holds when the 95% interval of calls per new request under Brooker's bucket (herd's reading of the post: a deposit per success) lies under 1.1; the AWS SDK's bucket, three attempts and his simulator's bucket (brooker-sim: a deposit per new request, so at total failure it still pays one retry per ten requests) are shown beside it",
-	}
+	c := controlClaim("token-bucket-bounds-load")
 	sc, tr := totalOutage()
 	var loads []stats.Estimate
 	for _, ctl := range []model.Controls{{Bucket: model.DefaultBucket(model.BrookerBucket)}, {Bucket: model.DefaultBucket(model.AWSBucket)}, {MaxAttempts: 3}, {Bucket: model.DefaultBucket(model.BrookerSimBucket)}} {
@@ -191,11 +241,7 @@ func maps(ctx context.Context, rejectCost float64, ctls []model.Controls, opt mo
 }
 
 func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error) {
-	c := Result{
-		ID: "retry-storm-outlives-trigger", Source: jitterGuide + " (3.5, retry storms and hysteresis)",
-		Quote: "リトライによって負荷が非線形に増幅し、正常な状態に自動復帰できなくなる（＝ヒステリシス）",
-		Check: "metastability map (λ/k 0.3…0.9 × outage 0…200 ticks, Full Jitter, no control): count the cells with λ < k whose recovered share has its 95% interval under ½, on the capacity server and on a server where a rejection costs 5% of a request",
-	}
+	c := controlClaim("retry-storm-outlives-trigger")
 	var stuck []int
 	for _, cost := range []float64{0, 0.05} {
 		m, err := maps(ctx, cost, []model.Controls{{}}, opt)
@@ -219,11 +265,7 @@ func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error
 }
 
 func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, error) {
-	c := Result{
-		ID: "controls-shrink-metastable-region", Source: "herd issue 8; " + brookerPost,
-		Quote: "retry budgets (token buckets) and circuit breakers keep a retry storm from outliving its trigger",
-		Check: "metastability map as retry-storm-outlives-trigger (reject cost 0.05) under each control: holds when every bucket and the breaker leave fewer non-recovering cells with λ < k than no control. Also the collision server with k = 100 at λ/k = 0.5 after a 20-tick outage, where a limit of 3 attempts is shown beside the buckets and breaker",
-	}
+	c := controlClaim("controls-shrink-metastable-region")
 	ms, err := maps(ctx, 0.05, analysis.StandardControls(), opt)
 	if err != nil {
 		return c, err
@@ -263,11 +305,7 @@ func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, e
 }
 
 func claimFirstRequest(ctx context.Context, opt montecarlo.Options) (Result, error) {
-	c := Result{
-		ID: "jitter-first-request", Source: jitterGuide + " (3.4, the Google Cloud incident)",
-		Quote: "「ジッターはリトライ時だけに必要なものではない」… 「初回のリクエスト」にもジッターを適用すべきである",
-		Check: "cohort of N = 1,000, k = 10, Full Jitter: first sends at tick 0 (W = 1) against a window W = N/k = 100; holds when the window lowers the mean peak arrivals per tick and the mean calls, both with disjoint 95% intervals. Completion is shown: it cannot fall below W",
-	}
+	c := controlClaim("jitter-first-request")
 	sc := model.Default()
 	sc.Clients, sc.Capacity = 1000, 10
 	rows, err := analysis.FirstWindowEffect(ctx, sc, []int{1, 25, 100}, opt)

@@ -16,6 +16,18 @@
 //     numbers (analysis.Outcomes, analysis.CompareOutcomes); an undecided
 //     point is rerun with more trials, and a verdict that switches over the
 //     client grid gets its crossover by bisection (a Finding per model).
+//   - Every threshold turns a source's words into a number and is read
+//     from the words alone (approxSame, slight, much, …); the Check of each
+//     claim says which and why. A quote that is not the source's exact
+//     words is flagged Paraphrase; where the seed article's own table
+//     contradicts its words, the Finding's Note says so.
+//   - The growth claims are judged by one rule, GrowthRule, from the local
+//     exponents of the scaling study (analysis.ScalingStudy, RunScaling):
+//     doublings of N up to where the delays sit at the cap. Its OCC rungs
+//     cost minutes, so a run at seed 1 is committed (data/scaling.json,
+//     Committed) and a test checks that it is what the code computes.
 //   - Evaluate runs the registry in each claim's own model and in the other
-//     and returns a Result per claim, saying whether the verdict transfers.
+//     and returns a Result per claim, saying whether the verdict transfers;
+//     a growth claim's Finding names its regime ("for N ≥ …") and carries
+//     its local exponents, and every Result its key evidence.
 package claims

@@ -42,9 +42,9 @@ func requestRun(ctx context.Context, sc model.Scenario, w montecarlo.Workload, o
 	return out, err
 }
 
-// pairedRatio is the mean of a[i]/b[i] over trials that share their
+// meanOfRatios is the mean of a[i]/b[i] over trials that share their
 // stream, with its 95% interval.
-func pairedRatio(a, b []float64) stats.Estimate {
+func meanOfRatios(a, b []float64) stats.Estimate {
 	var m stats.Moments
 	for i := range a {
 		m.Add(a[i] / b[i])
@@ -98,7 +98,7 @@ func claimBackoffOpenClosed(ctx context.Context, opt montecarlo.Options) (Result
 		}
 		return m.Estimate()
 	}
-	ro, rc := pairedRatio(openLoad[1], openLoad[0]), pairedRatio(closedCalls[1], closedCalls[0])
+	ro, rc := meanOfRatios(openLoad[1], openLoad[0]), meanOfRatios(closedCalls[1], closedCalls[0])
 	c.Evidence = []Evidence{
 		estimated("open loop: calls per new request, retries at the next tick", mean(openLoad[0])),
 		estimated("open loop: calls per new request, backoff 0.1 s doubling", mean(openLoad[1])),
@@ -162,7 +162,7 @@ func claimRetryBudgetBound(ctx context.Context, opt montecarlo.Options) (Result,
 		if err != nil {
 			return c, err
 		}
-		e := pairedRatio(retries, ones(len(retries)))
+		e := meanOfRatios(retries, ones(len(retries)))
 		if row.min == 0 {
 			pct = e
 		}
@@ -212,7 +212,7 @@ func claimThrottlingSheds(ctx context.Context, opt montecarlo.Options) (Result, 
 		}
 		shed[p] = m.Estimate()
 		c.Evidence = append(c.Evidence, estimated(fmt.Sprintf("share of retries removed at p = %g", p), shed[p]),
-			estimated(fmt.Sprintf("calls per new request at p = %g, throttled", p), pairedRatio(thr, ones(len(thr)))))
+			estimated(fmt.Sprintf("calls per new request at p = %g, throttled", p), meanOfRatios(thr, ones(len(thr)))))
 	}
 	sick, well := shed[0.5], shed[0.05]
 	switch {
@@ -249,9 +249,9 @@ func claimAdaptiveK(ctx context.Context, opt montecarlo.Options) (Result, error)
 		if err != nil {
 			return c, err
 		}
-		ratio[p] = pairedRatio(x, ones(len(x)))
+		ratio[p] = meanOfRatios(x, ones(len(x)))
 		c.Evidence = append(c.Evidence, estimated(fmt.Sprintf("flaky p = %g: sends per accept (unthrottled %.3g)", p, 1/(1-p)), ratio[p]),
-			estimated(fmt.Sprintf("flaky p = %g: sends per tick (offered 100)", p), pairedRatio(y, ones(len(y)))))
+			estimated(fmt.Sprintf("flaky p = %g: sends per tick (offered 100)", p), meanOfRatios(y, ones(len(y)))))
 	}
 	over := flakyUnbounded(10, 0)
 	over.Server, over.FailureRate, over.Capacity = model.Capacity, 0, 25
@@ -259,7 +259,7 @@ func claimAdaptiveK(ctx context.Context, opt montecarlo.Options) (Result, error)
 	if err != nil {
 		return c, err
 	}
-	capacity := pairedRatio(x, ones(len(x)))
+	capacity := meanOfRatios(x, ones(len(x)))
 	c.Evidence = append(c.Evidence, estimated("capacity server k = 25 offered 100: sends per accept (unthrottled 4)", capacity))
 	sick, well := ratio[0.8], ratio[0.2]
 	within := func(e stats.Estimate, v, tol float64) bool { return e.CI95[0] >= v*(1-tol) && e.CI95[1] <= v*(1+tol) }

@@ -20,6 +20,16 @@
 // law of the wait in ticks (the mass on each Rounding.Interval), the rule
 // every model below uses.
 //
+// That is the tick model. A Scenario's TimeModel may instead be continuous
+// time (timemodel.go): the capacity server becomes the window server, whose
+// windows (the policy's tick) admit their first k arrivals, a failed
+// attempt comes back one RoundTrip plus its unrounded delay later, and the
+// first sends spread over FirstSpread. Spec chooses it from --time, or from
+// --window, --latency and --first-spread; the analytical models refuse it,
+// except WindowClosedForm for a cohort whose delays and round trip are
+// certain. Scenario.JitterWithinTick warns where the tick model's rounding,
+// not a policy's jitter, decides where its retries land.
+//
 // # Policies: one table of rules
 //
 // A Kind names a policy, and each kind has one rule in a registry
@@ -79,12 +89,16 @@
 // scenario past MarkovOptions.MaxStates, and decorrelated otherwise, whose
 // law depends on a continuous previous delay.
 //
-// MeanFieldModel approximates large cohorts by expected numbers: expected
-// arrivals per tick and retry class, with the arrivals of a tick taken as
-// Binomial(pending, λ/pending) to get the expected failures E[(M − k)⁺]
-// (so tick 0, where all N arrive, is exact), failures spread forward by the
-// same wait laws, and decorrelated's previous delay on a grid. It assumes
-// ticks are independent given their means, which is why it is exact only in
-// the limit of large N at fixed N/k; its completion is an estimate whose
-// error herd validate reports.
+// MeanFieldModel approximates large cohorts by expected numbers and their
+// fluctuations: expected arrivals per tick and retry class, the covariance
+// of the arrivals booked for the next ticks (the linear-noise
+// approximation), and a tick's arrivals drawn from a count law with that
+// mean and variance to get its failures' law (so tick 0, where all N
+// arrive, is exact); failures spread forward by the same wait laws, and
+// decorrelated's previous delay lives on a grid chosen from a tolerance.
+// Its law of completion (completionLaw) is built from each tick's failures
+// and their next waits, with the ticks that straddle the capacity coupled
+// through their correlated arrivals. It is exact only in the limit of large
+// N at fixed N/k; herd validate measures its error, and a model result
+// quotes it as its validity.
 package model

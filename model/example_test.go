@@ -8,9 +8,10 @@ import (
 )
 
 // A policy name is a textbook policy or a library preset; anything else is
-// refused with the list of valid names.
+// refused with the list of valid names, and a typo with the name it
+// resembles.
 func ExampleParseKind() {
-	for _, s := range []string{"full", "grpc-retry", "jitter"} {
+	for _, s := range []string{"full", "grpc-retry", "jitter", "fulll", "cenkalti-v3"} {
 		k, err := model.ParseKind(s)
 		fmt.Printf("%q: preset %t, err %v\n", k, k.IsPreset(), err)
 	}
@@ -18,6 +19,8 @@ func ExampleParseKind() {
 	// "full": preset false, err <nil>
 	// "grpc-retry": preset true, err <nil>
 	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, or a library preset (herd presets lists them), got "jitter"
+	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, or a library preset (herd presets lists them), got "fulll" (did you mean full?)
+	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, or a library preset (herd presets lists them), got "cenkalti-v3" (did you mean cenkalti-v4?)
 }
 
 // Every policy's rule starts with its formula.

@@ -198,7 +198,13 @@ type states struct {
 	index map[string]int
 	keys  []string
 	acc   []mass
+	bytes int64 // the keys' bytes and each state's overhead, estimated
 }
+
+// maxTickBytes bounds one tick's states in memory (two ticks are alive at
+// once): a state's key takes 2 bytes per pending client, so a large N
+// fills memory long before DefaultMaxStates states.
+const maxTickBytes = 256 << 20
 
 func newStates() states { return states{index: map[string]int{}} }
 
@@ -207,6 +213,9 @@ func (s *states) add(key []byte, q float64, calls mass, limit int) error {
 	if !ok {
 		if len(s.keys) >= limit {
 			return fmt.Errorf("the state space exceeds the limit of %d states at one tick", limit)
+		}
+		if s.bytes += int64(len(key)) + 96; s.bytes > maxTickBytes {
+			return fmt.Errorf("the states of one tick exceed %d MiB (%d states of %d pending clients, 2 bytes each)", maxTickBytes>>20, len(s.keys), len(key)/2)
 		}
 		i = len(s.keys)
 		s.keys = append(s.keys, string(key))
@@ -324,6 +333,13 @@ func (ch *chain) step(key string, a mass, next *states, limit int) (mass, error)
 			done.merge(calls.scale(q))
 			return
 		}
+		// The losers' placements from this one state are distinct states
+		// of the next tick: more of them than the limit refuses the chain
+		// before they are enumerated (a large cohort's first retries).
+		if fan := ch.fanout(lose); fan > float64(limit) {
+			err = fmt.Errorf("one state has %.3g successors, more than the limit of %d states at one tick", fan, limit)
+			return
+		}
 		ch.place(lose, 0, slices.Clip(rest), q, func(c []uint16, r float64) {
 			if err == nil {
 				err = next.add(encode(c), r, calls, limit)
@@ -339,6 +355,18 @@ func (ch *chain) step(key string, a mass, next *states, limit int) (mass, error)
 		hypergeometric(arrive, m-k, emit)
 	}
 	return done, err
+}
+
+// fanout is the number of ways the losers of each class fall on the
+// support of their wait: the distinct successors place enumerates.
+func (ch *chain) fanout(lose []int) float64 {
+	f := 1.0
+	for c, n := range lose {
+		if n > 0 {
+			f *= multisets(len(ch.laws[c].P)-1, n)
+		}
+	}
+	return f
 }
 
 // place spreads the losers of classes c, c+1, … over their waits; a loser

@@ -10,56 +10,128 @@ import (
 type MeanFieldOptions struct {
 	// Grid is the number of cells of decorrelated's previous-delay
 	// dimension over [base, cap] (refined so that no cell straddles a
-	// rounding boundary). 0 means DefaultGrid.
+	// rounding boundary). 0 chooses it: the grid doubles from DefaultGrid
+	// until the expected calls change by less than GridTolerance (relative)
+	// or it reaches MaxChosenGrid.
 	Grid int
+	// GridTolerance is the relative change of the expected calls at which
+	// a doubling grid stops. 0 means DefaultGridTolerance.
+	GridTolerance float64
 	// Tail stops the recursion once fewer than Tail clients are expected
 	// to be pending. 0 means 1e-9.
 	Tail float64
 }
 
-// DefaultGrid is decorrelated's default number of previous-delay cells.
-const DefaultGrid = 64
+// MeanFieldMemory is the most the mean-field recursion may take: a cohort
+// whose series or covariance ring would not fit is refused before the
+// recursion allocates.
+const MeanFieldMemory = 512 << 20
+
+// meanFieldFits refuses a scenario whose recursion would outgrow
+// MeanFieldMemory. It keeps 3 + classes floats per tick (Arrivals,
+// ArrivalsSD, Pending, ByClass) and runs at least ⌈N/k⌉ ticks (no tick
+// serves more than k) up to the horizon, appends doubling the storage at
+// worst; its covariance ring takes ring² floats.
+func meanFieldFits(sc Scenario, classes, ring int) error {
+	series := int64(2 * 8 * (3 + classes))
+	ticks := min(int64(sc.EffectiveHorizon()), int64(sc.Clients)/int64(sc.Capacity)+1)
+	square := 8 * float64(ring) * float64(ring)
+	if need := float64(series*ticks) + square; need <= MeanFieldMemory {
+		return nil
+	}
+	if square > MeanFieldMemory/2 {
+		return &FieldError{Flag: "cap", Valid: fmt.Sprintf("a cap whose longest wait keeps meanfield's %d × %d covariance ring (%.1f GiB) within its budget of %d MiB; lower --cap or use simulate", ring, ring, square/(1<<30), MeanFieldMemory>>20), Got: fmt.Sprint(sc.Policy.Cap)}
+	}
+	most := MeanFieldMemory / series * int64(sc.Capacity)
+	return &FieldError{Flag: "clients", Valid: fmt.Sprintf("at most about %d at --capacity %d for meanfield, whose %d per-tick series over at least ⌈N/k⌉ = %d ticks would need %.1f GiB, over its budget of %d MiB; raise --capacity, lower --clients or --horizon, or use simulate --engine counts",
+		most, sc.Capacity, 3+classes, ticks, float64(series*ticks)/(1<<30), MeanFieldMemory>>20), Got: fmt.Sprint(sc.Clients)}
+}
+
+// DefaultGrid is the coarsest grid decorrelated's previous delay gets, and
+// MaxChosenGrid the finest the doubling goes to.
+const (
+	DefaultGrid   = 64
+	MaxChosenGrid = 4096
+)
+
+// DefaultGridTolerance bounds the discretisation error of decorrelated's
+// expected calls. The transitions between cells are averaged exactly over
+// the source cell; what is left is that a client's previous delay is not
+// uniform within its cell, an error that shrinks about as the cell width
+// (first order: the density of the previous delay has kinks, at 3·base and
+// at the images of the atoms). Under first-order convergence the change
+// between a grid and its double is about the error of the finer one
+// (measured: at most 0.9 times it, TestDecorrelatedGridError), so stopping
+// once the change is below 2·10⁻⁴ keeps the error near 0.02%, under the
+// 0.05% allowed for it.
+const DefaultGridTolerance = 2e-4
 
 // MeanField is the mean-field approximation of a large cohort.
 type MeanField struct {
 	Scenario Scenario `json:"scenario"`
 	Calls    float64  `json:"calls"` // expected calls
-	// Completion estimates E[completion] as Σ_t P(someone is pending at
-	// tick t), with the number pending taken as Poisson of its expected
-	// value.
+	// Completion is E[completion] under the law Distribution.
 	Completion float64 `json:"completion"`
-	// Arrivals[t] is the expected number of arrivals at tick t; ByClass[c][t]
-	// splits it by Classes[c].
-	Arrivals []float64   `json:"arrivals"`
-	ByClass  [][]float64 `json:"by_class,omitempty"`
-	Classes  []string    `json:"classes,omitempty"`
+	// Distribution[t] is the mean field's probability that completion is t
+	// (see completionLaw).
+	Distribution []float64 `json:"distribution"`
+	// Arrivals[t] is the expected number of arrivals at tick t and
+	// ArrivalsSD[t] its linear-noise standard deviation; ByClass[c][t]
+	// splits Arrivals by Classes[c].
+	Arrivals   []float64   `json:"arrivals"`
+	ArrivalsSD []float64   `json:"arrivals_sd"`
+	ByClass    [][]float64 `json:"by_class,omitempty"`
+	Classes    []string    `json:"classes,omitempty"`
 	// Pending[t] is the expected number of clients not yet served when
 	// tick t begins.
 	Pending []float64 `json:"pending"`
 	// Unfinished is the expected number of clients still pending when the
 	// recursion stopped (at the horizon, or below Options.Tail).
 	Unfinished float64 `json:"unfinished"`
-	Grid       int     `json:"grid,omitempty"` // decorrelated's previous-delay cells
+	// Grid is decorrelated's number of previous-delay cells, and GridChange
+	// the relative change of the expected calls from half as many cells
+	// (0 when the grid was given and not doubled).
+	Grid       int     `json:"grid,omitempty"`
+	GridChange float64 `json:"grid_change,omitempty"`
 }
 
-// MeanFieldModel follows expected numbers instead of clients. The expected
-// arrivals λ_c(t) of each retry class c are pushed forward: the arrivals M
-// of tick t are taken as Binomial(P, λ/P), where P is the expected number
-// of pending clients and λ = Σ_c λ_c(t) — so tick 0 (M = P = N when the
-// first window is 1) is exact and a sparse tick is nearly Poisson. The
-// expected failures E[(M − k)⁺] (capacity) or E[M·1{M > k}] (collision)
-// are split over classes in proportion to λ_c(t) — every arrival is
-// equally likely to fail — and each class's failures spread over later
-// ticks by the exact law of its rounded wait (Rounding.Waits). Decorrelated
-// replaces the retry class by the previous delay, discretised into Grid
-// cells represented by their midpoints (the atoms prev = base and
-// prev = cap are exact).
+// Quantile is the smallest completion t with P(completion ≤ t) ≥ p.
+func (m MeanField) Quantile(p float64) int {
+	cum := 0.0
+	for t, q := range m.Distribution {
+		cum += q
+		if cum >= p*(1-1e-12) {
+			return t
+		}
+	}
+	return len(m.Distribution) - 1
+}
+
+// MeanFieldModel follows expected numbers instead of clients, and the
+// fluctuations around them to second order. The expected arrivals λ_c(t) of
+// each retry class c are pushed forward: the expected failures of a tick
+// are E[g(M)], with g the server's rule ((M − k)⁺ for capacity, M·1{M > k}
+// for collision) and the arrivals M drawn from countLaw with mean
+// Σ_c λ_c(t) and the variance of the linear-noise approximation; they are
+// split over classes in proportion to λ_c(t) — every arrival is equally
+// likely to fail — and each class's failures spread over later ticks by
+// the exact law of its rounded wait (Rounding.Waits). Decorrelated replaces
+// the retry class by the previous delay, discretised into cells (the atoms
+// prev = base and prev = cap are exact) with transitions averaged over each
+// cell.
 //
-// It is not exact: it ignores the correlations between ticks (a tick that
-// served few leaves more for the next) and the binomial is an assumption.
-// It is meant for large N, where the law of large numbers makes arrivals
-// concentrate around their means; the relative error of its expected calls
-// shrinks as N grows at fixed N/k.
+// The linear-noise approximation carries the covariance of the arrivals
+// booked for the next ticks: a tick's failures respond to its arrivals by
+// their regression β = Cov(g(M), M)/Var(M), and they spread over their
+// waits multinomially. It makes tick 0 exact (M = N when the first window
+// is 1), and it keeps the anticorrelation of ticks that share a cohort (the
+// failures of tick 0 split between ticks 1 and 2: one takes what the other
+// does not), which decides the law of completion (see completionLaw).
+//
+// It is not exact: fluctuations are followed to second order and the
+// counts' laws are matched to two moments. It is meant for large N, where
+// arrivals concentrate around their means; herd validate measures its
+// error against Monte Carlo.
 func MeanFieldModel(sc Scenario, opt MeanFieldOptions) (MeanField, error) {
 	if err := sc.Validate(); err != nil {
 		return MeanField{}, err
@@ -67,69 +139,171 @@ func MeanFieldModel(sc Scenario, opt MeanFieldOptions) (MeanField, error) {
 	if err := modelled(MethodMeanField, sc); err != nil {
 		return MeanField{}, err
 	}
-	if opt.Grid <= 0 {
-		opt.Grid = DefaultGrid
-	}
 	if opt.Tail <= 0 {
 		opt.Tail = 1e-9
 	}
-	var fl flow
-	if sc.Policy.Kind == Decorrelated {
-		fl = decorrelatedFlow(sc, opt.Grid)
-	} else {
-		fl = classFlow(sc)
+	if sc.Policy.Kind != Decorrelated {
+		return meanField(sc, classFlow(sc), opt.Tail)
 	}
-	r := MeanField{Scenario: sc, Classes: fl.names}
-	if sc.Policy.Kind == Decorrelated {
+	if opt.Grid > 0 {
+		r, err := meanField(sc, decorrelatedFlow(sc, opt.Grid), opt.Tail)
 		r.Grid = opt.Grid
+		return r, err
 	}
+	tol := opt.GridTolerance
+	if tol <= 0 {
+		tol = DefaultGridTolerance
+	}
+	r, err := meanField(sc, decorrelatedFlow(sc, DefaultGrid), opt.Tail)
+	r.Grid = DefaultGrid
+	for g := 2 * DefaultGrid; g <= MaxChosenGrid && err == nil; g *= 2 {
+		fine, ferr := meanField(sc, decorrelatedFlow(sc, g), opt.Tail)
+		fine.Grid = g
+		fine.GridChange = math.Abs(fine.Calls/r.Calls - 1)
+		r, err = fine, ferr
+		if r.GridChange < tol {
+			break
+		}
+	}
+	return r, err
+}
+
+// meanField runs the recursion over a flow of classes.
+func meanField(sc Scenario, fl flow, tail float64) (MeanField, error) {
+	r := MeanField{Scenario: sc, Classes: fl.names}
 	nc := len(fl.names)
 	ring := max(sc.FirstWindow, fl.maxWait) + 1
+	if err := meanFieldFits(sc, nc, ring); err != nil {
+		return r, err
+	}
 	lam := make([][]float64, nc) // lam[c][t mod ring]
 	for c := range lam {
 		lam[c] = make([]float64, ring)
 	}
+	// cov[a][b] is the covariance of the arrivals booked for the ticks in
+	// slots a and b; link[a] the covariance of the last linked tick's
+	// arrivals with those booked in slot a.
+	cov := make([][]float64, ring)
+	for a := range cov {
+		cov[a] = make([]float64, ring)
+	}
+	link := make([]float64, ring)
+	linkVar := 0.0
 	r.ByClass = make([][]float64, nc)
 	n := float64(sc.Clients)
-	for t := range sc.FirstWindow {
-		lam[fl.first][t] = n / float64(sc.FirstWindow)
+	w := float64(sc.FirstWindow)
+	for t := range sc.FirstWindow { // multinomial first sends
+		lam[fl.first][t] = n / w
+		for u := range sc.FirstWindow {
+			cov[t][u] = -n / (w * w)
+		}
+		cov[t][t] += n / w
 	}
+	g := func(m int) int {
+		switch {
+		case m <= sc.Capacity:
+			return 0
+		case sc.Server == Collision:
+			return m
+		}
+		return m - sc.Capacity
+	}
+	cl := completionLaw{maxWait: fl.maxWait, bins: newLatentBins()}
 	pending := n
 	horizon := sc.EffectiveHorizon()
-	var surv float64 // Σ_t P(pending at tick t > 0)
-	fail := make([]float64, nc)
+	q := make([]float64, fl.maxWait+1) // the next wait of this tick's failures
+	row := make([]float64, ring)
 	t := 0
-	for ; pending > opt.Tail && t < horizon; t++ {
+	for ; pending > tail && t < horizon; t++ {
 		slot := t % ring
 		total := 0.0
 		for c := range nc {
 			total += lam[c][slot]
 			r.ByClass[c] = append(r.ByClass[c], lam[c][slot])
 		}
+		v := math.Max(0, cov[slot][slot])
 		r.Arrivals = append(r.Arrivals, total)
+		r.ArrivalsSD = append(r.ArrivalsSD, math.Sqrt(v))
 		r.Pending = append(r.Pending, pending)
-		surv += -math.Expm1(-pending)
 		r.Calls += total
+		copy(row, cov[slot])
+		for a := range cov {
+			cov[slot][a], cov[a][slot] = 0, 0
+		}
 		if total > 0 {
-			f := failures(sc.Server, sc.Capacity, pending, total)
-			pending -= total - f
-			for c := range nc {
-				fail[c] = f * lam[c][slot] / total
+			m := newCountLaw(total, v)
+			var mean, mv, fail, fv, fm float64
+			for i, p := range m.P {
+				x, f := float64(m.Lo+i), float64(g(m.Lo+i))
+				mean += p * x
+				fail += p * f
+				fm += p * f * x
+				fv += p * f * f
 			}
+			for i, p := range m.P {
+				d := float64(m.Lo+i) - mean
+				mv += p * d * d
+			}
+			fv -= fail * fail
+			fm -= fail * mean
+			beta := 0.0
+			if mv > 0 {
+				beta = fm / mv
+			}
+			fail = math.Min(fail, total) // the law's mean is total up to rounding
+			pending -= total - fail
+			clear(q)
 			for c := range nc {
-				if fail[c] > 0 {
-					fl.spread(c, fail[c], func(dest, wait int, x float64) {
-						lam[dest][(t+wait)%ring] += x
-					})
+				x := fail * lam[c][slot] / total
+				share := lam[c][slot] / total
+				fl.spread(c, 1, func(dest, wait int, p float64) {
+					if x > 0 {
+						lam[dest][(t+wait)%ring] += x * p
+					}
+					q[wait] += share * p
+				})
+			}
+			rho := 0.0
+			if linkVar > 0 && v > 0 {
+				rho = link[slot] / math.Sqrt(linkVar*v)
+			}
+			if cl.add(t, m, g, q, rho) {
+				copy(link, row) // row[slot] is v
+				linkVar = v
+			}
+			// Y'_d = Y_d + S_d: S the failures F spread multinomially by q,
+			// with Cov(F, Y_e) = β·Cov(M, Y_e).
+			if fail > 0 {
+				linked := link[slot]
+				for d := 1; d < ring; d++ {
+					a := (t + d) % ring
+					qd := at(q, d)
+					link[a] += beta * qd * linked
+					for e := 1; e < ring; e++ {
+						b := (t + e) % ring
+						qe := at(q, e)
+						cov[a][b] += beta*(qd*row[b]+qe*row[a]) + qd*qe*(fv-fail)
+					}
+					cov[a][a] += fail * qd
 				}
 			}
 		}
+		link[slot] = 0
 		for c := range nc {
 			lam[c][slot] = 0
 		}
 	}
 	r.Unfinished = pending
-	r.Completion = surv
+	le := cl.atMost(sc.Clients, sc.FirstWindow)
+	r.Distribution = make([]float64, len(le))
+	for i, p := range le {
+		prev := 0.0
+		if i > 0 {
+			prev = le[i-1]
+		}
+		r.Distribution[i] = p - prev
+		r.Completion += 1 - p
+	}
 	if pending > 0.5 {
 		return r, &Unsupported{Method: "meanfield", Reason: fmt.Sprintf(
 			"%.3g clients are still expected to be pending at the horizon (tick %d): the cohort does not finish", pending, t)}
@@ -137,43 +311,12 @@ func MeanFieldModel(sc Scenario, opt MeanFieldOptions) (MeanField, error) {
 	return r, nil
 }
 
-// failures is the expected number of the arrivals of a tick that fail,
-// with the arrivals M ~ Binomial(n, λ/n) for n pending clients (n real: the
-// probabilities extend through the gamma function).
-func failures(server Server, k int, n, lambda float64) float64 {
-	fk := float64(k)
-	if n <= fk || lambda <= 0 {
-		return 0
+// at is x[i], or 0 beyond x.
+func at(x []float64, i int) float64 {
+	if i < len(x) {
+		return x[i]
 	}
-	p := lambda / n
-	if p >= 1-1e-12 { // everyone pending arrives: M = λ
-		if server == Collision {
-			if lambda > fk {
-				return lambda
-			}
-			return 0
-		}
-		return math.Max(0, lambda-fk)
-	}
-	// E[min(M, k)] = k − Σ_{j<k} (k − j) P(M = j) and, for collision,
-	// E[M·1{M ≤ k}] = Σ_{j≤k} j P(M = j).
-	logOdds := math.Log(p) - math.Log1p(-p)
-	lp := n * math.Log1p(-p) // log P(M = 0)
-	below, atMost := 0.0, 0.0
-	for j := 0; j <= k; j++ {
-		if j > 0 {
-			lp += math.Log((n-float64(j-1))/float64(j)) + logOdds
-		}
-		q := math.Exp(lp)
-		if j < k {
-			below += (fk - float64(j)) * q
-		}
-		atMost += float64(j) * q
-	}
-	if server == Collision {
-		return math.Max(0, lambda-atMost)
-	}
-	return math.Max(0, lambda-(fk-below))
+	return 0
 }
 
 // flow says where the failures of each class go: spread(c, x, add) calls
@@ -216,7 +359,10 @@ func classFlow(sc Scenario) flow {
 // prev = base (where every client starts), the last cell the atom
 // prev = cap, and the cells between cover (base, cap) with at most grid
 // cells, refined at every rounding boundary so that each cell has one
-// wait.
+// wait. A client in a cell is taken as uniform over it: its next delay
+// min(cap, U(base, 3·prev)) falls in each cell with the probability
+// averaged over the cell (exactly, see cellMass), which is second-order
+// accurate in the cell width.
 func decorrelatedFlow(sc Scenario, grid int) flow {
 	p := sc.Policy
 	base, limit := p.Base, p.Cap
@@ -237,35 +383,40 @@ func decorrelatedFlow(sc Scenario, grid int) flow {
 	capCell := cells + 1
 	fl := flow{first: 0, maxWait: sc.Rounding.Ticks(limit)}
 	fl.names = append(fl.names, fmt.Sprintf("prev = %g (first)", base))
-	rep := []float64{base}
+	// src[c] is the range of prev in cell c, a point for the atoms.
+	src := [][2]float64{{base, base}}
 	wait := []int{sc.Rounding.Ticks(base)}
 	for i := range cells {
 		fl.names = append(fl.names, fmt.Sprintf("prev in [%.4g, %.4g)", edges[i], edges[i+1]))
-		mid := (edges[i] + edges[i+1]) / 2
-		rep = append(rep, mid)
-		wait = append(wait, sc.Rounding.Ticks(mid))
+		src = append(src, [2]float64{edges[i], edges[i+1]})
+		wait = append(wait, sc.Rounding.Ticks((edges[i]+edges[i+1])/2))
 	}
 	fl.names = append(fl.names, fmt.Sprintf("prev = %g (cap)", limit))
-	rep = append(rep, limit)
+	src = append(src, [2]float64{limit, limit})
 	wait = append(wait, sc.Rounding.Ticks(limit))
-	// trans[c] lists (dest cell, probability) of the next delay for a
-	// client whose previous delay is rep[c]: min(cap, U(base, 3·rep[c])).
 	type to struct {
 		dest int
 		p    float64
 	}
-	trans := make([][]to, len(rep))
-	for c, x := range rep {
-		hi := 3 * x
-		width := hi - base
+	trans := make([][]to, len(src))
+	for c, x := range src {
+		total := 0.0
 		for i := range cells {
-			a, b := edges[i], math.Min(edges[i+1], hi)
-			if b > a {
-				trans[c] = append(trans[c], to{i + 1, (b - a) / width})
+			if edges[i] >= 3*x[1] {
+				break
+			}
+			if m := cellMass(x[0], x[1], base, edges[i], edges[i+1]); m > 0 {
+				trans[c] = append(trans[c], to{i + 1, m})
+				total += m
 			}
 		}
-		if hi > limit {
-			trans[c] = append(trans[c], to{capCell, (hi - limit) / width})
+		if 3*x[1] > limit {
+			m := cellMass(x[0], x[1], base, limit, math.Inf(1))
+			trans[c] = append(trans[c], to{capCell, m})
+			total += m
+		}
+		for i := range trans[c] { // the masses sum to 1 up to rounding
+			trans[c][i].p /= total
 		}
 	}
 	fl.spread = func(c int, x float64, add func(int, int, float64)) {
@@ -274,4 +425,25 @@ func decorrelatedFlow(sc Scenario, grid int) flow {
 		}
 	}
 	return fl
+}
+
+// cellMass is the probability that U(base, 3·prev) falls in [e0, e1),
+// averaged over prev uniform on [a, b] (prev = a when b = a). With y = 3·prev
+// the probability is (clamp(y, e0, e1) − e0)/(y − base), whose integral is
+// y − (e0 − base)·ln(y − base) on [e0, e1] and (e1 − e0)·ln(y − base) above.
+func cellMass(a, b, base, e0, e1 float64) float64 {
+	y0, y1 := 3*a, 3*b
+	if y1-y0 < 1e-9*y1 { // a point, or a cell too thin to integrate
+		y := (y0 + y1) / 2
+		return (math.Max(e0, math.Min(y, e1)) - e0) / (y - base)
+	}
+	l := func(y float64) float64 { return math.Log(y - base) }
+	s := 0.0
+	if lo, hi := math.Max(y0, e0), math.Min(y1, e1); hi > lo {
+		s += hi - lo - (e0-base)*(l(hi)-l(lo))
+	}
+	if lo := math.Max(y0, e1); y1 > lo && !math.IsInf(e1, 1) {
+		s += (e1 - e0) * (l(y1) - l(lo))
+	}
+	return s / (y1 - y0)
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -30,7 +31,51 @@ func ParseKind(s string) (Kind, error) {
 	if _, ok := rules[Kind(s)]; ok {
 		return Kind(s), nil
 	}
-	return "", fmt.Errorf("policy must be one of %s, or a library preset (herd presets lists them), got %q", kindNames(), s)
+	msg := fmt.Sprintf("policy must be one of %s, or a library preset (herd presets lists them), got %q", kindNames(), s)
+	if near := nearestKind(s); near != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	return "", errors.New(msg)
+}
+
+// nearestKind is the policy or preset name closest to s by edit distance,
+// when it is close enough to be a typo: at most one edit per three
+// characters (and at least one); "" otherwise.
+func nearestKind(s string) Kind {
+	best, bestD := Kind(""), max(1, len(s)/3)+1
+	for k := range rules {
+		if d := editDistance(s, string(k)); d < bestD || (d == bestD && best != "" && k < best) {
+			best, bestD = k, d
+		}
+	}
+	if bestD > max(1, len(s)/3) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b: the fewest
+// insertions, deletions and substitutions of characters that turn one
+// into the other.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	prev := make([]int, len(y)+1)
+	cur := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur[0] = i
+		for j := 1; j <= len(y); j++ {
+			sub := prev[j-1]
+			if x[i-1] != y[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(y)]
 }
 
 func kindNames() string {
@@ -289,4 +334,27 @@ func (p Policy) MaxDelay() float64 {
 		return m / p.tickLength(r).Seconds()
 	}
 	return m
+}
+
+// Describe says the policy in words, for the first line of a table: its
+// name, its parameters (textbook policies) and its give-up limits, e.g.
+// "full (base 1, cap 32), gives up after 3 retries".
+func (p Policy) Describe() string {
+	s := string(p.Kind)
+	switch p.Kind {
+	case Fixed:
+		s += fmt.Sprintf(" (delay %g)", p.FixedDelay)
+	case Expo, Full, Equal, Decorrelated:
+		s += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
+	}
+	if p.Kind.IsPreset() {
+		s += " (library preset)"
+	}
+	if p.Retries > 0 {
+		s += fmt.Sprintf(", gives up after %d retries", p.Retries)
+	}
+	if p.MaxElapsed > 0 {
+		s += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
+	}
+	return s
 }

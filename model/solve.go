@@ -11,13 +11,15 @@ type SolveOptions struct {
 	// MaxStates is the exact chain's most states at one tick (markov).
 	MaxStates int
 	// Grid is the mean field's number of previous-delay cells for
-	// decorrelated (meanfield), at most MaxGrid.
+	// decorrelated (meanfield), at most MaxGrid; 0 chooses it from
+	// DefaultGridTolerance (see MeanFieldOptions).
 	Grid int
 }
 
-// DefaultSolveOptions are DefaultMaxStates and DefaultGrid.
+// DefaultSolveOptions are DefaultMaxStates and a grid chosen from the
+// tolerance.
 func DefaultSolveOptions() SolveOptions {
-	return SolveOptions{MaxStates: DefaultMaxStates, Grid: DefaultGrid}
+	return SolveOptions{MaxStates: DefaultMaxStates}
 }
 
 // MaxGrid bounds SolveOptions.Grid: beyond it a decorrelated mean field
@@ -81,8 +83,8 @@ func CheckMethod(method string, opt SolveOptions) error {
 	if opt.MaxStates < 1 {
 		return &FieldError{Flag: "max-states", Valid: "an integer ≥ 1", Got: fmt.Sprint(opt.MaxStates)}
 	}
-	if opt.Grid < 1 || opt.Grid > MaxGrid {
-		return &FieldError{Flag: "grid", Valid: fmt.Sprintf("an integer in [1, %d]", MaxGrid), Got: fmt.Sprint(opt.Grid)}
+	if opt.Grid < 0 || opt.Grid > MaxGrid {
+		return &FieldError{Flag: "grid", Valid: fmt.Sprintf("0 (chosen from the tolerance) or an integer in [1, %d]", MaxGrid), Got: fmt.Sprint(opt.Grid)}
 	}
 	_, err := solver(method)
 	return err

@@ -62,7 +62,7 @@ func TestCheckMethod(t *testing.T) {
 		{"exact", ok, "method"},
 		{"", ok, "method"},
 		{model.MethodMarkov, model.SolveOptions{MaxStates: 0, Grid: 1}, "max-states"},
-		{model.MethodMeanField, model.SolveOptions{MaxStates: 1, Grid: 0}, "grid"},
+		{model.MethodMeanField, model.SolveOptions{MaxStates: 1, Grid: -1}, "grid"},
 		{model.MethodMeanField, model.SolveOptions{MaxStates: 1, Grid: model.MaxGrid + 1}, "grid"},
 	} {
 		var fe *model.FieldError

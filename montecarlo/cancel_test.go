@@ -26,7 +26,7 @@ func TestCancelStopsALongTrial(t *testing.T) {
 		use  EngineName
 	}{
 		{"count engine, N = 2³¹", huge, Cohort{}, Default},
-		{"per-client engine, N = 4·10⁷", func() model.Scenario { s := huge; s.Clients = 40_000_000; return s }(), Cohort{}, Clients},
+		{"per-client engine, N = 2·10⁷", func() model.Scenario { s := huge; s.Clients = 20_000_000; return s }(), Cohort{}, Clients},
 		{"OCC events, N = 2·10⁶", occ, Cohort{}, Default},
 		{"open loop, 10⁷ ticks", open, OpenLoop{Traffic: model.Traffic{Rate: 19, Ticks: 10_000_000}}, Default},
 	} {

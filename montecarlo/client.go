@@ -122,6 +122,9 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		e.ring[i] = e.ring[i][:0]
 	}
 	for id := range sc.Clients {
+		if id&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+			return // cancelled while a huge cohort is laid out
+		}
 		e.retry[id] = 0
 		at := 0
 		if e.first != nil {

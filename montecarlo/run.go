@@ -2,6 +2,8 @@ package montecarlo
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -42,9 +44,9 @@ const chunk = 64
 // Run plays opt.Trials trials of the cohort sc and calls fold with each, in
 // trial order, from one goroutine. The *Trial passed to fold is reused after
 // fold returns. Run stops at the first error from fold or at ctx's end. It
-// is NewPlan(sc, Cohort{}, opt) and its Run.
+// is NewPlan(sc, CohortOf(sc), opt) and its Run.
 func Run(ctx context.Context, sc model.Scenario, opt Options, fold func(*Trial) error) error {
-	p, err := NewPlan(sc, Cohort{}, opt)
+	p, err := NewPlan(sc, CohortOf(sc), opt)
 	if err != nil {
 		return err
 	}
@@ -75,10 +77,20 @@ func play(ctx context.Context, sc model.Scenario, opt Options, engines []Engine,
 		n := min(len(buf), opt.Trials-start)
 		var next atomic.Int64
 		var wg sync.WaitGroup
+		var crash atomic.Pointer[string]
 		for _, e := range engines {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer func() {
+					// A panic in an engine is a bug: carried to the caller's
+					// goroutine with its stack, so that main can report it.
+					if r := recover(); r != nil {
+						msg := fmt.Sprintf("%v\n\nin an engine's goroutine:\n%s", r, debug.Stack())
+						crash.CompareAndSwap(nil, &msg)
+						stop.Store(true)
+					}
+				}()
 				for {
 					j := int(next.Add(1)) - 1
 					if j >= n {
@@ -91,6 +103,9 @@ func play(ctx context.Context, sc model.Scenario, opt Options, engines []Engine,
 			}()
 		}
 		wg.Wait()
+		if msg := crash.Load(); msg != nil {
+			panic(*msg)
+		}
 		if err := ctx.Err(); err != nil {
 			return err // the trials of this round may have been cut short
 		}

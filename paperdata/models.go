@@ -3,6 +3,7 @@ package paperdata
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
@@ -39,11 +40,38 @@ func validateSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("validate.statistical", num(float64(v.Statistical), 0))
 	d.set("validate.level", num(100*v.Level, 1))
 	d.set("validate.critical", num(v.Critical, 2))
-	d.set("validate.mftolerance", num(100*analysis.MeanFieldTolerance, 0))
+	d.set("validate.mfcallsbound", num(100*analysis.MeanFieldCallsBound, 1))
+	d.set("validate.mfcompletionbound", num(100*analysis.MeanFieldCompletionBound, 0))
+	d.set("validate.mflevel", num(100*analysis.MeanFieldLevel, 0))
 	if cfg.full() && v.Failed > 0 {
 		return stale("%d model checks fail; the text says the models agree with Monte Carlo", v.Failed)
 	}
 	return nil
+}
+
+// verdictOf is a claim's verdict as the paper's table prints it: with its
+// condition, the head of its regime (a growth claim's "for N ≥ …") and
+// its note.
+func verdictOf(r claims.Result) string {
+	v := string(r.Verdict)
+	if r.Condition != "" {
+		v += ": " + r.Condition
+	}
+	if r.Regime != "" {
+		v += " (" + strings.SplitN(r.Regime, ":", 2)[0] + ")"
+	}
+	if r.Note != "" {
+		v += "; " + r.Note
+	}
+	return v
+}
+
+// keyText is the evidence that carries a verdict, as the paper prints it.
+func keyText(e *claims.Evidence) string {
+	if e == nil {
+		return ""
+	}
+	return e.String()
 }
 
 // claimsSection gives every registered claim its verdict at herd claims'
@@ -59,14 +87,15 @@ func claimsSection(ctx context.Context, cfg Config, d *doc) error {
 	var body, controls [][]string
 	last, total := "", 0
 	for _, r := range res {
-		verdict := string(r.Verdict)
-		if r.Condition != "" {
-			verdict += ": " + r.Condition
-		}
+		verdict := escape(verdictOf(r))
 		count[r.Origin+"."+string(r.Verdict)]++
+		id := `\texttt{` + escape(r.ID) + `}`
+		if r.Paraphrase {
+			id += `$^\dagger$`
+		}
 		if r.Origin == claims.OriginControls {
 			count["controls"]++
-			controls = append(controls, []string{`\texttt{` + escape(r.ID) + `}`, escape(verdict)})
+			controls = append(controls, []string{id, verdict, escape(keyText(r.KeyEvidence))})
 			continue
 		}
 		total++
@@ -78,10 +107,10 @@ func claimsSection(ctx context.Context, cfg Config, d *doc) error {
 			body = append(body, nil)
 		}
 		last = r.Origin
-		body = append(body, []string{`\texttt{` + escape(r.ID) + `}`, escape(verdict), escape(string(r.Other.Verdict))})
+		body = append(body, []string{id, verdict, escape(keyText(r.KeyEvidence)), escape(string(r.Other.Verdict))})
 	}
-	d.table("claims-table", tabular("l p{0.40\\textwidth} l", []string{"claim", "verdict (own model)", "other model"}, body))
-	d.table("controls-claims-table", tabular("l p{0.70\\textwidth}", []string{"claim", "verdict"}, controls))
+	d.table("claims-table", tabular("l p{0.40\\textwidth} p{0.30\\textwidth} l", []string{"claim", "verdict (own model)", "key evidence (95\\%)", "other model"}, body))
+	d.table("controls-claims-table", tabular("l p{0.50\\textwidth} p{0.30\\textwidth}", []string{"claim", "verdict", "key evidence (95\\%)"}, controls))
 	d.set("claims.total", num(float64(total), 0))
 	d.set("claims.controls.total", num(float64(count["controls"]), 0))
 	d.set("claims.trials", num(float64(opt.Trials), 0))
@@ -94,5 +123,40 @@ func claimsSection(ctx context.Context, cfg Config, d *doc) error {
 		}
 	}
 	d.set("claims.notransfer", num(float64(count["notransfer"]), 0))
+	for _, r := range res {
+		own := claims.Finding{Model: r.Model, Evidence: r.Evidence, Exponents: r.Exponents}
+		for _, f := range []claims.Finding{own, r.Other} {
+			growthNumbers(d, r.ID, f)
+		}
+	}
 	return nil
+}
+
+// growthNumbers sets, for a growth claim in one model, the local exponent
+// of each policy at the top doubling of the ladder (claims.ID.model.policy)
+// and the N from which the claim holds (claims.ID.model.from).
+func growthNumbers(d *doc, id string, f claims.Finding) {
+	if len(f.Exponents) == 0 {
+		return
+	}
+	top := map[string]claims.LocalExponent{}
+	var order []string
+	for _, e := range f.Exponents {
+		if _, ok := top[e.Policy]; !ok {
+			order = append(order, e.Policy)
+		}
+		top[e.Policy] = e
+	}
+	for _, p := range order {
+		d.set(fmt.Sprintf("claims.%s.%s.%s", id, f.Model, p), num(top[p].Value, 3))
+	}
+	from := 0.0
+	for _, e := range f.Evidence {
+		if strings.Contains(e.Name, "N from which") {
+			from = math.Max(from, e.Value)
+		}
+	}
+	if from > 0 {
+		d.set(fmt.Sprintf("claims.%s.%s.from", id, f.Model), num(from, 0))
+	}
 }

@@ -146,7 +146,8 @@ func escape(s string) string {
 	r := strings.NewReplacer(`\`, `\textbackslash{}`, `_`, `\_`, `&`, `\&`, `%`, `\%`, `#`, `\#`, `$`, `\$`, `{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
 		// Unicode that claims' conditions use, which pdfLaTeX's inputenc lacks.
 		"≥", `$\ge$`, "≤", `$\le$`, "∈", `$\in$`, "…", `\ldots{}`, "−", `$-$`, "×", `$\times$`,
-		"·", `$\cdot$`, "²", `$^2$`, "’", "'", "≈", `$\approx$`, "→", `$\to$`, "σ", `$\sigma$`, "λ", `$\lambda$`)
+		"·", `$\cdot$`, "²", `$^2$`, "’", "'", "≈", `$\approx$`, "→", `$\to$`, "σ", `$\sigma$`, "λ", `$\lambda$`,
+		"±", `$\pm$`, "∞", `$\infty$`, "τ", `$\tau$`, "√", `$\surd$`, "₂", `$_2$`)
 	return r.Replace(s)
 }
 

@@ -129,8 +129,8 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 		Title:  "Calls and completion by policy, capacity k = 10 requests/tick",
 		Legend: keys,
 		Rows:   out,
-		Note: fmt.Sprintf("Monte Carlo (left of each tick): %d trials per point, seed %d; bars are 95%% Student-t intervals of the mean (often narrower than the marker). "+
-			"Base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed),
+		Note: fmt.Sprintf("Monte Carlo (left of each tick): %d trials per point, seed %d, the numbers of herd reproduce seed --trials %d --seed %d (none: herd simulate -n N --policy none --trials %d); "+
+			"bars are 95%% Student-t intervals of the mean (often narrower than the marker). Base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed, opt.Trials, opt.Seed, opt.Trials),
 		Width: vg.Inch * 13, Height: vg.Inch * 7.5,
 	}, nil
 }

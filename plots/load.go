@@ -166,8 +166,8 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) stat
 			Key{"mean field (full, equal, decorrelated)", []plot.Thumbnailer{&plotter.Line{LineStyle: dashed(black)}}}),
 		Rows: []Row{row},
 		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean. "+
-			"Lines are models: the exact closed form where every wait is certain, the mean field (an approximation for large N that follows expected numbers; "+
-			"its completion is not exact even then) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
+			"Lines are models: the exact closed form where every wait is certain, the mean field (an approximation for large N that follows expected numbers and their "+
+			"fluctuations; herd validate holds it within 0.5%% in calls, 2%% in completion from N = 1,000 and N/k = 3 up) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
 		Width: vg.Inch * 13, Height: vg.Inch * 6,
 	}, nil
 }

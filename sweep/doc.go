@@ -9,7 +9,10 @@
 //     montecarlo's bounds. Points expands the grid in a fixed order
 //     (GridFields, the last varying fastest) and Hash names the sweep.
 //   - RunSweep simulates the points (analysis.Simulate) and emits a
-//     SweepRow per point in grid order, each carrying the spec's hash.
+//     SweepRow per point in grid order, each carrying the spec's hash and
+//     ending with an integrity check (a hash of the row's other bytes)
+//     that ResumeFrom and Merge verify, naming the file and line of a bad
+//     row (RowError).
 //   - A Shard runs every n-th point (ParseShard reads "i/n" or the
 //     Kubernetes and Slurm array variables; ShardPoints lists a shard's
 //     points); ResumeFrom continues an interrupted shard, and Merge joins

@@ -27,7 +27,9 @@ var GridFields = model.SpecFields
 // Grid holds the values of each field, as the text of a flag: a comma list
 // of values and ranges. A range lo:hi:step is arithmetic and lo:hi:*f
 // geometric, both from lo up to hi inclusive; lo:hi steps by 1. Durations
-// (tick, max-elapsed) are Go durations, in ranges too (100ms:1s:100ms). A
+// (tick, max-elapsed, window, first-spread) are Go durations, in ranges
+// too (100ms:1s:100ms); round trips (latency) are durations and ranges, or
+// laws such as uniform:2ms,8ms separated by semicolons. A
 // field left out keeps model.Default's value; for a library preset,
 // retries and max-elapsed left out keep the preset's own limits.
 type Grid map[string]string
@@ -283,13 +285,15 @@ func (g Grid) axes() ([]axis, error) {
 			for _, x := range xs {
 				a.values = append(a.values, fmtFloat(x))
 			}
-		case "tick", "max-elapsed":
+		case "latency":
+			a.values, err = roundTrips(text)
+		case "tick", "max-elapsed", "window", "first-spread":
 			var ds []time.Duration
 			ds, err = durations(text)
 			for _, d := range ds {
 				a.values = append(a.values, d.String())
 			}
-		default: // server, policy, rounding
+		default: // server, policy, rounding, time
 			a.values = names(text)
 		}
 		for _, v := range a.values {
@@ -316,8 +320,11 @@ func (g Grid) axes() ([]axis, error) {
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // MaxSweepPoints bounds a grid, so that a typo in a range cannot ask for
-// billions of scenarios.
-const MaxSweepPoints = 10_000_000
+// billions of scenarios. A sweep expands, plans and hashes every point
+// before its first row (a few hundred bytes each), so the bound keeps that
+// under a second or so and a few hundred megabytes; a larger study is
+// several sweeps.
+const MaxSweepPoints = 1_000_000
 
 // Points expands the grid into its scenarios, in a fixed order (the fields
 // of GridFields, the last varying fastest). An invalid point refuses the
@@ -331,7 +338,11 @@ func (s SweepSpec) Points() ([]model.Scenario, error) {
 	for _, a := range axes {
 		total *= len(a.values)
 		if total > MaxSweepPoints {
-			return nil, fmt.Errorf("the grid has more than %d points", MaxSweepPoints)
+			big := 1.0
+			for _, a := range axes {
+				big *= float64(len(a.values))
+			}
+			return nil, fmt.Errorf("the grid has %.0f points, more than the %d a sweep may have; narrow a range or split the grid into several sweeps (over --%s, say)", big, MaxSweepPoints, axes[0].flag)
 		}
 	}
 	out := make([]model.Scenario, 0, total)

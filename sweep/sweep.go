@@ -3,14 +3,18 @@ package sweep
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -27,6 +31,27 @@ import (
 // engine. The grid is checked when it is expanded (Points).
 func (s SweepSpec) Validate() error {
 	return montecarlo.Options{Trials: s.Trials, Seed: s.Seed, Use: s.Engine}.Validate()
+}
+
+// Check plans every point as RunSweep will run it (montecarlo.NewPlan:
+// validation, engine choice, memory), so that a point an engine refuses
+// refuses the sweep before any row is written or any file created. The
+// error names the point and wraps the plan's *model.FieldError or
+// *montecarlo.LimitError.
+func (s SweepSpec) Check(points []model.Scenario) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	for p, sc := range points {
+		if _, err := montecarlo.NewPlan(sc, montecarlo.Cohort{}, s.options(1)); err != nil {
+			return fmt.Errorf("grid point %d %s: %w", p, pointName(sc), err)
+		}
+	}
+	return nil
+}
+
+func (s SweepSpec) options(workers int) montecarlo.Options {
+	return montecarlo.Options{Trials: s.Trials, Seed: s.Seed, Workers: workers, Use: s.Engine}
 }
 
 // SweepRow is one line of a sweep's output.
@@ -140,11 +165,24 @@ type SweepOptions struct {
 
 // ShardPoints lists the grid points a shard owns, in order.
 func ShardPoints(total int, sh Shard) []int {
-	var out []int
-	for p := sh.Index; p < total; p += sh.Count {
-		out = append(out, p)
+	n := ShardLen(total, sh)
+	if n == 0 {
+		return nil
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = sh.Index + i*sh.Count // ≤ total-1: no overflow
 	}
 	return out
+}
+
+// ShardLen is the number of grid points a shard owns, computed without
+// stepping past total (a count near MaxInt would overflow).
+func ShardLen(total int, sh Shard) int {
+	if sh.Count < 1 || sh.Index < 0 || sh.Index >= total {
+		return 0
+	}
+	return (total-1-sh.Index)/sh.Count + 1
 }
 
 // RunSweep simulates the shard's points from opt.Done on and calls emit
@@ -152,7 +190,7 @@ func ShardPoints(total int, sh Shard) []int {
 // from one goroutine. When ctx ends, it stops: rows already emitted are
 // whole, no other row is emitted, and it returns ctx's error.
 func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt SweepOptions, emit func(row []byte) error) error {
-	if err := spec.Validate(); err != nil {
+	if err := spec.Check(points); err != nil {
 		return err
 	}
 	hash := spec.Hash(points)
@@ -184,11 +222,21 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 	}
 	var next int
 	var mu sync.Mutex
+	var crash atomic.Pointer[string]
 	var wg sync.WaitGroup
 	for range parallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				// A panic is a bug: carried to the emitting goroutine with
+				// its stack, so that main reports it as an internal error.
+				if r := recover(); r != nil {
+					msg := fmt.Sprintf("%v\n\nin a sweep worker:\n%s", r, debug.Stack())
+					crash.CompareAndSwap(nil, &msg)
+					cancel()
+				}
+			}()
 			for {
 				mu.Lock()
 				i := next
@@ -198,17 +246,23 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 					return
 				}
 				p := todo[i]
-				s, err := analysis.Simulate(ctx, points[p], montecarlo.Options{Trials: spec.Trials, Seed: spec.Seed, Workers: perPoint, Use: spec.Engine})
+				s, err := analysis.Simulate(ctx, points[p], spec.options(perPoint))
 				if err != nil {
 					results[i] <- result{err: fmt.Errorf("point %d: %w", p, err)}
 					continue
 				}
 				row, err := json.Marshal(SweepRow{Point: p, Points: len(points), Spec: hash, Summary: s, Provenance: opt.Provenance})
-				results[i] <- result{row: append(row, '\n'), err: err}
+				results[i] <- result{row: sealRow(row), err: err}
 			}
 		}()
 	}
-	defer func() { cancel(); wg.Wait() }()
+	defer func() {
+		cancel()
+		wg.Wait()
+		if msg := crash.Load(); msg != nil {
+			panic(*msg)
+		}
+	}()
 	for i := range todo {
 		var r result
 		select {
@@ -232,6 +286,31 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 	return nil
 }
 
+// A row's integrity check: every row ends with ,"check":"H"} where H is
+// the first 8 bytes of the SHA-256 of the row's bytes before that field,
+// in hex. Resume and merge recompute it, so a row edited, cut short or
+// rewritten (CRLF line endings, say) is refused instead of trusted.
+const (
+	checkField = `,"check":"`
+	checkLen   = 16 // hex digits
+)
+
+func rowCheck(body []byte) string {
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:checkLen/2])
+}
+
+// sealRow turns a row's JSON object into its line: the check appended as
+// the object's last field, and the newline.
+func sealRow(row []byte) []byte {
+	body := row[:len(row)-1] // without the closing brace
+	out := make([]byte, 0, len(row)+len(checkField)+checkLen+3)
+	out = append(out, body...)
+	out = append(out, checkField...)
+	out = append(out, rowCheck(body)...)
+	return append(out, '"', '}', '\n')
+}
+
 // rowHead is what resume and merge read of a row.
 type rowHead struct {
 	Point  *int   `json:"point"`
@@ -239,13 +318,44 @@ type rowHead struct {
 	Spec   string `json:"spec"`
 }
 
-func readHead(line []byte) (rowHead, error) {
+// RowError is a row of a sweep file that cannot be trusted: File and Line
+// name it (Line counts from 1).
+type RowError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *RowError) Error() string { return fmt.Sprintf("%s: line %d: %v", e.File, e.Line, e.Err) }
+func (e *RowError) Unwrap() error { return e.Err }
+
+// readRow verifies a row's integrity check, then reads its head. line is
+// the row without its newline.
+func readRow(line []byte) (rowHead, error) {
 	var h rowHead
+	if bytes.HasSuffix(line, []byte("\r")) {
+		return h, errors.New("the row ends with a carriage return (CRLF line endings): the file was rewritten, not written by herd sweep")
+	}
+	tail := len(checkField) + checkLen + 2
+	n := len(line) - tail
+	if n < 1 || !bytes.Equal(line[n:n+len(checkField)], []byte(checkField)) || !bytes.HasSuffix(line, []byte(`"}`)) {
+		return h, errors.New("the row has no integrity check (a row cut short or edited, or written by a herd older than the check): rerun that sweep or shard")
+	}
+	body, sum := line[:n], line[n+len(checkField):len(line)-2]
+	if want := rowCheck(body); string(sum) != want {
+		return h, fmt.Errorf("the row's integrity check fails (it says %s, its bytes give %s): the row was changed after it was written; rerun that sweep or shard", sum, want)
+	}
 	if err := json.Unmarshal(line, &h); err != nil {
 		return h, err
 	}
 	if h.Point == nil || h.Points == nil || h.Spec == "" {
 		return h, errors.New("not a sweep row (no point, points or spec)")
+	}
+	if *h.Points < 1 || *h.Points > MaxSweepPoints {
+		return h, fmt.Errorf("the row claims a grid of %d points, outside 1…%d", *h.Points, MaxSweepPoints)
+	}
+	if *h.Point < 0 || *h.Point >= *h.Points {
+		return h, fmt.Errorf("point %d is outside 0…%d", *h.Point, *h.Points-1)
 	}
 	return h, nil
 }
@@ -255,34 +365,31 @@ func readHead(line []byte) (rowHead, error) {
 // without its newline (a run killed mid-write) is not counted and should
 // be cut off. Rows of another sweep, or out of order, are an error.
 func ResumeFrom(data []byte, hash string, total int, sh Shard) (rows, size int, err error) {
-	want := ShardPoints(total, sh)
+	want := ShardLen(total, sh)
 	for size < len(data) {
 		end := bytes.IndexByte(data[size:], '\n')
 		if end < 0 {
 			break // a partial last row: drop it
 		}
 		line := data[size : size+end]
-		h, err := readHead(line)
+		h, err := readRow(line)
 		if err != nil {
-			return 0, 0, fmt.Errorf("row %d: %v", rows+1, err)
+			return 0, 0, fmt.Errorf("line %d: %w", rows+1, err)
 		}
 		if h.Spec != hash {
-			return 0, 0, fmt.Errorf("row %d is from another sweep (spec %s, this one is %s)", rows+1, h.Spec, hash)
+			return 0, 0, fmt.Errorf("line %d is from another sweep (spec %s, this one is %s)", rows+1, h.Spec, hash)
 		}
-		if rows >= len(want) || *h.Point != want[rows] || *h.Points != total {
-			return 0, 0, fmt.Errorf("row %d is point %d of %d, but shard %s's row %d is point %d of %d", rows+1, *h.Point, *h.Points, sh, rows+1, at(want, rows), total)
+		if rows >= want || *h.Point != sh.Index+rows*sh.Count || *h.Points != total {
+			next := -1
+			if rows < want {
+				next = sh.Index + rows*sh.Count
+			}
+			return 0, 0, fmt.Errorf("line %d is point %d of %d, but shard %s's row %d is point %d of %d", rows+1, *h.Point, *h.Points, sh, rows+1, next, total)
 		}
 		rows++
 		size += end + 1
 	}
 	return rows, size, nil
-}
-
-func at(xs []int, i int) int {
-	if i < len(xs) {
-		return xs[i]
-	}
-	return -1
 }
 
 // ShardFile is one shard's output, named for messages.
@@ -313,22 +420,19 @@ func Merge(files []ShardFile) ([]byte, error) {
 		for n := 1; len(data) > 0; n++ {
 			end := bytes.IndexByte(data, '\n')
 			if end < 0 {
-				return nil, fmt.Errorf("%s: row %d is cut off (the shard was interrupted); finish it with herd sweep --resume", f.Name, n)
+				return nil, &RowError{f.Name, n, errors.New("the row is cut off (the shard was interrupted); finish it with herd sweep --resume")}
 			}
 			line := data[:end+1]
 			data = data[end+1:]
-			h, err := readHead(line[:end])
+			h, err := readRow(line[:end])
 			if err != nil {
-				return nil, fmt.Errorf("%s: row %d: %v", f.Name, n, err)
+				return nil, &RowError{f.Name, n, err}
 			}
 			if hash == "" {
 				hash, hashFile, total = h.Spec, f.Name, *h.Points
 			}
 			if h.Spec != hash || *h.Points != total {
-				return nil, fmt.Errorf("%s: row %d is from another sweep (spec %s with %d points) than %s (spec %s with %d points): a foreign shard", f.Name, n, h.Spec, *h.Points, hashFile, hash, total)
-			}
-			if *h.Point < 0 || *h.Point >= total {
-				return nil, fmt.Errorf("%s: row %d: point %d is outside 0…%d", f.Name, n, *h.Point, total-1)
+				return nil, &RowError{f.Name, n, fmt.Errorf("the row is from another sweep (spec %s with %d points) than %s (spec %s with %d points): a foreign shard", h.Spec, *h.Points, hashFile, hash, total)}
 			}
 			if prev, dup := rows[*h.Point]; dup {
 				return nil, fmt.Errorf("point %d is in both %s and %s: a duplicated shard", *h.Point, prev.file, f.Name)
@@ -340,13 +444,14 @@ func Merge(files []ShardFile) ([]byte, error) {
 		return nil, errors.New("the shard files hold no rows")
 	}
 	if len(rows) < total {
+		// Name the first few missing points only: total may be large.
 		var missing []int
-		for p := range total {
+		for p := 0; p < total && len(missing) < 9; p++ {
 			if _, ok := rows[p]; !ok {
 				missing = append(missing, p)
 			}
 		}
-		return nil, fmt.Errorf("%d of the sweep's %d points are missing (%s): a shard is missing or unfinished", len(missing), total, listPoints(missing))
+		return nil, fmt.Errorf("%d of the sweep's %d points are missing (%s): a shard is missing or unfinished", total-len(rows), total, listPoints(missing, total-len(rows)))
 	}
 	keys := make([]int, 0, total)
 	for p := range rows {
@@ -360,11 +465,11 @@ func Merge(files []ShardFile) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-func listPoints(ps []int) string {
+func listPoints(ps []int, n int) string {
 	var parts []string
 	for i, p := range ps {
 		if i == 8 {
-			parts = append(parts, fmt.Sprintf("… and %d more", len(ps)-8))
+			parts = append(parts, fmt.Sprintf("… and %d more", n-8))
 			break
 		}
 		parts = append(parts, strconv.Itoa(p))

@@ -194,7 +194,8 @@ func TestSweepShardsMergeToTheWhole(t *testing.T) {
 		{[]ShardFile{files[0], files[1], files[2], files[1]}, "duplicated"},
 		{[]ShardFile{files[0], {Name: "foreign", Data: foreign}, files[2]}, "foreign"},
 		{[]ShardFile{files[0], {Name: "cut", Data: files[1].Data[:len(files[1].Data)-10]}, files[2]}, "cut off"},
-		{[]ShardFile{{Name: "junk", Data: []byte("{}\n")}}, "not a sweep row"},
+		{[]ShardFile{{Name: "junk", Data: []byte("{}\n")}}, "junk: line 1: the row has no integrity check"},
+		{[]ShardFile{{Name: "sealed", Data: sealRow([]byte(`{"x":1}`))}}, "not a sweep row"},
 	} {
 		if _, err := Merge(c.files); err == nil || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("merge: %v, want an error saying %q", err, c.says)

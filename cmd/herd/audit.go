@@ -7,7 +7,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -38,8 +37,11 @@ func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
 		Long: `audit plays the scenario given by the flags under every textbook policy (with
 --base, --cap, --fixed-delay) and every library preset (with its defaults),
 all on the same tick (--tick, default 1s) and on common random numbers, and
-ranks them: fewest clients that gave up first, then shortest completion, then
-fewest calls. Each row has 95% intervals for calls, completion, clients that
+ranks them: fewest censored trials first (a policy whose trials are still
+running at the horizon ranks after every policy whose trials all finished,
+and its statistics are over the finished trials only), then fewest clients
+that gave up, then fewest calls, then shortest completion. Each row shows its
+censored trials and has 95% intervals for calls, completion, clients that
 gave up, the peak arrivals of one tick after the first wave over capacity k,
 client latency p99, and the paired difference of completion and calls from
 the best policy.
@@ -64,7 +66,7 @@ ignored.`,
 			if opts.Run, err = run.options(); err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -93,7 +95,14 @@ func auditRun(opts *auditOptions) error {
 	if err != nil {
 		return err
 	}
-	res := auditResult{a, a.Synchronized(), provenance()}
+	var scs []model.Scenario
+	for _, p := range analysis.AuditPolicies(sc) {
+		s := sc
+		s.Policy = p
+		scs = append(scs, s)
+	}
+	opts.Output.Cite = opts.Output.Cite.withRun(opts.Run.Seed, opts.Run.Trials, engines(opts.Run.Use, scs...))
+	res := auditResult{a, a.Synchronized(), opts.Output.Cite}
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
@@ -103,24 +112,12 @@ func auditRun(opts *auditOptions) error {
 		case "markdown":
 			return auditMarkdown(w, res)
 		}
-		return auditTable(w, res)
+		return auditTable(w, res, opts.Output.Width)
 	})
 }
 
-func est(e *stats.Estimate) string {
-	if e == nil {
-		return "—"
-	}
-	return fmtNum(e.Mean) + " " + ci(e.CI95)
-}
-
-func quant(q *stats.Quantile) string {
-	if q == nil {
-		return "—"
-	}
-	return fmtNum(q.Value) + " " + ci(&q.CI95)
-}
-
+// diff prints a paired difference by the one precision rule, signed, with
+// "~" when it is not significant.
 func diff(d stats.Difference) string {
 	if d.N == 0 {
 		return "—"
@@ -128,41 +125,105 @@ func diff(d stats.Difference) string {
 	if d.CI95 != nil && d.CI95[0] == 0 && d.CI95[1] == 0 {
 		return "0"
 	}
-	s := fmt.Sprintf("%+.4g %s", d.Mean, ci(d.CI95))
+	s := valueCI(d.Mean, d.CI95)
+	if d.Mean > 0 {
+		s = "+" + s
+	}
 	if !d.Significant {
 		s += " ~"
 	}
 	return s
 }
 
-func syncMark(r analysis.AuditRow) string {
-	if r.Synchronized {
-		return "SYNCHRONIZED"
+func auditHeader(r auditResult) []string {
+	h := []string{
+		describeHerd(r.Audit) + ".",
+		fmt.Sprintf("%d trials per policy, seed %d, common random numbers; times in %s; mean ± half its 95%% interval (~: paired difference not significant).", r.Trials, r.Seed, r.Unit),
+		fmt.Sprintf("Ranked by %s. Synchronized: at least %.0f%% of the cohort's first retries fall within one %s window (exact, from the unrounded first delay, so the same at any tick).",
+			r.RankedBy, 100*r.SyncThreshold, r.SyncWindow),
 	}
-	return ""
+	if c := censoredLine(r); c != "" {
+		h = append(h, c)
+	}
+	return h
 }
 
-func auditHeader(r auditResult) string {
-	return fmt.Sprintf("Audit: %s.\n%d trials per policy, seed %d, common random numbers; times in %s; 95%% CIs (~: paired difference not significant).\nRanked by %s. Synchronized: at least %.0f%% of the cohort's first retries fall within one %s window (exact, from the unrounded first delay, so the same at any tick).",
-		describeHerd(r.Audit), r.Trials, r.Seed, r.Unit, r.RankedBy, 100*r.SyncThreshold, r.SyncWindow)
+// censoredLine says which rows have censored trials and what that means
+// for the ranking, or that none has (the table may then leave out its
+// column of zeros to fit the width).
+func censoredLine(r auditResult) string {
+	n := r.CensoredRows()
+	if n == 0 {
+		return "No trial was censored."
+	}
+	return fmt.Sprintf("Censored: %d of %d policies have trials still running at the horizon (%s): they rank after every policy without, and their statistics are over the finished trials only, conditional on finishing; a dash means none finished.",
+		n, len(r.Rows), horizonText(r.Scenario))
+}
+
+// censoredText is a row's censored trials out of all, as the audit's
+// formats print it.
+func censoredText(row analysis.AuditRow, trials int) string {
+	return fmt.Sprintf("%d/%d", row.Censored, trials)
 }
 
 func describeHerd(a analysis.Audit) string {
 	sc := a.Scenario
-	return fmt.Sprintf("%d clients fail together, %s server accepting %d per tick, tick %s, rounding %s",
+	return fmt.Sprintf("Audit: %d clients fail together, %s server accepting %d per tick, tick %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, sc.Policy.TickLength(), sc.Rounding)
 }
 
-func auditTable(w io.Writer, r auditResult) error {
-	fmt.Fprintln(w, auditHeader(r))
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tpolicy\tgave up\tcompletion\tΔ completion vs #1\tcalls\tpeak/k after wave 1\tpeak/cohort\tlatency p99\t")
-	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Rank, row.Policy, est(row.GaveUp), est(row.Completion),
-			diff(row.VsBest.Completion), est(row.Calls), est(row.PeakOverCapacity), est(row.Sync), quant(row.LatencyP99), syncMark(row))
+// auditRows is the audit's table: one row per policy in rank order.
+func auditRows(r auditResult) *table {
+	u := r.Unit
+	// A column of zeros says less than the line above the table that no
+	// trial was censored: then it goes first when the width is short.
+	cens := column{name: "censored", right: true}
+	if r.CensoredRows() == 0 {
+		cens.drop = 9
 	}
-	if err := tw.Flush(); err != nil {
+	cols := []column{{name: "#", right: true}, {name: "policy", code: true}, cens}
+	cols = append(cols, pmColumns("gave up", 0)...)
+	cols = append(cols, pmColumns("completion ("+u+")", 0)...)
+	cols = append(cols, column{name: "Δ completion vs #1 (" + u + ")", right: true, drop: 1})
+	cols = append(cols, pmColumns("calls", 0)...)
+	cols = append(cols, pmColumns("peak/k after wave 1", 2)...)
+	cols = append(cols, column{name: "latency p99 (" + u + ")", right: true, drop: 3})
+	cols = append(cols, column{name: fmt.Sprintf("synchronized (first retries in %s)", r.SyncWindow)})
+	t := newTable(cols...)
+	for _, row := range r.Rows {
+		cells := []string{strconv.Itoa(row.Rank), row.Policy, censoredText(row, r.Trials)}
+		cells = append(cells, pmCells(row.GaveUp)...)
+		cells = append(cells, pmCells(row.Completion)...)
+		cells = append(cells, diff(row.VsBest.Completion))
+		cells = append(cells, pmCells(row.Calls)...)
+		cells = append(cells, pmCells(row.PeakOverCapacity)...)
+		lat := "—"
+		if q := row.LatencyP99; q != nil {
+			lat = quantileCI(*q)
+		}
+		cells = append(cells, lat, syncText(row))
+		t.add(cells...)
+	}
+	return t
+}
+
+// syncText says whether a policy keeps the cohort synchronized and the
+// share of first retries in one window.
+func syncText(r analysis.AuditRow) string {
+	if r.Sync == nil {
+		return "—"
+	}
+	yes := "no"
+	if r.Synchronized {
+		yes = "YES"
+	}
+	return fmt.Sprintf("%s (%.1f%%)", yes, 100*r.Sync.Mean)
+}
+
+func auditTable(w io.Writer, r auditResult, width int) error {
+	fmt.Fprintln(w, strings.Join(auditHeader(r), "\n"))
+	fmt.Fprintln(w)
+	if err := auditRows(r).text(w, width); err != nil {
 		return err
 	}
 	return auditFindings(w, r, "")
@@ -184,23 +245,24 @@ func auditFindings(w io.Writer, r auditResult, bullet string) error {
 }
 
 func auditMarkdown(w io.Writer, r auditResult) error {
-	fmt.Fprintln(w, strings.ReplaceAll(auditHeader(r), "\n", "\n\n"))
+	fmt.Fprintln(w, strings.Join(auditHeader(r), "\n\n"))
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| # | policy | gave up | completion | Δ completion vs #1 | calls | peak/k after wave 1 | peak/cohort | latency p99 | synchronized |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
-	for _, row := range r.Rows {
-		name := "`" + row.Policy + "`"
-		fmt.Fprintf(w, "| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Rank, name, est(row.GaveUp), est(row.Completion),
-			diff(row.VsBest.Completion), est(row.Calls), est(row.PeakOverCapacity), est(row.Sync), quant(row.LatencyP99), map[bool]string{true: "**yes**", false: "no"}[row.Synchronized])
+	if err := auditRows(r).markdown(w); err != nil {
+		return err
 	}
 	return auditFindings(w, r, "- ")
 }
 
 func auditCSV(w io.Writer, a analysis.Audit) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"rank", "policy", "preset", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "synchronized"})
+	// censored and trials repeat on every row of a policy, so that a row
+	// read alone still says how many trials its estimate leaves out.
+	cw.Write([]string{"rank", "policy", "preset", "censored", "trials", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "synchronized"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, r := range a.Rows {
+		// Every policy has this row, those with no finished trial too.
+		cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), "finished_trials",
+			strconv.Itoa(a.Trials - r.Censored), "", "", "", "", strconv.FormatBool(r.Synchronized)})
 		for _, m := range []struct {
 			name string
 			e    *stats.Estimate
@@ -214,11 +276,11 @@ func auditCSV(w io.Writer, a analysis.Audit) error {
 			if m.e.CI95 != nil {
 				lo, hi = num(m.e.CI95[0]), num(m.e.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), m.name, num(m.e.Mean), num(m.e.SD),
+			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), m.name, num(m.e.Mean), num(m.e.SD),
 				strconv.Itoa(m.e.N), lo, hi, strconv.FormatBool(r.Synchronized)})
 		}
 		if q := r.LatencyP99; q != nil {
-			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), "latency_p99", num(q.Value), "", "",
+			cw.Write([]string{strconv.Itoa(r.Rank), r.Policy, strconv.FormatBool(r.Preset), strconv.Itoa(r.Censored), strconv.Itoa(a.Trials), "latency_p99", num(q.Value), "", "",
 				num(q.CI95[0]), num(q.CI95[1]), strconv.FormatBool(r.Synchronized)})
 		}
 	}

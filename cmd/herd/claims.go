@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/claims"
+	"github.com/herdlab/herd/internal/outfile"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
 )
 
@@ -17,14 +18,17 @@ type claimsOptions struct {
 	Ctx    context.Context
 	Claims claims.Options // Origin "" is every claim
 	Output output
+	// ScalingOut, when set, is where the scaling study is written.
+	ScalingOut string
 }
 
 func newCmdClaims(f *factory, runF func(*claimsOptions) error) *cobra.Command {
 	opts := &claimsOptions{IO: f.IO}
 	var (
-		run    runFlags
-		out    outputFlags
-		source string
+		run     runFlags
+		out     outputFlags
+		source  string
+		scaling string
 	)
 	c := &cobra.Command{
 		Use:   "claims",
@@ -37,7 +41,17 @@ the condition, e.g. a crossover client count found by bisection) or
 inconclusive (the 95% intervals cannot decide at the budget) — the evidence
 (estimates with 95% intervals) and whether the verdict transfers to the other
 model. Policies are compared on common random numbers with paired tests; a
-grid point left undecided is rerun with 4× the trials.`,
+grid point left undecided is rerun with 4× the trials.
+
+The growth claims (work ∝ N², time ∝ N) are judged by one rule from local
+exponents over doublings of N = 10 … 10240, up to where the delays sit at the
+cap; their trials per rung are chosen sequentially from a pilot for ±0.03 on each exponent,
+whatever --trials says. The OCC rungs near N = 10⁴ cost minutes of CPU, so by
+default (--scaling committed) they are read from the committed run of that
+study, claims/data/scaling.json, when --seed is its seed (1), and rerun
+otherwise; --scaling fresh reruns them, and --scaling-out FILE writes the
+study's rungs (the committed file is "herd claims --scaling fresh
+--scaling-out claims/data/scaling.json").`,
 		Example: `  herd claims
   herd claims --source aws --format markdown > claims.md
   herd claims --format json --trials 4000 --seed 7`,
@@ -57,11 +71,11 @@ grid point left undecided is rerun with 4× the trials.`,
 				return usageError{fmt.Errorf("--source must be one of aws, seed, controls, all, got %q", source)}
 			}
 			// Claims have no CSV: a .csv --out still gets JSON.
-			opts.Output = output{Format: out.format, Path: stdoutPath(out.out)}
+			opts.Output = output{Format: out.format, Path: stdoutPath(out.out), Cite: f.provenance()}
 			switch out.format {
 			case "markdown", "table", "json":
 			case "":
-				if opts.Output, err = out.resolve(f.IO); err != nil {
+				if opts.Output, err = out.resolve(f); err != nil {
 					return err
 				}
 				if opts.Output.Format == "csv" {
@@ -70,7 +84,18 @@ grid point left undecided is rerun with 4× the trials.`,
 			default:
 				return usageError{fmt.Errorf("--format must be one of table, json, markdown, got %q", out.format)}
 			}
-			opts.Claims = claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin}
+			switch scaling {
+			case "committed", "fresh":
+			default:
+				return usageError{fmt.Errorf("--scaling must be committed or fresh, got %q", scaling)}
+			}
+			if opts.ScalingOut != "" {
+				if err := outfile.Check(opts.ScalingOut); err != nil {
+					return outError(err)
+				}
+			}
+			opts.Output.Width = out.width(f, opts.Output)
+			opts.Claims = claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin, FreshScaling: scaling == "fresh"}
 			if err := opts.Claims.Validate(); err != nil {
 				return usageError{err}
 			}
@@ -83,9 +108,13 @@ grid point left undecided is rerun with 4× the trials.`,
 	run.register(c, claims.DefaultTrials)
 	c.Flags().StringVar(&source, "source", "all", "which claims: aws|seed|controls|all")
 	complete(c, "source", []string{"aws", "seed", "controls", "all"})
+	c.Flags().StringVar(&scaling, "scaling", "committed", "the growth claims' scaling study: committed (read the committed run when --seed is its seed) or fresh (rerun it, minutes)")
+	complete(c, "scaling", []string{"committed", "fresh"})
+	c.Flags().StringVar(&opts.ScalingOut, "scaling-out", "", "also write the scaling study's rungs (JSON) to this file")
 	c.Flags().StringVar(&out.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&out.out, "out", "", "write the result to this file (atomically) instead of standard output")
 	complete(c, "format", []string{"table", "json", "markdown"})
+	out.registerWide(c)
 	return c
 }
 
@@ -99,13 +128,30 @@ type claimsResult struct {
 func claimsRun(opts *claimsOptions) error {
 	bar := newProgress(opts.IO, "claims", len(claims.All()))
 	co := opts.Claims
-	co.Progress = func(done, _ int) { bar.set(done) }
+	if co.Origin == "" || co.Origin == "aws" || opts.ScalingOut != "" {
+		ladders := newProgress(opts.IO, "scaling ladders", len(claims.ScalingModels)*len(claims.ScalingKinds))
+		s, err := claims.RunScaling(opts.Ctx, montecarlo.Options{Seed: co.Seed, Workers: co.Workers}, co.FreshScaling, func(done, _ int) { ladders.set(done) })
+		ladders.finish()
+		if err != nil {
+			return err
+		}
+		if opts.ScalingOut != "" {
+			out := output{Format: "json", Path: opts.ScalingOut}
+			if err := out.write(opts.IO, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
+				return err
+			}
+		}
+		co.Scaling = &s
+	}
+	co.Progress = bar.of
 	res, err := claims.Evaluate(opts.Ctx, co)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: provenance()}
+	// Each claim's scenarios choose their own engine (the default rule).
+	opts.Output.Cite = opts.Output.Cite.withRun(co.Seed, co.Trials, "default, per scenario")
+	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
@@ -113,7 +159,7 @@ func claimsRun(opts *claimsOptions) error {
 		case "markdown":
 			return claimsMarkdown(w, r)
 		}
-		return claimsTable(w, r)
+		return claimsTable(w, r, opts.Output.Width)
 	})
 }
 
@@ -124,6 +170,25 @@ func verdictText(v claims.Verdict, cond string) string {
 	return string(v) + ": " + cond
 }
 
+// findingText is a verdict with its condition and the regime it names
+// (a growth claim's "for N ≥ …").
+func findingText(v claims.Verdict, cond, regime string) string {
+	s := verdictText(v, cond)
+	if regime != "" {
+		s += " (" + regime + ")"
+	}
+	return s
+}
+
+// quoteText is a quote in quotation marks, flagged when it is not the
+// source's exact words.
+func quoteText(c claims.Result) string {
+	if c.Paraphrase {
+		return "“" + c.Quote + "” (paraphrase)"
+	}
+	return "“" + c.Quote + "”"
+}
+
 func evidenceText(ev []claims.Evidence) string {
 	s := make([]string, len(ev))
 	for i, e := range ev {
@@ -132,35 +197,41 @@ func evidenceText(ev []claims.Evidence) string {
 	return strings.Join(s, "; ")
 }
 
-// otherText is the verdict in the other model, or a dash for a claim that
-// has none.
-func otherText(c claims.Result) string {
+// otherText is the verdict in the other model (with its regime when
+// asked), or a dash for a claim that has none.
+func otherText(c claims.Result, regime bool) string {
 	if c.Transfer == claims.NotApplicable {
 		return "—"
 	}
-	return c.Other.Model + ": " + verdictText(c.Other.Verdict, c.Other.Condition)
+	if !regime {
+		return c.Other.Model + ": " + verdictText(c.Other.Verdict, c.Other.Condition)
+	}
+	return c.Other.Model + ": " + findingText(c.Other.Verdict, c.Other.Condition, c.Other.Regime)
 }
 
-func claimsTable(w io.Writer, r claimsResult) error {
-	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n\n", r.Trials, claims.ControlTrials, r.Seed)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "claim\tmodel\tverdict\tother model\ttransfer")
+func claimsTable(w io.Writer, r claimsResult, width int) error {
+	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
+	t := newTable(column{name: "claim"}, column{name: "model", wrap: true}, column{name: "verdict", wrap: true},
+		column{name: "other model", wrap: true}, column{name: "transfer", wrap: true})
 	for _, c := range r.Claims {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c), c.Transfer)
+		t.add(c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c, false), string(c.Transfer))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := t.text(w, width); err != nil {
 		return err
 	}
 	for _, c := range r.Claims {
-		fmt.Fprintf(w, "\n%s — %s\n  “%s”\n  check: %s\n  %s: %s\n    %s\n",
-			c.ID, c.Source, c.Quote, c.Check,
-			withParameters(c.Model, c.Parameters), verdictText(c.Verdict, c.Condition), strings.ReplaceAll(evidenceText(c.Evidence), "; ", "\n    "))
+		fmt.Fprintf(w, "\n%s — %s\n  %s\n  check: %s\n  %s: %s\n    %s\n",
+			c.ID, c.Source, quoteText(c), c.Check,
+			withParameters(c.Model, c.Parameters), findingText(c.Verdict, c.Condition, c.Regime), strings.ReplaceAll(evidenceText(c.Evidence), "; ", "\n    "))
 		if c.Note != "" {
 			fmt.Fprintf(w, "  note: %s\n", c.Note)
 		}
 		if c.Transfer != claims.NotApplicable {
 			fmt.Fprintf(w, "  %s: %s\n    %s\n", withParameters(c.Other.Model, c.Other.Scenario),
-				verdictText(c.Other.Verdict, c.Other.Condition), strings.ReplaceAll(evidenceText(c.Other.Evidence), "; ", "\n    "))
+				findingText(c.Other.Verdict, c.Other.Condition, c.Other.Regime), strings.ReplaceAll(evidenceText(c.Other.Evidence), "; ", "\n    "))
+			if c.Other.Note != "" {
+				fmt.Fprintf(w, "  note: %s\n", c.Other.Note)
+			}
 		}
 	}
 	return nil
@@ -169,13 +240,13 @@ func claimsTable(w io.Writer, r claimsResult) error {
 // claimsMarkdown writes one table row per claim, for a design review.
 func claimsMarkdown(w io.Writer, r claimsResult) error {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
-	fmt.Fprintf(w, "Verdicts by herd (%d trials per scenario, seed %d, 95%% intervals, paired comparisons on common random numbers).\n\n", r.Trials, r.Seed)
+	fmt.Fprintf(w, "Verdicts by herd (%d trials per scenario, seed %d, 95%% intervals, paired comparisons on common random numbers).\n\n%s\n\n", r.Trials, r.Seed, claims.GrowthRule)
 	fmt.Fprintln(w, "| claim | source | quote | verdict (own model) | evidence | other model | transfer |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, c := range r.Claims {
-		fmt.Fprintf(w, "| `%s` | %s | “%s” | **%s** (%s) | %s | %s | %s |\n",
-			c.ID, cell(c.Source), cell(c.Quote), cell(verdictText(c.Verdict, c.Condition)), c.Model,
-			cell(withNote(evidenceText(c.Evidence), c.Note)), cell(otherText(c)), c.Transfer)
+		fmt.Fprintf(w, "| `%s` | %s | %s | **%s** (%s) | %s | %s | %s |\n",
+			c.ID, cell(c.Source), cell(quoteText(c)), cell(findingText(c.Verdict, c.Condition, c.Regime)), c.Model,
+			cell(withNote(evidenceText(c.Evidence), c.Note)), cell(otherText(c, true)), c.Transfer)
 	}
 	_, err := fmt.Fprintf(w, "\nChecks: %s\n", cell(checksText(r.Claims)))
 	return err

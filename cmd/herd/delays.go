@@ -77,7 +77,7 @@ or .pdf).`,
 			if err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			opts.Policy = sc.Policy
@@ -162,7 +162,9 @@ func delaysRun(opts *delaysOptions) error {
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, delaysJSON(a))
+			res := delaysJSON(a)
+			res.Provenance = opts.Output.Cite
+			return writeJSON(w, res)
 		case "csv":
 			return delaysCSV(w, a)
 		case "markdown":
@@ -199,28 +201,13 @@ func delaysJSON(a model.DelayAnalysis) delaysResult {
 		j.MaxElapsed = p.MaxElapsed.String()
 	}
 	return delaysResult{Policy: string(p.Kind), Scenario: j, Unit: a.Unit, Rounding: noRounding, Method: a.Method,
-		RelErr: a.RelErr(), Rows: a.Rows, GiveUp: a.GiveUp, Notes: a.Notes, Provenance: provenance()}
+		RelErr: a.RelErr(), Rows: a.Rows, GiveUp: a.GiveUp, Notes: a.Notes}
 }
 
 // describePolicy says the policy and its limits in one line.
 func describePolicy(a model.DelayAnalysis) string {
 	p := a.Policy
-	s := string(p.Kind)
-	switch p.Kind {
-	case model.Fixed:
-		s += fmt.Sprintf(" (delay %g)", p.FixedDelay)
-	case model.Expo, model.Full, model.Equal, model.Decorrelated:
-		s += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
-	}
-	if p.Kind.IsPreset() {
-		s += " (library preset)"
-	}
-	if p.Retries > 0 {
-		s += fmt.Sprintf(", gives up after %d retries", p.Retries)
-	}
-	if p.MaxElapsed > 0 {
-		s += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
-	}
+	s := p.Describe()
 	unit := "ticks"
 	if a.Unit == "s" {
 		unit = "seconds"

@@ -19,7 +19,8 @@ import (
 // runs it: HERD_TEST_AS_HERD=1 makes it the command line.
 func TestMain(m *testing.M) {
 	if os.Getenv("HERD_TEST_AS_HERD") == "1" {
-		os.Exit(run(os.Args[1:], systemStreams()))
+		// As the tests' herd is: the fixed test build.
+		os.Exit(runWith(&factory{IO: systemStreams(), Getenv: os.Getenv, Build: testBuild}, os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,10 @@ type scenarioFlags struct {
 	retries               int
 	tick, maxElapsed      time.Duration
 	failureRate           float64
-	fs                    *pflag.FlagSet
+	// The time model (registerTime).
+	timeModel, latency  string
+	window, firstSpread time.Duration
+	fs                  *pflag.FlagSet
 }
 
 func (f *scenarioFlags) register(c *cobra.Command) {
@@ -43,7 +47,9 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.IntVar(&f.retries, "retries", 0, "retry limit after which a client gives up (0: none; default: the preset's own limit)")
 	fs.DurationVar(&f.maxElapsed, "max-elapsed", 0, "give up when time since the first send plus the next delay exceeds this (0: none; default: the preset's own)")
 	fs.Float64Var(&f.failureRate, "failure-rate", 0, "with --server flaky: the probability p in [0, 1] that each call the server takes fails, whatever the load (the setting of Brooker's retry_sim); -k still caps each tick (-k 1000000: no cap)")
+	f.registerTime(fs)
 	f.fs = fs
+	complete(c, "time", model.TimeNames())
 	complete(c, "server", model.ServerNames())
 	complete(c, "policy", append(kindNames(), presetNames()...))
 	complete(c, "rounding", model.RoundingNames())
@@ -74,19 +80,30 @@ func complete(c *cobra.Command, flag string, values []string) {
 // scenario builds the scenario from the flags that were given: the
 // defaults that depend on the server or the policy are model.Spec's.
 func (f *scenarioFlags) scenario() (model.Scenario, error) {
-	var spec model.Spec
-	for _, name := range model.SpecFields {
-		if f.changed(name) {
-			if err := spec.Set(name, f.fs.Lookup(name).Value.String()); err != nil {
-				return model.Scenario{}, usageError{err}
-			}
-		}
+	spec, err := f.spec()
+	if err != nil {
+		return model.Scenario{}, err
 	}
 	sc, err := spec.Scenario()
 	if err != nil {
 		return sc, usageError{err}
 	}
 	return sc, nil
+}
+
+// spec is what the scenario flags said, leaving out the fields named in
+// skip (a command that reads them otherwise, as compare reads its list of
+// policies).
+func (f *scenarioFlags) spec(skip ...string) (model.Spec, error) {
+	var spec model.Spec
+	for _, name := range model.SpecFields {
+		if f.changed(name) && !slices.Contains(skip, name) {
+			if err := spec.Set(name, f.fs.Lookup(name).Value.String()); err != nil {
+				return spec, usageError{err}
+			}
+		}
+	}
+	return spec, nil
 }
 
 func (f *scenarioFlags) changed(name string) bool { return f.fs != nil && f.fs.Changed(name) }

@@ -121,6 +121,8 @@ func TestGoldenOutputs(t *testing.T) {
 		{"simulate-gave-up.table", "simulate -n 200 -k 10 --policy equal --max-attempts 3 --trials 50 --format table"},
 		{"simulate-preset.table", "simulate -n 100 -k 10 --policy grpc-retry --tick 100ms --trials 50 --format table"},
 		{"simulate-occ.table", "simulate --server occ -n 20 --policy full --trials 50 --format table"},
+		{"simulate-continuous.table", "simulate -n 200 -k 10 --policy retry-go-v4 --window 100ms --latency uniform:2ms,8ms --first-spread 50ms --trials 50 --format table"},
+		{"simulate-continuous.csv", "simulate -n 200 -k 10 --policy retry-go-v4 --window 100ms --latency uniform:2ms,8ms --first-spread 50ms --trials 50 --format csv"},
 		{"simulate-occ.csv", "simulate --server occ -n 20 --policy full --trials 50 --format csv"},
 		{"simulate-open-loop.table", "simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 10 --format table"},
 		{"simulate-open-loop.csv", "simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 10 --format csv"},
@@ -138,6 +140,9 @@ func TestGoldenOutputs(t *testing.T) {
 		{"audit.table", "audit -n 100 --trials 20 --format table"},
 		{"audit.markdown", "audit -n 100 --trials 20 --format markdown"},
 		{"audit.csv", "audit -n 100 --trials 20 --format csv"},
+		// Issue 13: 18 of 20 trials of full censored; the ranking must say so.
+		{"audit-censored.markdown", "audit -n 100 -k 10 --horizon 15 --trials 20 --format markdown"},
+		{"audit-censored.csv", "audit -n 100 -k 10 --horizon 15 --trials 20 --format csv"},
 		{"reproduce-seed.table", "reproduce seed --trials 30 --format table"},
 		{"reproduce-seed.csv", "reproduce seed --trials 30 --format csv"},
 		{"reproduce-aws.table", "reproduce aws --trials 5 --format table"},
@@ -146,12 +151,29 @@ func TestGoldenOutputs(t *testing.T) {
 		{"delays.table", "delays --policy polly-v8-expo-jitter --count 4 --cells 65536 --format table"},
 		{"delays.markdown", "delays --policy decorrelated --base 1 --cap 32 --count 3 --cells 4096 --format markdown"},
 		{"delays.csv", "delays --policy cenkalti-v4 --count 3 --cells 4096 --format csv"},
-		// herd claims has no small scale (--trials 2 still takes minutes):
-		// its table and markdown are not covered here.
+		{"simulate-cohort.markdown", "simulate -n 100 -k 10 --policy full --trials 200 --seed 3 --format markdown"},
+		{"reproduce-seed.markdown", "reproduce seed --trials 30 --format markdown"},
+		{"reproduce-aws.markdown", "reproduce aws --trials 5 --format markdown"},
+		{"claims-seed.table", "claims --source seed --trials 2 --format table"},
+		{"claims-seed.markdown", "claims --source seed --trials 2 --format markdown"},
+		// Fitted to 100 columns: wrapped text, optional columns left out.
+		{"simulate-preset.table-100", "COLUMNS=100 simulate -n 100 -k 10 --policy grpc-retry --tick 100ms --trials 50 --format table"},
+		{"audit.table-100", "COLUMNS=100 audit -n 100 --trials 20 --format table"},
+		{"presets.table-100", "COLUMNS=100 presets --format table"},
+		{"reproduce-seed.table-100", "COLUMNS=100 reproduce seed --trials 30 --format table"},
+		{"claims-seed.table-100", "COLUMNS=100 claims --source seed --trials 2 --format table"},
+		// herd claims --source controls has no small scale (--trials 2
+		// still takes minutes); the seed claims' table is the same code.
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, errs, code := herd(t, strings.Fields(c.args)...)
+			args := strings.Fields(c.args)
+			t.Setenv("COLUMNS", "")
+			if cols, ok := strings.CutPrefix(args[0], "COLUMNS="); ok {
+				t.Setenv("COLUMNS", cols)
+				args = args[1:]
+			}
+			out, errs, code := herd(t, args...)
 			if code != 0 {
 				t.Fatalf("herd %s: exit %d: %s", c.args, code, errs)
 			}
@@ -171,7 +193,7 @@ func smallValidationGrid(t *testing.T) []analysis.ValidationCase {
 		switch {
 		case c.Method == analysis.MethodClosed && sc.Clients == 50 && sc.Policy.Kind == model.Expo,
 			c.Method == analysis.MethodMarkov && sc.Clients == 3 && sc.Server == model.Collision,
-			c.Method == analysis.MethodMeanField && sc.Clients == 1000 && sc.Policy.Kind == model.Full && c.Series == "":
+			c.Method == analysis.MethodMeanField && sc.Clients == 1000 && sc.Capacity == 33 && sc.Policy.Kind == model.Full:
 			g = append(g, c)
 		}
 	}

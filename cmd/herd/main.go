@@ -9,11 +9,17 @@
 //	herd sweep --policy full,equal --cap 16:2048:*2 --out sweep.jsonl
 //	herd sweep --spec deploy/sweep.yaml --shard auto --resume --out shard.jsonl
 //	herd merge shard-*.jsonl --out sweep.jsonl
-//	herd version
+//	herd compare -n 1000 -k 100/s --tick 10ms --policy full,cenkalti-v4 --out review
+//	herd cite
 //
 // Every command prints a table on a terminal and JSON otherwise (choose with
-// --format table|csv|json); --out FILE writes atomically. Usage errors exit
-// with status 2, other failures with status 1.
+// --format table|csv|json, and markdown where a table is worth pasting);
+// --out FILE writes atomically. Every output carries one cite line: herd's
+// version, the revision and whether the tree was modified, the command,
+// seed, trials and engine. Tables fit the terminal ($COLUMNS; --wide shows
+// every column). Usage errors and limits exit with status 2, other
+// failures with status 1, an interrupted run with 130 and an internal
+// error (a panic, with its stack) with 3.
 //
 // Each command is an options struct holding its streams and what its flags
 // said, a newCmdX(f, runF) constructor that parses the flags into it, and

@@ -25,7 +25,11 @@ func newCmdMerge(f *factory, runF func(*mergeOptions) error) *cobra.Command {
 rows in point order: exactly the bytes the unsharded sweep writes. It refuses,
 with exit status 1 and the file and points named, rows of different sweeps
 (their spec hashes differ), a point present twice (a duplicated shard), points
-absent (a missing or unfinished shard) and a file cut off mid-row.`,
+absent (a missing or unfinished shard), a file cut off mid-row, and a row whose
+integrity check fails: every row ends with "check", a hash of its other bytes,
+so a row edited, cut short or rewritten (CRLF line endings) is refused with its
+file and line. Rows written before herd had the check are refused too: rerun
+their sweep.`,
 		Example: `  herd merge shard-0.jsonl shard-1.jsonl shard-2.jsonl shard-3.jsonl --out sweep.jsonl`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {

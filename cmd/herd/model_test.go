@@ -84,11 +84,81 @@ func TestModelExitCodes(t *testing.T) {
 		{[]string{"model", "--method", "exact"}, 2, "--method"},
 		{[]string{"model"}, 2, "--method"},
 		{[]string{"model", "--method", "markov", "-k", "0"}, 2, "--capacity"},
-		{[]string{"model", "--method", "meanfield", "--grid", "0"}, 2, "--grid"},
+		{[]string{"model", "--method", "meanfield", "--grid", "-1"}, 2, "--grid"},
 	} {
 		_, stderr, code := herd(t, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.says) {
 			t.Errorf("herd %s: exit %d, stderr %q; want exit %d mentioning %q", strings.Join(c.args, " "), code, stderr, c.code, c.says)
+		}
+	}
+}
+
+// Every model result states its validity: exact for the closed form;
+// conditional, with the unfinished probability and a warning, for a chain
+// cut by its horizon; approximate for the mean field, with the errors herd
+// validate measured nearest to it, and a warning outside the validated
+// region. The warnings go to stderr with JSON and into the table.
+func TestModelValidity(t *testing.T) {
+	type result struct {
+		Validity struct {
+			Kind       string
+			Unfinished float64
+			InRegion   *bool `json:"in_validated_region"`
+			CallsError *struct {
+				RelErr float64 `json:"rel_err"`
+			} `json:"calls_error"`
+			CompletionError *struct {
+				RelErr float64 `json:"rel_err"`
+			} `json:"completion_error"`
+			NearestValidated *struct{ Scenario model.Scenario } `json:"nearest_validated"`
+		}
+		Warnings []string
+	}
+	for _, c := range []struct {
+		args     []string
+		kind     string
+		warns    string // in JSON and on stderr; "" for none
+		inRegion bool
+	}{
+		{[]string{"--method", "closed", "--policy", "expo"}, "exact", "", false},
+		{[]string{"--method", "markov", "-n", "4", "-k", "1", "--policy", "full", "--cap", "8"}, "exact", "", false},
+		{[]string{"--method", "markov", "-n", "4", "-k", "1", "--policy", "full", "--cap", "8", "--horizon", "7"}, "conditional", "conditional on finishing", false},
+		{[]string{"--method", "meanfield", "-n", "100000", "-k", "33333", "--policy", "decorrelated"}, "approximate", "", true},
+		{[]string{"--method", "meanfield", "-n", "5000", "-k", "100", "--policy", "equal"}, "approximate", "", true},
+		{[]string{"--method", "meanfield", "-n", "100", "-k", "10", "--policy", "full"}, "approximate", "outside the region", false},
+		{[]string{"--method", "meanfield", "-n", "10000", "-k", "100", "--policy", "full", "--cap", "64"}, "approximate", "outside the region", false},
+	} {
+		out, stderr, code := herd(t, append([]string{"model", "--format", "json"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		var r result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		v := r.Validity
+		if v.Kind != c.kind {
+			t.Errorf("%v: validity %q, want %q", c.args, v.Kind, c.kind)
+		}
+		if c.warns == "" && (len(r.Warnings) > 0 || stderr != "") {
+			t.Errorf("%v: unexpected warnings %q, stderr %q", c.args, r.Warnings, stderr)
+		}
+		if c.warns != "" && (len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], c.warns) || !strings.Contains(stderr, c.warns)) {
+			t.Errorf("%v: warnings %q, stderr %q; want one saying %q", c.args, r.Warnings, stderr, c.warns)
+		}
+		switch c.kind {
+		case "conditional":
+			if math.Abs(v.Unfinished-0.1018) > 1e-4 {
+				t.Errorf("%v: unfinished %g, want about 0.1018", c.args, v.Unfinished)
+			}
+		case "approximate":
+			if v.InRegion == nil || *v.InRegion != c.inRegion || v.CallsError == nil || v.CompletionError == nil || v.NearestValidated == nil {
+				t.Errorf("%v: validity %+v lacks the measured errors or says the wrong region", c.args, v)
+			}
+		}
+		table, _, _ := herd(t, append([]string{"model", "--format", "table"}, c.args...)...)
+		if !strings.Contains(table, "\nvalidity: "+c.kind) || (c.warns != "" && !strings.Contains(table, "warning: ")) {
+			t.Errorf("%v: the table does not state the validity %q and its warnings:\n%s", c.args, c.kind, table)
 		}
 	}
 }

@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +23,7 @@ var formats = []string{"table", "csv", "json"}
 // outputFlags choose the format and destination of a command's result.
 type outputFlags struct {
 	format, out string
+	wide        bool
 	// markdown, set before register, adds --format markdown for commands
 	// whose result is a table worth pasting into documents.
 	markdown bool
@@ -41,6 +41,27 @@ func (f *outputFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.format, "format", "", "output format: "+list+" (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&f.out, "out", "", "write the result to this file instead of standard output (-): a regular file is replaced atomically keeping its mode, a symbolic link's target is written, a device or FIFO is written as it stands; a directory or a read-only file is refused")
 	complete(c, "format", f.allowed())
+	f.registerWide(c)
+}
+
+func (f *outputFlags) registerWide(c *cobra.Command) {
+	c.Flags().BoolVar(&f.wide, "wide", false, "table: show every column, however wide (default: fit the terminal, or $COLUMNS, wrapping text and leaving out optional columns)")
+}
+
+// width is what a table is fitted to: $COLUMNS when set, else the
+// terminal's width when the table goes to it; 0 (no limit) with --wide,
+// for other formats, and for a table going to a file or a pipe.
+func (f *outputFlags) width(fac *factory, o output) int {
+	if f.wide || o.Format != "table" {
+		return 0
+	}
+	if c, err := strconv.Atoi(fac.Getenv("COLUMNS")); err == nil && c > 0 {
+		return c
+	}
+	if o.Path == "" {
+		return fac.IO.Width
+	}
+	return 0
 }
 
 // output is how and where a command writes its result: the format
@@ -48,6 +69,12 @@ func (f *outputFlags) register(c *cobra.Command) {
 type output struct {
 	Format string // table, csv, json or markdown
 	Path   string
+	// Cite is the provenance that write puts on the result: the build and
+	// the command line from the factory; commands add their run's seed,
+	// trials and engine (Provenance.withRun) and put it in their JSON.
+	Cite Provenance
+	// Width is the width tables and their text are fitted to (0: none).
+	Width int
 }
 
 // stdoutPath reads an --out value: "-" is standard output, as "" is.
@@ -72,51 +99,69 @@ func (f *outputFlags) path() (string, error) {
 
 // resolve picks the format: the flag, else the --out file's extension, else
 // table on a terminal and JSON otherwise.
-func (f *outputFlags) resolve(ios *iostreams) (output, error) {
+func (f *outputFlags) resolve(fac *factory) (output, error) {
+	ios := fac.IO
 	path, err := f.path()
 	if err != nil {
 		return output{}, err
 	}
-	o := output{Path: path}
-	if f.format != "" {
-		for _, v := range f.allowed() {
-			if f.format == v {
-				o.Format = v
-				return o, nil
-			}
-		}
-		return o, usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(f.allowed(), ", "), f.format)}
+	o := output{Path: path, Cite: fac.provenance()}
+	if o.Format, err = f.chooseFormat(ios, o.Path); err != nil {
+		return o, err
 	}
-	switch strings.ToLower(filepath.Ext(o.Path)) {
-	case ".md":
-		if f.markdown {
-			o.Format = "markdown"
-			return o, nil
-		}
-	case ".json":
-		o.Format = "json"
-		return o, nil
-	case ".csv":
-		o.Format = "csv"
-		return o, nil
-	case ".txt":
-		o.Format = "table"
-		return o, nil
-	}
-	o.Format = "json"
-	if o.Path == "" && ios.OutTTY {
-		o.Format = "table"
-	}
+	o.Width = f.width(fac, o)
 	return o, nil
 }
 
-// write renders the result into memory, then writes it to standard output
-// or, through a temporary file and a rename, to --out: a failed run leaves
-// no half-written file.
+func (f *outputFlags) chooseFormat(ios *iostreams, path string) (string, error) {
+	if f.format != "" {
+		for _, v := range f.allowed() {
+			if f.format == v {
+				return v, nil
+			}
+		}
+		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(f.allowed(), ", "), f.format)}
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md":
+		if f.markdown {
+			return "markdown", nil
+		}
+	case ".json":
+		return "json", nil
+	case ".csv":
+		return "csv", nil
+	case ".txt":
+		return "table", nil
+	}
+	if path == "" && ios.OutTTY {
+		return "table", nil
+	}
+	return "json", nil
+}
+
+// write renders the result into memory with its cite line — a footer of a
+// table or markdown, a comment line heading a CSV; JSON documents carry
+// o.Cite themselves — then writes it to standard output or, through a
+// temporary file and a rename, to --out: a failed run leaves no
+// half-written file.
 func (o output) write(ios *iostreams, render func(w io.Writer) error) error {
 	var buf bytes.Buffer
+	if o.Format == "csv" {
+		fmt.Fprintf(&buf, "# %s\n", o.Cite.Cite)
+	}
 	if err := render(&buf); err != nil {
 		return err
+	}
+	switch o.Format {
+	case "table":
+		fmt.Fprintf(&buf, "\n%s\n", o.Cite.Cite)
+		// The tables are fitted already; this wraps the text around them.
+		text := wrapText(buf.String(), o.Width)
+		buf.Reset()
+		buf.WriteString(text)
+	case "markdown":
+		fmt.Fprintf(&buf, "\n%s\n", o.Cite.markdown())
 	}
 	if o.Path == "" {
 		_, err := ios.Out.Write(buf.Bytes())
@@ -159,57 +204,6 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Provenance says which herd computed a result.
-type Provenance struct {
-	Version  string `json:"version"`
-	Revision string `json:"revision"`
-	Modified bool   `json:"modified,omitempty"`
-	Go       string `json:"go"`
-	// Source says where Revision comes from when the binary was built
-	// without VCS stamping (go run with -buildvcs=false).
-	Source string `json:"revision_source,omitempty"`
-}
-
-func provenance() Provenance {
-	p := Provenance{Version: "(unknown)", Revision: "(unknown: built without VCS information)"}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return p
-	}
-	p.Version, p.Go = info.Main.Version, info.GoVersion
-	stamped := false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			p.Revision, stamped = s.Value, true
-		case "vcs.modified":
-			p.Modified = s.Value == "true"
-		}
-	}
-	if !stamped {
-		checkoutRevision(&p)
-	}
-	return p
-}
-
-// checkoutRevision fills in the revision from the git checkout in the
-// working directory when it is herd's own module: that is where `go run
-// ./cmd/herd` builds from, and go run does not stamp VCS information.
-func checkoutRevision(p *Provenance) {
-	mod, err := os.ReadFile("go.mod")
-	if err != nil || !strings.HasPrefix(string(mod), "module github.com/herdlab/herd\n") {
-		return
-	}
-	rev, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return
-	}
-	p.Revision, p.Source = strings.TrimSpace(string(rev)), "git checkout in the working directory (binary not VCS-stamped)"
-	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
-		p.Modified = len(bytes.TrimSpace(st)) > 0
-	}
-}
-
 // progress reports work done on stderr when it is a terminal and the run has
 // lasted more than a second; otherwise it stays silent.
 type progress struct {
@@ -241,6 +235,21 @@ func (p *progress) set(done int) {
 			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
 	}
 	_ = p.bar.Set(done)
+}
+
+// of records that done of total units are finished, total being known
+// only as the work goes.
+func (p *progress) of(done, total int) {
+	if p == nil {
+		return
+	}
+	if total != p.total {
+		p.total = total
+		if p.bar != nil {
+			p.bar.ChangeMax(total)
+		}
+	}
+	p.set(done)
 }
 
 // describe replaces the bar's description, e.g. with a rate.

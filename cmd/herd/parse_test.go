@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/claims"
@@ -25,6 +24,7 @@ func testFactory(env map[string]string) *factory {
 	return &factory{
 		IO:     &iostreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}},
 		Getenv: func(k string) string { return env[k] },
+		Build:  testBuild,
 	}
 }
 
@@ -38,6 +38,7 @@ func parseAndRun[O any](t *testing.T, newCmd func(*factory, func(*O) error) *cob
 
 func parseAndRunIn[O any](t *testing.T, f *factory, newCmd func(*factory, func(*O) error) *cobra.Command, runF func(*O) error, args ...string) (string, string, int) {
 	t.Helper()
+	f.Args = args
 	root := newBareRoot(f)
 	root.AddCommand(newCmd(f, runF))
 	code := execute(context.Background(), root, args, f.IO.ErrOut)
@@ -79,7 +80,7 @@ func TestSimulateParses(t *testing.T) {
 		o.Run.MaxMemory != want.MaxMemory || o.Run.Arrivals != want.Arrivals {
 		t.Errorf("run options %+v, want %+v", o.Run, want)
 	}
-	if o.Traffic != nil || o.Output != (output{Format: "json"}) || o.Ctx == nil || o.IO == nil {
+	if o.Traffic != nil || o.Output.where() != (output{Format: "json"}) || o.Ctx == nil || o.IO == nil {
 		t.Errorf("traffic %v, output %+v, ctx %v", o.Traffic, o.Output, o.Ctx)
 	}
 
@@ -112,7 +113,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{simulateParse, "simulate --trials 0", "--trials"},
 		{simulateParse, "simulate --rate 5 --horizon 100", "--horizon"},
 		{simulateParse, "simulate --outage 10", "needs --rate"},
-		{simulateParse, "simulate --format markdown", "--format"},
+		{simulateParse, "simulate --format xml", "--format"},
 		{simulateParse, "simulate --policy cenkalti-v4 --cap 8", "--cap"},
 		{modelParse, "model --method exact", "--method must be one of closed, markov, meanfield"},
 		{modelParse, "model", "--method"},
@@ -125,6 +126,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{claimsParse, "claims --source blog", "--source"},
 		{claimsParse, "claims --format csv", "--format"},
 		{claimsParse, "claims --trials 1", "--trials"},
+		{claimsParse, "claims --scaling cached", "--scaling"},
 		{validateParse, "validate --perturb-delays 0", "--perturb-delays"},
 		{validateParse, "validate --workers -1", "--workers"},
 		{plotsParse, "plots --only nope", "--only"},
@@ -185,19 +187,19 @@ func TestOutputResolves(t *testing.T) {
 		{tty, "simulate --out r.csv", output{Format: "csv", Path: "r.csv"}},
 		{tty, "simulate --out r.json", output{Format: "json", Path: "r.json"}},
 		{tty, "simulate --out r.txt", output{Format: "table", Path: "r.txt"}},
-		{tty, "simulate --out r.md", output{Format: "json", Path: "r.md"}}, // simulate has no markdown
+		{tty, "simulate --out r.md", output{Format: "markdown", Path: "r.md"}},
 		{tty, "simulate --out r.csv --format table", output{Format: "table", Path: "r.csv"}},
 	} {
 		o, errs, code := parseIn(t, c.f, newCmdSimulate, fields(c.args)...)
-		if code != 0 || o.Output != c.want {
+		if code != 0 || o.Output.where() != c.want {
 			t.Errorf("herd %s (terminal %v): exit %d %s, output %+v, want %+v", c.args, c.f.IO.OutTTY, code, errs, o.Output, c.want)
 		}
 	}
-	if o, _, _ := parseIn(t, tty, newCmdAudit, fields("audit --out r.md")...); o.Output != (output{Format: "markdown", Path: "r.md"}) {
+	if o, _, _ := parseIn(t, tty, newCmdAudit, fields("audit --out r.md")...); o.Output.where() != (output{Format: "markdown", Path: "r.md"}) {
 		t.Errorf("audit --out r.md: %+v", o.Output)
 	}
 	// Claims have no CSV: a .csv file gets JSON.
-	if o, _, _ := parse(t, newCmdClaims, fields("claims --out c.csv --source aws")...); o.Output != (output{Format: "json", Path: "c.csv"}) || o.Claims.Origin != "aws" {
+	if o, _, _ := parse(t, newCmdClaims, fields("claims --out c.csv --source aws")...); o.Output.where() != (output{Format: "json", Path: "c.csv"}) || o.Claims.Origin != "aws" {
 		t.Errorf("claims --out c.csv: %+v, origin %q", o.Output, o.Claims.Origin)
 	}
 	if o, _, _ := parse(t, newCmdClaims, fields("claims")...); o.Claims.Origin != "" || o.Claims.Trials != claims.DefaultTrials {
@@ -217,7 +219,7 @@ func TestOutDashIsStandardOutput(t *testing.T) {
 	}
 	defer os.Chdir(wd)
 	out, errs, code := herd(t, "presets", "--format", "csv", "--out", "-")
-	if code != 0 || !strings.HasPrefix(out, "name,library,") {
+	if code != 0 || !strings.HasPrefix(csvBody(out), "name,library,") {
 		t.Fatalf("exit %d %s: %q", code, errs, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
@@ -231,7 +233,7 @@ func TestModelParses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if o.Method != model.MethodMarkov || o.Solve != (model.SolveOptions{MaxStates: 500, Grid: model.DefaultGrid}) || o.Scenario.Clients != 6 {
+	if o.Method != model.MethodMarkov || o.Solve != (model.SolveOptions{MaxStates: 500}) || o.Scenario.Clients != 6 {
 		t.Errorf("%+v", o)
 	}
 }
@@ -345,17 +347,22 @@ func TestValidateExitCodes(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "checks failed") {
 		t.Errorf("herd validate --perturb-delays 1.1: exit %d, stderr %q; want exit 1", code, errs)
 	}
+	// The mean field's completion planted 3% high fails its 2% bound.
+	out, errs, code = parseAndRun(t, newCmdValidate, small, "validate", "--plant-completion", "1.03", "--format", "csv")
+	if code != 1 || !strings.Contains(errs, "1 of ") || !strings.Contains(out, "completion,") {
+		t.Errorf("herd validate --plant-completion 1.03: exit %d, stderr %q; want exit 1 with one check failed", code, errs)
+	}
 }
 
-// The options carry the command's context: an interrupted run stops.
+// The options carry the command's context: an interrupted run stops, exits
+// 130 and says "interrupted" (a signal cancels the context).
 func TestContextReachesTheRun(t *testing.T) {
 	f := testFactory(nil)
 	root := newBareRoot(f)
 	root.AddCommand(newCmdSimulate(f, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
-	defer cancel()
-	<-ctx.Done()
-	if code := execute(ctx, root, fields("simulate -n 100000 --trials 100000"), f.IO.ErrOut); code != 1 || !strings.Contains(f.IO.ErrOut.(*bytes.Buffer).String(), "context") {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if code := execute(ctx, root, fields("simulate -n 100000 --trials 100000"), f.IO.ErrOut); code != 130 || f.IO.ErrOut.(*bytes.Buffer).String() != "herd: interrupted\n" {
 		t.Errorf("a cancelled simulate: exit %d, %q", code, f.IO.ErrOut.(*bytes.Buffer).String())
 	}
 }
@@ -367,4 +374,21 @@ func grpcRetries(t *testing.T) int {
 		t.Fatal("grpc-retry has no retry limit")
 	}
 	return p.Retries
+}
+
+// where is the format and the destination of an output, without its cite
+// line.
+func (o output) where() output { return output{Format: o.Format, Path: o.Path} }
+
+// Every command's output carries the factory's build and the command line
+// as typed.
+func TestOutputCarriesTheCommand(t *testing.T) {
+	o, errs, code := parse(t, newCmdSimulate, fields("simulate -n 300 --policy equal --format csv")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	c := o.Output.Cite
+	if c.Revision != testBuild().Revision || c.Command != "herd simulate -n 300 --policy equal --format csv" {
+		t.Errorf("cite %+v", c)
+	}
 }

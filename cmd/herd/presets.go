@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/herdlab/herd/model"
 	"github.com/spf13/cobra"
@@ -35,7 +34,7 @@ checked against the real library by the conformance module (make conformance).`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			var err error
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -88,7 +87,7 @@ func presetsRun(opts *presetsOptions) error {
 			return writeJSON(w, struct {
 				Presets    []presetJSON `json:"presets"`
 				Provenance Provenance   `json:"provenance"`
-			}{rows, provenance()})
+			}{rows, opts.Output.Cite})
 		case "csv":
 			cw := csv.NewWriter(w)
 			cw.Write([]string{"name", "library", "version", "source", "formula", "defaults", "retries", "max_elapsed", "conformance", "synchronizing"})
@@ -105,13 +104,13 @@ func presetsRun(opts *presetsOptions) error {
 			}
 			return nil
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "%d library presets; delays in seconds, converted to ticks with --tick (default 1s) and --rounding.\n\n", len(rows))
-		fmt.Fprintln(tw, "preset\tdelay before retry n (s)\tretry limit\tlibrary, version, source")
+		fmt.Fprintf(w, "%d library presets; delays in seconds, converted to ticks with --tick (default 1s) and --rounding.\n\n", len(rows))
+		t := newTable(column{name: "preset"}, column{name: "delay before retry n (s)", wrap: true},
+			column{name: "retry limit", wrap: true}, column{name: "library, version", wrap: true}, column{name: "source", wrap: true, drop: 1})
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s %s: %s\n", r.Name, r.Formula, limit(r), r.Library, r.Version, r.Source)
+			t.add(r.Name, r.Formula, limit(r), r.Library+", "+r.Version, r.Source)
 		}
-		return tw.Flush()
+		return t.text(w, opts.Output.Width)
 	})
 }
 

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
@@ -40,10 +41,8 @@ type reproduceSeedOptions struct {
 
 func newCmdReproduceSeed(f *factory, runF func(*reproduceSeedOptions) error) *cobra.Command {
 	opts := &reproduceSeedOptions{IO: f.IO}
-	var (
-		run runFlags
-		out outputFlags
-	)
+	var run runFlags
+	out := outputFlags{markdown: true}
 	c := &cobra.Command{
 		Use:   "seed",
 		Short: "The seed article's table (N = 50, 100, 200; k = 10) beside herd's estimates",
@@ -62,7 +61,7 @@ two-sided z test at 99.9% on the difference of means (standard error
 			if opts.Run, err = run.options(); err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -93,7 +92,12 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 	if err != nil {
 		return err
 	}
-	res := reproduceResult{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: provenance()}
+	var scs []model.Scenario
+	for _, r := range rows {
+		scs = append(scs, r.Scenario)
+	}
+	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
+	res := reproduceResult{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: opts.Output.Cite}
 	for _, r := range rows {
 		if r.Agrees() {
 			res.Agree++
@@ -105,8 +109,10 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 			return writeJSON(w, res)
 		case "csv":
 			return reproduceCSV(w, res)
+		case "markdown":
+			return reproduceMarkdown(w, res)
 		}
-		return reproduceTable(w, res)
+		return reproduceTable(w, res, opts.Output.Width)
 	})
 }
 
@@ -117,18 +123,63 @@ func verdict(a stats.Agreement) string {
 	return fmt.Sprintf("DIFFERS (z = %.1f)", a.Z)
 }
 
-func reproduceTable(w io.Writer, r reproduceResult) error {
-	fmt.Fprintf(w, "Seed article, section 5.2, rerun by herd: %d trials per row, seed %d, 95%% CIs.\n", r.Trials, r.Seed)
-	fmt.Fprintf(w, "Agreement: two-sided z test at 99.9%% against the article's mean ± sd over 30 trials.\n\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N\tpolicy\tcalls (herd)\t95% CI\tarticle\tcalls\tcompletion (herd)\t95% CI\tarticle\tcompletion")
+// reproduceHead says what the table compares.
+func reproduceHead(r reproduceResult) []string {
+	return []string{
+		fmt.Sprintf("Seed article, section 5.2, rerun by herd: %d trials per row, seed %d; herd's mean ± half its 95%% interval.", r.Trials, r.Seed),
+		"The article's mean and sd over its 30 trials; agreement by a two-sided z test at 99.9% on the difference of means.",
+	}
+}
+
+// seedRows is the seed table: herd's estimates beside the article's.
+func seedRows(r reproduceResult) *table {
+	cols := []column{{name: "N", right: true}, {name: "policy"}, {name: "censored", right: true}}
+	cols = append(cols, pmColumns("calls", 0)...)
+	cols = append(cols, column{name: "article", right: true})
+	cols = append(cols, pmColumns("completion (ticks)", 0)...)
+	cols = append(cols, column{name: "article", right: true}, column{name: "agreement", wrap: true})
+	t := newTable(cols...)
+	article := func(p stats.Published) string { return fmt.Sprintf("%s sd %s", fmtNum(p.Mean), fmtNum(p.SD)) }
 	for _, row := range r.Rows {
 		cl, co := row.Calls, row.Completion
-		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%s\t%.1f ± %.1f\t%s\t%.2f\t%s\t%.2f ± %.2f\t%s\n",
-			row.Clients, row.Policy, cl.Mean, ci(cl.CI95), cl.Published.Mean, cl.Published.SD, verdict(cl.Agreement),
-			co.Mean, ci(co.CI95), co.Published.Mean, co.Published.SD, verdict(co.Agreement))
+		cells := []string{strconv.Itoa(row.Clients), row.Policy, fmt.Sprintf("%d/%d", row.Censored, r.Trials)}
+		cells = append(cells, pmCells(&cl.Estimate)...)
+		cells = append(cells, article(cl.Published))
+		cells = append(cells, pmCells(&co.Estimate)...)
+		cells = append(cells, article(co.Published), agreement(cl.Agreement, co.Agreement))
+		t.add(cells...)
 	}
-	if err := tw.Flush(); err != nil {
+	return t
+}
+
+// agreement is a row's verdict: "agrees", or which of calls and completion
+// differ and by how much.
+func agreement(calls, completion stats.Agreement) string {
+	var differ []string
+	if !calls.Agrees {
+		differ = append(differ, fmt.Sprintf("calls DIFFER (z = %.1f)", calls.Z))
+	}
+	if !completion.Agrees {
+		differ = append(differ, fmt.Sprintf("completion DIFFERS (z = %.1f)", completion.Z))
+	}
+	if len(differ) == 0 {
+		return "agrees"
+	}
+	return strings.Join(differ, "; ")
+}
+
+func reproduceTable(w io.Writer, r reproduceResult, width int) error {
+	fmt.Fprintf(w, "%s\n\n", strings.Join(reproduceHead(r), "\n"))
+	if err := seedRows(r).text(w, width); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%d of %d rows agree with the article on both calls and completion.\n", r.Agree, len(r.Rows))
+	return err
+}
+
+func reproduceMarkdown(w io.Writer, r reproduceResult) error {
+	fmt.Fprintf(w, "%s\n\n", strings.Join(reproduceHead(r), "\n\n"))
+	if err := seedRows(r).markdown(w); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "\n%d of %d rows agree with the article on both calls and completion.\n", r.Agree, len(r.Rows))
@@ -137,7 +188,7 @@ func reproduceTable(w io.Writer, r reproduceResult) error {
 
 func reproduceCSV(w io.Writer, r reproduceResult) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"clients", "policy", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "article_mean", "article_sd", "article_n", "z", "agrees"})
+	cw.Write([]string{"clients", "policy", "censored", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "article_mean", "article_sd", "article_n", "z", "agrees"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, row := range r.Rows {
 		for _, m := range []struct {
@@ -148,7 +199,7 @@ func reproduceCSV(w io.Writer, r reproduceResult) error {
 			if m.c.CI95 != nil {
 				lo, hi = num(m.c.CI95[0]), num(m.c.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, m.name, num(m.c.Mean), num(m.c.SD), strconv.Itoa(m.c.N),
+			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, strconv.Itoa(row.Censored), m.name, num(m.c.Mean), num(m.c.SD), strconv.Itoa(m.c.N),
 				lo, hi, num(m.c.Published.Mean), num(m.c.Published.SD), strconv.Itoa(m.c.Published.N), num(m.c.Z), strconv.FormatBool(m.c.Agrees)})
 		}
 	}

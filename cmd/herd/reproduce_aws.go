@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -25,10 +25,8 @@ type reproduceAWSOptions struct {
 
 func newCmdReproduceAWS(f *factory, runF func(*reproduceAWSOptions) error) *cobra.Command {
 	opts := &reproduceAWSOptions{IO: f.IO}
-	var (
-		run runFlags
-		out outputFlags
-	)
+	var run runFlags
+	out := outputFlags{markdown: true}
 	c := &cobra.Command{
 		Use:   "aws",
 		Short: "The AWS blog's OCC simulation (N = 10…190 × 5 policies) with 95% CIs",
@@ -49,7 +47,7 @@ The defaults mirror the blog's own run: 100 trials per point.`,
 			if opts.Run, err = run.options(); err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -81,33 +79,56 @@ func reproduceAWSRun(opts *reproduceAWSOptions) error {
 	if err != nil {
 		return err
 	}
-	res := reproduceAWSResult{Source: analysis.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: provenance()}
+	var scs []model.Scenario
+	for _, r := range rows {
+		scs = append(scs, r.Scenario)
+	}
+	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
+	res := reproduceAWSResult{Source: analysis.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: opts.Output.Cite}
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
 			return writeJSON(w, res)
 		case "csv":
 			return reproduceAWSCSV(w, res)
+		case "markdown":
+			return reproduceAWSMarkdown(w, res)
 		}
-		return reproduceAWSTable(w, res)
+		return reproduceAWSTable(w, res, opts.Output.Width)
 	})
 }
 
-func reproduceAWSTable(w io.Writer, r reproduceAWSResult) error {
-	fmt.Fprintf(w, "AWS Architecture Blog OCC simulation, rerun by herd: %d trials per row, seed %d, 95%% CIs.\n", r.Trials, r.Seed)
-	fmt.Fprintf(w, "Hops |Normal(10, 2)| ms, base 5 ms, cap 2000 ms; calls count writes; time in ms.\n\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "N\tpolicy\tcalls\t95% CI\ttime (ms)\t95% CI\t")
-	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%s\t%.0f\t%s\t\n", row.Clients, row.Policy,
-			row.Calls.Mean, ci(row.Calls.CI95), row.Completion.Mean, ci(row.Completion.CI95))
+func reproduceAWSHead(r reproduceAWSResult) []string {
+	return []string{
+		fmt.Sprintf("AWS Architecture Blog OCC simulation, rerun by herd: %d trials per row, seed %d; mean ± half its 95%% interval.", r.Trials, r.Seed),
+		"Hops |Normal(10, 2)| ms, base 5 ms, cap 2000 ms; calls count writes; time in ms.",
 	}
-	return tw.Flush()
+}
+
+func awsRows(r reproduceAWSResult) *table {
+	cols := []column{{name: "N", right: true}, {name: "policy"}, {name: "censored", right: true}}
+	cols = append(cols, pmColumns("calls (writes)", 0)...)
+	t := newTable(append(cols, pmColumns("time (ms)", 0)...)...)
+	for _, row := range r.Rows {
+		cells := append([]string{strconv.Itoa(row.Clients), row.Policy, fmt.Sprintf("%d/%d", row.Censored, r.Trials)}, pmCells(&row.Calls)...)
+		t.add(append(cells, pmCells(&row.Completion.Estimate)...)...)
+	}
+	return t
+}
+
+func reproduceAWSTable(w io.Writer, r reproduceAWSResult, width int) error {
+	fmt.Fprintf(w, "%s\n\n", strings.Join(reproduceAWSHead(r), "\n"))
+	return awsRows(r).text(w, width)
+}
+
+func reproduceAWSMarkdown(w io.Writer, r reproduceAWSResult) error {
+	fmt.Fprintf(w, "%s\n\n", strings.Join(reproduceAWSHead(r), "\n\n"))
+	return awsRows(r).markdown(w)
 }
 
 func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"clients", "policy", "metric", "unit", "mean", "sd", "n", "ci95_lo", "ci95_hi"})
+	cw.Write([]string{"clients", "policy", "censored", "metric", "unit", "mean", "sd", "n", "ci95_lo", "ci95_hi"})
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, row := range r.Rows {
 		for _, m := range []struct {
@@ -118,7 +139,7 @@ func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {
 			if m.e.CI95 != nil {
 				lo, hi = num(m.e.CI95[0]), num(m.e.CI95[1])
 			}
-			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, m.name, m.unit, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), lo, hi})
+			cw.Write([]string{strconv.Itoa(row.Clients), row.Policy, strconv.Itoa(row.Censored), m.name, m.unit, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), lo, hi})
 		}
 	}
 	cw.Flush()

@@ -7,11 +7,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // usageError is a mistake in the command line: exit status 2.
@@ -26,47 +30,101 @@ type iostreams struct {
 	In             io.Reader
 	Out, ErrOut    io.Writer
 	OutTTY, ErrTTY bool
+	// Width is the width of the terminal on standard output, 0 when it
+	// is none: tables are fitted to it.
+	Width int
 }
 
 // systemStreams are the process's own streams.
 func systemStreams() *iostreams {
-	return &iostreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr)}
+	ios := &iostreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr)}
+	if ios.OutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+			ios.Width = w
+		}
+	}
+	return ios
 }
 
-// factory is what every command is made from: its streams and the
-// environment (sweep --shard auto reads a scheduler's variables).
+// factory is what every command is made from: its streams, the
+// environment (sweep --shard auto reads a scheduler's variables), which
+// herd this is (tests give a fixed build, so that goldens hold no real
+// revision) and the command line, for the cite line of every output.
 type factory struct {
 	IO     *iostreams
 	Getenv func(string) string
+	Build  func() Build
+	Args   []string // as typed, without the program's name
 }
+
+// provenance is the cite line's facts known before a command runs: the
+// build and the command line.
+func (f *factory) provenance() Provenance {
+	b := Build{Version: "(unknown)", Revision: unknownRevision}
+	if f.Build != nil {
+		b = f.Build()
+	}
+	return b.provenance(f.Args)
+}
+
+// The exit statuses (the root command's help lists them).
+const (
+	exitOK          = 0
+	exitFailure     = 1   // a runtime failure: a file unreadable, a corrupted row, …
+	exitUsage       = 2   // a usage error or a limit, naming the flag to change
+	exitInternal    = 3   // a bug in herd: a panic, reported with its stack
+	exitInterrupted = 130 // SIGINT or SIGTERM: stopped, nothing half-written (128 + SIGINT)
+)
 
 // run builds the command tree, executes it and returns the exit status.
 func run(args []string, ios *iostreams) int {
+	return runWith(&factory{IO: ios, Getenv: os.Getenv, Build: sync.OnceValue(detectBuild)}, args)
+}
+
+// runWith executes args on the command tree made from f.
+func runWith(f *factory, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	f := &factory{IO: ios, Getenv: os.Getenv}
-	return execute(ctx, newRootCmd(f), args, ios.ErrOut)
+	f.Args = args
+	return execute(ctx, newRootCmd(f), args, f.IO.ErrOut)
 }
 
 // execute runs a command tree on args and turns its error into the exit
 // status: 2 for a usage error (a flag cobra refused, a usageError, a field
-// out of range, a scenario an engine refuses), 1 for any other failure.
-func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) int {
+// out of range, a scenario an engine refuses), 130 when a signal stopped
+// it, 3 for a panic (a bug: its stack goes to stderr), 1 for any other
+// failure.
+func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "herd: internal error (a bug in herd; please report it with this output): %v\n%s", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
 	root.SetArgs(args)
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
 	err := root.ExecuteContext(ctx)
 	if err == nil {
-		return 0
+		return exitOK
+	}
+	if ctx.Err() != nil {
+		// A signal: "interrupted" says more than "context canceled".
+		if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
+			fmt.Fprintln(stderr, "herd: interrupted")
+		} else {
+			fmt.Fprintln(stderr, "herd:", err)
+		}
+		return exitInterrupted
 	}
 	fmt.Fprintln(stderr, "herd:", err)
 	var ue usageError
 	var fe *model.FieldError
 	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
 	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &le) {
-		return 2
+		return exitUsage
 	}
-	return 1
+	return exitFailure
 }
 
 func newRootCmd(f *factory) *cobra.Command {
@@ -86,6 +144,8 @@ func newRootCmd(f *factory) *cobra.Command {
 		newCmdMerge(f, nil),
 		newCmdPaperData(f, nil),
 		newCmdDelays(f, nil),
+		newCmdCite(f, nil),
+		newCmdCompare(f, nil),
 	)
 	return root
 }
@@ -99,10 +159,18 @@ func newBareRoot(f *factory) *cobra.Command {
 same moment and retry: the calls the server receives and the time until every
 client is served. It answers two independent ways that must agree — analytical
 models and seeded, parallel Monte Carlo — and every estimate carries its 95%
-interval and its provenance.`,
+interval and its provenance.
+
+Exit status: 0 on success; 1 for a runtime failure (a file unreadable, a
+corrupted row); 2 for a usage error or a limit (the message names the flag to
+change, e.g. --max-memory); 130 when SIGINT or SIGTERM stopped the run (it
+prints "interrupted"; files are left whole, a sweep resumable); 3 for an
+internal error (a bug in herd), reported with its stack on stderr.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionText(f.provenance()),
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -41,6 +41,7 @@ func newCmdSimulate(f *factory, runF func(*simulateOptions) error) *cobra.Comman
 		traffic  trafficFlags
 		arrivals bool
 	)
+	out.markdown = true
 	c := &cobra.Command{
 		Use:   "simulate",
 		Short: "Monte Carlo of one scenario: calls, completion, latency, with 95% intervals",
@@ -108,10 +109,21 @@ drains them by default (--drain: after the last tick no new requests, and
 pending ones play out), so that calls per request count whole lives.
 
 The controls but --max-attempts need --rate or --loop closed for now; in the
-cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retries).`,
+cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retries).
+
+Time: the tick model (the default for textbook scenarios, and with --tick
+alone) handles each tick's arrivals at once and rounds delays to whole
+ticks. --time continuous (implied by --window, --latency or --first-spread)
+plays the window server in real time: each window of length --window admits
+its first k arrivals, the rest fail at once, and a failed attempt retries
+one round trip plus its unrounded delay later; outputs are in ms. Library
+presets are predicted in continuous time once the server's real units are
+given; a tick-model run whose policy's jitter is within a tick warns that
+rounding decides its result.`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
+  herd simulate --policy retry-go-v4 -n 200 -k 10 --window 100ms --latency uniform:2ms,8ms --first-spread 50ms
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --trials 50
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50
   herd simulate --server flaky --failure-rate 0.5 --max-attempts 4 --rate 30 -k 1000000 --outage 0
@@ -127,7 +139,7 @@ cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retr
 			if opts.Run, err = run.options(); err != nil {
 				return err
 			}
-			if opts.Output, err = out.resolve(f.IO); err != nil {
+			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
 			if opts.Controls, err = controls.controls(c.Flags(), opts.Scenario); err != nil {
@@ -182,35 +194,26 @@ func simulateRun(opts *simulateOptions) error {
 		return err
 	}
 	opts.Output.warn(opts.IO, s.Warnings)
+	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, simulateResult{s, provenance()})
+			return writeJSON(w, simulateResult{s, opts.Output.Cite})
 		case "csv":
 			return summaryCSV(w, s)
+		case "markdown":
+			return summaryMarkdown(w, s)
 		}
-		return summaryTable(w, s)
+		return summaryTable(w, s, opts.Output.Width)
 	})
 }
 
 // describe says a scenario in one line.
 func describe(sc model.Scenario) string {
 	p := sc.Policy
-	pol := string(p.Kind)
-	switch p.Kind {
-	case model.Fixed:
-		pol += fmt.Sprintf(" (delay %g)", p.FixedDelay)
-	case model.Expo, model.Full, model.Equal, model.Decorrelated:
-		pol += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
-	}
-	if p.Kind.IsPreset() {
-		pol += " (library preset)"
-	}
-	if p.Retries > 0 {
-		pol += fmt.Sprintf(", gives up after %d retries", p.Retries)
-	}
-	if p.MaxElapsed > 0 {
-		pol += fmt.Sprintf(", gives up past %s elapsed", p.MaxElapsed)
+	pol := p.Describe()
+	if sc.Time == model.ContinuousTime {
+		return describeContinuous(sc, pol)
 	}
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
@@ -246,7 +249,9 @@ func metrics(s analysis.Summary) []metric {
 		m = append(m, metric{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles})
 	}
 	if s.Peak != nil {
-		m = append(m, metric{"peak arrivals/tick", s.Peak, nil})
+		// The largest arrivals of one tick, the first wave's included: N
+		// in a cohort that starts in one tick.
+		m = append(m, metric{"peak arrivals/tick (incl. wave 1)", s.Peak, nil})
 	}
 	if s.GaveUp != nil && (s.Scenario.Policy.Retries > 0 || s.Scenario.Policy.MaxElapsed > 0) {
 		m = append(m, metric{"clients that gave up", s.GaveUp, nil})
@@ -254,48 +259,80 @@ func metrics(s analysis.Summary) []metric {
 	return m
 }
 
+// ci prints an interval by the one precision rule, "exact" when there is
+// none.
 func ci(iv *stats.Interval) string {
 	if iv == nil {
 		return "exact"
 	}
-	return "[" + fmtNum(iv[0]) + ", " + fmtNum(iv[1]) + "]"
+	mid := (iv[0] + iv[1]) / 2
+	s := bracket(mid, iv[0], iv[1])
+	return s[strings.Index(s, "["):]
 }
 
-func summaryTable(w io.Writer, s analysis.Summary) error {
-	fmt.Fprintln(w, describe(s.Scenario))
-	horizon := fmt.Sprintf("horizon %d ticks", s.Scenario.EffectiveHorizon())
-	if s.Scenario.Continuous() {
-		horizon = fmt.Sprintf("horizon %d ms", s.Scenario.EffectiveHorizon())
-		if s.Scenario.Horizon == 0 {
-			horizon = "no horizon: OCC trials always finish"
+// horizonText says where a scenario's trials are cut and counted
+// censored.
+func horizonText(sc model.Scenario) string {
+	switch {
+	case sc.Time == model.ContinuousTime:
+		return fmt.Sprintf("horizon %d windows", sc.EffectiveHorizon())
+	case sc.Continuous():
+		if sc.Horizon == 0 {
+			return "no horizon: OCC trials always finish"
 		}
+		return fmt.Sprintf("horizon %d ms", sc.EffectiveHorizon())
 	}
-	fmt.Fprintf(w, "%d trials, seed %d, %d censored (%s); times in %s\n", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit())
-	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
-	return metricTable(w, metrics(s), s.Warnings)
+	return fmt.Sprintf("horizon %d ticks", sc.EffectiveHorizon())
 }
 
-// metricTable writes one row per metric — mean, sd, 95% interval and the
-// reported quantiles with theirs — then the warnings.
-func metricTable(w io.Writer, ms []metric, warnings []string) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "metric\tmean\tsd\t95% CI")
-	for _, p := range stats.Percentiles {
-		fmt.Fprintf(tw, "\t%s [95%% CI]", p.Name)
+// summaryHead says what was run: the scenario, the trials and the engine.
+func summaryHead(s analysis.Summary) []string {
+	horizon := horizonText(s.Scenario)
+	return []string{
+		describe(s.Scenario),
+		fmt.Sprintf("%d trials, seed %d, %d censored (%s); %s, times in %s; mean ± half its 95%% interval, quantiles [95%% interval]", s.Trials, s.Seed, s.Censored, horizon, timeModelText(s.Scenario), s.Scenario.TimeUnit()),
+		fmt.Sprintf("engine: %s (%s)", s.Engine.Engine, s.Engine.Reason),
 	}
-	fmt.Fprintln(tw)
+}
+
+func summaryTable(w io.Writer, s analysis.Summary, width int) error {
+	fmt.Fprintln(w, strings.Join(summaryHead(s), "\n"))
+	fmt.Fprintln(w)
+	return metricTable(w, metrics(s), s.Warnings, width)
+}
+
+func summaryMarkdown(w io.Writer, s analysis.Summary) error {
+	fmt.Fprintln(w, strings.Join(summaryHead(s), "\n\n"))
+	fmt.Fprintln(w)
+	return metricMarkdown(w, metrics(s), s.Warnings)
+}
+
+// metricRows is one row per metric — mean ± half its 95% interval, sd,
+// and the reported quantiles with their intervals.
+func metricRows(ms []metric) *table {
+	cols := append([]column{{name: "metric", wrap: true}}, pmColumns("mean", 0)...)
+	cols[2].name = "± 95% CI"
+	t := newTable(append(cols, column{name: "sd", right: true, drop: 4})...)
+	for i, p := range stats.Percentiles {
+		t.cols = append(t.cols, column{name: p.Name + " [95% CI]", right: true, drop: 3 - i})
+	}
 	for _, m := range ms {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", m.name, fmtNum(m.e.Mean), fmtNum(m.e.SD), ci(m.e.CI95))
+		row := append(append([]string{m.name}, pmCells(m.e)...), fmtNum(m.e.SD))
 		for _, p := range stats.Percentiles {
+			cell := ""
 			if q, ok := m.q[p.Name]; ok {
-				fmt.Fprintf(tw, "\t%s %s", fmtNum(q.Value), ci(&q.CI95))
-			} else {
-				fmt.Fprint(tw, "\t")
+				cell = quantileCI(q)
 			}
+			row = append(row, cell)
 		}
-		fmt.Fprintln(tw)
+		t.add(row...)
 	}
-	if err := tw.Flush(); err != nil {
+	return t
+}
+
+// metricTable writes the metrics' table, then the warnings.
+func metricTable(w io.Writer, ms []metric, warnings []string, width int) error {
+	if err := metricRows(ms).text(w, width); err != nil {
 		return err
 	}
 	for _, warn := range warnings {
@@ -304,16 +341,41 @@ func metricTable(w io.Writer, ms []metric, warnings []string) error {
 	return nil
 }
 
+func metricMarkdown(w io.Writer, ms []metric, warnings []string) error {
+	if err := metricRows(ms).markdown(w); err != nil {
+		return err
+	}
+	for _, warn := range warnings {
+		fmt.Fprintln(w, "\n**Warning:** "+md(warn))
+	}
+	return nil
+}
+
+// runColumns head every row of a simulation's CSV, so that rows of several
+// runs pasted together still say which run they come from.
+var runColumns = []string{"scenario", "policy", "seed", "trials"}
+
+func runCells(sc model.Scenario, seed uint64, trials int) []string {
+	return []string{brief(sc), string(sc.Policy.Kind), strconv.FormatUint(seed, 10), strconv.Itoa(trials)}
+}
+
 func summaryCSV(w io.Writer, s analysis.Summary) error {
 	cw := csv.NewWriter(w)
-	head := []string{"metric", "mean", "sd", "n", "ci95_lo", "ci95_hi"}
+	head := append(append([]string(nil), runColumns...), "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi")
 	for _, p := range stats.Percentiles {
 		head = append(head, p.Name, p.Name+"_ci95_lo", p.Name+"_ci95_hi")
 	}
 	cw.Write(head)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	// The censored trials, which every metric below leaves out (n counts
+	// the trials it is over).
+	cens := []string{"censored trials", strconv.Itoa(s.Censored), "", strconv.Itoa(s.Trials), "", ""}
+	for range stats.Percentiles {
+		cens = append(cens, "", "", "")
+	}
+	cw.Write(cens)
 	for _, m := range metrics(s) {
-		row := []string{m.name, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1])}
+		row := append(runCells(s.Scenario, s.Seed, s.Trials), m.name, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1]))
 		for _, p := range stats.Percentiles {
 			if q, ok := m.q[p.Name]; ok {
 				row = append(row, num(q.Value), num(q.CI95[0]), num(q.CI95[1]))
@@ -343,13 +405,16 @@ func simulateTraffic(opts *simulateOptions) error {
 		return err
 	}
 	opts.Output.warn(opts.IO, s.Warnings)
+	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, trafficResult{s, provenance()})
+			return writeJSON(w, trafficResult{s, opts.Output.Cite})
 		case "csv":
 			return trafficCSV(w, s)
+		case "markdown":
+			return trafficMarkdown(w, s)
 		}
-		return trafficTable(w, s)
+		return trafficTable(w, s, opts.Output.Width)
 	})
 }

@@ -29,6 +29,8 @@ type sweepOptions struct {
 	// Resume continues the sweep whose rows it holds.
 	Out    string
 	Resume bool
+	// Provenance is the build's, which every row carries.
+	Provenance Provenance
 }
 
 // sweepFlags are herd sweep's flags as given.
@@ -44,6 +46,11 @@ type sweepFlags struct {
 
 func newCmdSweep(f *factory, runF func(*sweepOptions) error) *cobra.Command {
 	opts := &sweepOptions{IO: f.IO}
+	if f.Build != nil {
+		// Without the command line: shards of one sweep, given other
+		// command lines, must merge into the bytes of an unsharded run.
+		opts.Provenance = f.Build().provenance(nil)
+	}
 	o := sweepFlags{grid: map[string]*string{}}
 	c := &cobra.Command{
 		Use:   "sweep",
@@ -63,6 +70,12 @@ Rows come in grid order and depend only on the spec and the seed, never on
 JOB_COMPLETIONS) or a Slurm job array (SLURM_ARRAY_TASK_ID and
 SLURM_ARRAY_TASK_COUNT). herd merge joins the shards' files into the bytes of
 the unsharded run.
+
+Each row ends with "check", the first 16 hex digits of the SHA-256 of the
+row's bytes before that field; --resume and herd merge recompute it and refuse
+a row that fails, naming the file and line. Every point is planned (validated,
+its engine chosen, its memory estimated) before --out is opened: a point an
+engine refuses exits 2 with nothing written.
 
 Each row is written whole, in one write. Interrupted (Ctrl-C, SIGTERM), sweep
 finishes no half row; rerun the same command with --resume to continue from
@@ -101,9 +114,12 @@ the rows in --out.`,
 		"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
 		"max-elapsed":  "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
 		"failure-rate": "failure rates p of the flaky server (whose cohort sweeps refuse for now: it runs in open and closed loops)",
+		"time":         "time models (tick, continuous)", "window": "continuous-time windows, e.g. 10ms,100ms",
+		"first-spread": "continuous-time first-send spreads, e.g. 0s:50ms:10ms",
+		"latency":      "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
-		"rounding": strings.Join(model.RoundingNames(), ",")}
+		"rounding": strings.Join(model.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ",")}
 	for _, f := range sweep.GridFields {
 		o.grid[f] = new(string)
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]
@@ -163,8 +179,13 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 
 func sweepRun(o *sweepOptions) error {
 	spec, points, shard := o.Spec, o.Points, o.Shard
+	// Every point is planned before --out is opened: a point an engine
+	// refuses exits 2 with no row written and no file created.
+	if err := spec.Check(points); err != nil {
+		return err
+	}
 	hash := spec.Hash(points)
-	mine := len(sweep.ShardPoints(len(points), shard))
+	mine := sweep.ShardLen(len(points), shard)
 	out, done, err := openSweepOut(o.Out, o.Resume, hash, len(points), shard)
 	if err != nil {
 		return err
@@ -178,7 +199,7 @@ func sweepRun(o *sweepOptions) error {
 		defer out.Close()
 		w = out
 	}
-	prov, _ := json.Marshal(provenance())
+	prov, _ := json.Marshal(o.Provenance)
 	bar := newProgress(o.IO, "points", mine-done)
 	started := time.Now()
 	opt := sweep.SweepOptions{Shard: shard, Workers: o.Workers, Done: done, Provenance: prov,

@@ -279,9 +279,10 @@ func trafficMetrics(s analysis.TrafficSummary) []metric {
 	return m
 }
 
-func trafficTable(w io.Writer, s analysis.TrafficSummary) error {
+// trafficHead says what was run: the scenario, the traffic, the trials
+// and how many recovered, and the engine.
+func trafficHead(s analysis.TrafficSummary) []string {
 	t := s.Traffic
-	fmt.Fprintln(w, describe(s.Scenario))
 	loop := fmt.Sprintf("open loop: %g new requests/tick (λ/k = %.3g)", t.Rate, t.Load)
 	if t.StartCohort {
 		loop += " and every client's first at tick 0"
@@ -293,22 +294,37 @@ func trafficTable(w io.Writer, s analysis.TrafficSummary) error {
 	if t.Drain {
 		drain = ", then drained"
 	}
-	fmt.Fprintf(w, "%s for %d ticks%s; outage ticks %d…%d at capacity %d; reject cost %g; controls: %s\n",
-		loop, t.Ticks, drain, t.OutageStart, t.OutageStart+t.OutageLength-1, t.OutageCapacity, t.RejectCost, s.Controls.Name)
 	r := s.Recovered
-	fmt.Fprintf(w, "%d trials, seed %d: %d recovered within the horizon (%.3g, 95%% CI [%.3g, %.3g])\n", s.Trials, s.Seed, r.Count, r.Value, r.CI95[0], r.CI95[1])
-	fmt.Fprintf(w, "engine: %s (%s)\n\n", s.Engine.Engine, s.Engine.Reason)
-	return metricTable(w, trafficMetrics(s), s.Warnings)
+	return []string{
+		describe(s.Scenario),
+		fmt.Sprintf("%s for %d ticks%s; outage ticks %d…%d at capacity %d; reject cost %g; controls: %s",
+			loop, t.Ticks, drain, t.OutageStart, t.OutageStart+t.OutageLength-1, t.OutageCapacity, t.RejectCost, s.Controls.Name),
+		fmt.Sprintf("%d trials, seed %d: %d recovered within the horizon (share %s); mean ± half its 95%% interval",
+			s.Trials, s.Seed, r.Count, bracket(r.Value, r.CI95[0], r.CI95[1])),
+		fmt.Sprintf("engine: %s (%s)", s.Engine.Engine, s.Engine.Reason),
+	}
+}
+
+func trafficTable(w io.Writer, s analysis.TrafficSummary, width int) error {
+	fmt.Fprintln(w, strings.Join(trafficHead(s), "\n"))
+	fmt.Fprintln(w)
+	return metricTable(w, trafficMetrics(s), s.Warnings, width)
+}
+
+func trafficMarkdown(w io.Writer, s analysis.TrafficSummary) error {
+	fmt.Fprintln(w, strings.Join(trafficHead(s), "\n\n"))
+	fmt.Fprintln(w)
+	return metricMarkdown(w, trafficMetrics(s), s.Warnings)
 }
 
 func trafficCSV(w io.Writer, s analysis.TrafficSummary) error {
 	cw := csv.NewWriter(w)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	cw.Write([]string{"metric", "mean", "sd", "n", "ci95_lo", "ci95_hi"})
+	cw.Write(append(append([]string(nil), runColumns...), "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi"))
 	r := s.Recovered
-	cw.Write([]string{"recovered share", num(r.Value), "", strconv.Itoa(r.N), num(r.CI95[0]), num(r.CI95[1])})
+	cw.Write(append(runCells(s.Scenario, s.Seed, s.Trials), "recovered share", num(r.Value), "", strconv.Itoa(r.N), num(r.CI95[0]), num(r.CI95[1])))
 	for _, m := range trafficMetrics(s) {
-		cw.Write([]string{strings.TrimSpace(m.name), num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1])})
+		cw.Write(append(runCells(s.Scenario, s.Seed, s.Trials), strings.TrimSpace(m.name), num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1])))
 	}
 	cw.Flush()
 	return cw.Error()

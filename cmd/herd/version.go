@@ -8,11 +8,12 @@ import (
 
 // versionOptions hold herd version's streams; it takes no flags.
 type versionOptions struct {
-	IO *iostreams
+	IO         *iostreams
+	Provenance Provenance
 }
 
 func newCmdVersion(f *factory, runF func(*versionOptions) error) *cobra.Command {
-	opts := &versionOptions{IO: f.IO}
+	opts := &versionOptions{IO: f.IO, Provenance: f.provenance()}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print herd's version, VCS revision and Go version",
@@ -27,11 +28,15 @@ func newCmdVersion(f *factory, runF func(*versionOptions) error) *cobra.Command 
 }
 
 func versionRun(opts *versionOptions) error {
-	p := provenance()
+	_, err := fmt.Fprint(opts.IO.Out, versionText(opts.Provenance))
+	return err
+}
+
+// versionText is what herd version and herd --version print.
+func versionText(p Provenance) string {
 	mod := ""
 	if p.Modified {
 		mod = " (modified)"
 	}
-	_, err := fmt.Fprintf(opts.IO.Out, "herd %s\nrevision %s%s\n%s\n", p.Version, p.Revision, mod, p.Go)
-	return err
+	return fmt.Sprintf("herd %s\nrevision %s%s\n%s\n", p.Version, p.Revision, mod, p.Go)
 }

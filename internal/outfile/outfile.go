@@ -3,7 +3,9 @@
 // expects: a regular file is replaced atomically and keeps its mode, a
 // symbolic link's target is what gets written, a device or FIFO is written
 // directly, and a directory or a read-only file is refused before anything
-// is written.
+// is written. A command that writes several files (herd compare) names a
+// directory instead: WriteDir fills a new directory beside it and puts it
+// in its place, refusing one that holds files unless forced.
 package outfile
 
 import (

@@ -102,3 +102,43 @@ func TestWrite(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 }
+
+// WriteDir makes a new directory, refuses a non-empty one without force,
+// replaces it with force, and leaves nothing beside it.
+func TestWriteDir(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "out")
+	if err := WriteDir(dir, map[string][]byte{"a.md": []byte("a"), "b.json": []byte("{}")}, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a.md")); err != nil || string(b) != "a" {
+		t.Fatalf("a.md: %q %v", b, err)
+	}
+	var re *RefusedError
+	if err := WriteDir(dir, map[string][]byte{"c": nil}, false); !errors.As(err, &re) {
+		t.Fatalf("a non-empty directory without force: %v", err)
+	}
+	if err := WriteDir(dir, map[string][]byte{"c": []byte("c")}, true); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "c" {
+		t.Errorf("after --force the directory holds %v", entries)
+	}
+	if all, _ := os.ReadDir(parent); len(all) != 1 {
+		t.Errorf("left beside the directory: %v", all)
+	}
+	file := filepath.Join(parent, "f")
+	os.WriteFile(file, nil, 0o644)
+	if err := CheckDir(file, true); !errors.As(err, &re) {
+		t.Errorf("a file as the directory: %v", err)
+	}
+	if err := CheckDir(filepath.Join(parent, "no", "such"), false); !errors.As(err, &re) {
+		t.Errorf("a missing parent: %v", err)
+	}
+	empty := filepath.Join(parent, "empty")
+	os.Mkdir(empty, 0o755)
+	if err := WriteDir(empty, map[string][]byte{"x": nil}, false); err != nil {
+		t.Errorf("an empty directory: %v", err)
+	}
+}

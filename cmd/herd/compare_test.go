@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/herdlab/herd/model"
+)
+
+// --policy lists the policies; --policies gives each its parameters, a
+// delay as ticks or as a duration at the tick; every policy shares the
+// service and one tick.
+func TestCompareParses(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	o, errs, code := parse(t, newCmdCompare, fields("compare -n 1000 -k 100/s --tick 10ms --policy full,cenkalti-v4 --trials 50 --out "+dir)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Join(o.Labels, ",") != "full,cenkalti-v4" || len(o.Scenarios) != 2 || o.Run.Trials != 50 || o.Dir != dir {
+		t.Fatalf("options %+v", o)
+	}
+	for _, sc := range o.Scenarios {
+		if sc.Clients != 1000 || sc.Capacity != 1 || sc.Policy.TickLength() != 10*time.Millisecond {
+			t.Errorf("scenario %+v", sc)
+		}
+	}
+	if o.Cite.Command != "herd compare -n 1000 -k 100/s --tick 10ms --policy full,cenkalti-v4 --trials 50 --out DIR" {
+		t.Errorf("cited command %q", o.Cite.Command)
+	}
+	yml := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(yml, []byte("policies:\n  - policy: full\n    cap: 640ms\n  - policy: full\n    cap: 8\n  - policy: equal\n    base: 20ms\n    label: slow equal\n  - policy: grpc-retry\n"), 0o644)
+	o, errs, code = parse(t, newCmdCompare, fields("compare -n 100 -k 100/s --tick 10ms --policies "+yml+" --out "+dir)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Join(o.Labels, "|") != "full (cap 640ms)|full (cap 8)|slow equal|grpc-retry" {
+		t.Errorf("labels %q", o.Labels)
+	}
+	if p := o.Scenarios[0].Policy; p.Cap != 64 || p.Base != 1 {
+		t.Errorf("cap 640ms at a 10ms tick: %+v", p)
+	}
+	if p := o.Scenarios[2].Policy; p.Kind != model.Equal || p.Base != 2 {
+		t.Errorf("base 20ms at a 10ms tick: %+v", p)
+	}
+	// Without --tick every policy is on the presets' 1 s tick.
+	o, _, _ = parse(t, newCmdCompare, fields("compare --policy full,grpc-retry --out "+dir)...)
+	if o == nil || o.Scenarios[0].Policy.TickLength() != time.Second || o.Scenarios[1].Policy.TickLength() != time.Second {
+		t.Errorf("default tick: %+v", o)
+	}
+
+	full := t.TempDir()
+	os.WriteFile(filepath.Join(full, "keep"), nil, 0o644)
+	for _, c := range []struct{ args, want string }{
+		{"compare --policy full --out " + dir, "two or more"},
+		{"compare --policy full,fulll --out " + dir, "did you mean full"},
+		{"compare --policy full,full --out " + dir, "listed twice"},
+		{"compare --policy full,equal", "--out"},
+		{"compare --policy full,equal --out " + full, "--force"},
+		{"compare --policy full,equal --policies " + yml + " --out " + dir, "not both"},
+		{"compare --server occ --policy full,equal --out " + dir, "occ"},
+		{"compare -k 100/s --tick 3ms --policy full,equal --out " + dir, "--capacity"},
+	} {
+		if _, errs, code := parse(t, newCmdCompare, fields(c.args)...); code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("herd %s: exit %d, %q; want exit 2 saying %q", c.args, code, errs, c.want)
+		}
+	}
+	if _, errs, code := parse(t, newCmdCompare, fields("compare --policy full,equal --force --out "+full)...); code != 0 {
+		t.Errorf("--force on a directory with files: exit %d %s", code, errs)
+	}
+}
+
+// herd compare writes its directory — report, SVG, PNG, JSON — the same
+// bytes every time, with intervals on every paired difference and a
+// verdict that says "not significant" exactly where the interval holds 0.
+func TestCompareWritesDirectory(t *testing.T) {
+	parent := t.TempDir()
+	args := "compare -n 30 -k 5 --policy full,equal,decorrelated --trials 40 --seed 2 --out "
+	var first map[string][]byte
+	for i, name := range []string{"a", "b"} {
+		dir := filepath.Join(parent, name)
+		out, errs, code := herd(t, strings.Fields(args+dir)...)
+		if code != 0 || !strings.Contains(out, "wrote "+dir) {
+			t.Fatalf("exit %d: %s%s", code, out, errs)
+		}
+		files := map[string][]byte{}
+		for _, f := range []string{compareFiles.report, compareFiles.svg, compareFiles.png, compareFiles.data} {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil || len(b) == 0 {
+				t.Fatalf("%s: %v", f, err)
+			}
+			files[f] = b
+		}
+		if i == 0 {
+			first = files
+			continue
+		}
+		for f, b := range files {
+			if !bytes.Equal(b, first[f]) {
+				t.Errorf("%s differs between two runs of the same command", f)
+			}
+		}
+	}
+	report := string(first[compareFiles.report])
+	checkGolden(t, "compare.report", first[compareFiles.report])
+	checkGolden(t, "compare.figure.svg", first[compareFiles.svg])
+	var doc struct {
+		Pairs []struct {
+			A, B       string
+			Calls      pairDiff `json:"calls"`
+			Completion pairDiff `json:"completion"`
+			Latency    pairDiff `json:"latency_mean"`
+			GaveUp     pairDiff `json:"gave_up"`
+			Verdict    string   `json:"verdict"`
+		} `json:"pairs"`
+		Provenance Provenance `json:"provenance"`
+	}
+	if err := json.Unmarshal(first[compareFiles.data], &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Pairs) != 3 || !strings.Contains(doc.Provenance.Cite, testBuild().Revision) {
+		t.Fatalf("%d pairs, cite %q", len(doc.Pairs), doc.Provenance.Cite)
+	}
+	notSignificant := 0
+	for _, p := range doc.Pairs {
+		parts := strings.Split(p.Verdict, "; ")
+		for i, d := range []pairDiff{p.Calls, p.Completion, p.Latency, p.GaveUp} {
+			if d.CI95 == nil {
+				t.Errorf("%s − %s: a difference without an interval", p.A, p.B)
+				continue
+			}
+			same := d.CI95[0] == 0 && d.CI95[1] == 0
+			says := strings.Contains(parts[i], "not significant")
+			if says != (!d.Significant && !same) {
+				t.Errorf("%s vs %s, %q: says not significant %v, interval %v", p.A, p.B, parts[i], says, d.CI95)
+			}
+			if says {
+				notSignificant++
+			}
+		}
+		if !strings.Contains(report, p.Verdict) {
+			t.Errorf("the report lacks the verdict %q", p.Verdict)
+		}
+	}
+	if notSignificant == 0 {
+		t.Error("no difference is not significant here: the test does not see that wording")
+	}
+}
+
+type pairDiff struct {
+	Mean        float64     `json:"mean"`
+	CI95        *[2]float64 `json:"ci95"`
+	Significant bool        `json:"significant"`
+}

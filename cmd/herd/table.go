@@ -1,0 +1,433 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/rivo/uniseg"
+)
+
+// table is a result table for people: aligned text fitted to the
+// terminal's width, or markdown. A table too wide for the width wraps its
+// text columns a little (to 24 characters) and leaves out the columns
+// marked as optional, saying which (--wide shows every column); when that
+// is not enough it wraps text columns down to their longest word, and at
+// last any column, cutting words.
+type table struct {
+	cols []column
+	rows [][]string
+}
+
+// column is one column of a table.
+type column struct {
+	name string
+	// right aligns the column on the right (numbers).
+	right bool
+	// wrap lets the column's cells wrap onto more lines to fit the width.
+	wrap bool
+	// drop > 0 marks a column that may be left out to fit the width;
+	// the highest goes first.
+	drop int
+	// glue puts the next column one space after this one, and in markdown
+	// into this one's cell: a mean and its "± h".
+	glue bool
+	// code sets the column's cells as code in markdown (names to type).
+	code bool
+}
+
+func newTable(cols ...column) *table { return &table{cols: cols} }
+
+// add appends a row; missing cells are empty.
+func (t *table) add(cells ...string) {
+	row := make([]string, len(t.cols))
+	copy(row, cells)
+	t.rows = append(t.rows, row)
+}
+
+const gap = 2 // spaces between columns
+
+// tooWide counts the tables that could not be fitted to their width (more
+// columns than 8 characters each allow): the width test requires none.
+var tooWide atomic.Int64
+
+// textWidth is the columns s takes on a terminal: a CJK character (the
+// seed article's quotes) takes two.
+func textWidth(s string) int { return uniseg.StringWidth(s) }
+
+// byteWidth is the bytes s takes: a line fitted by it is no wider than
+// that in characters, in terminal columns and in bytes (what awk counts).
+func byteWidth(s string) int { return len(s) }
+
+// cut splits s after at most width by measure (at least one character).
+func cut(s string, width int, measure func(string) int) (head, tail string) {
+	g := uniseg.NewGraphemes(s)
+	w, end := 0, 0
+	for g.Next() {
+		gw := measure(g.Str())
+		if w+gw > width && end > 0 {
+			break
+		}
+		w += gw
+		_, end = g.Positions()
+	}
+	return s[:end], s[end:]
+}
+
+// text writes the table aligned in terminal columns and fitted to width
+// (0: no limit) in bytes too: a line holding ± or — is narrower on the
+// screen than its bytes, so the columns are fitted to less until every
+// line's bytes fit.
+func (t *table) text(w io.Writer, width int) error {
+	if width <= 0 {
+		t.render(w, 0, soft)
+		return nil
+	}
+	out, hidden := t.fitBytes(width)
+	if out == nil {
+		tooWide.Add(1)
+		var buf bytes.Buffer
+		_, hidden = t.render(&buf, width, cutWords)
+		out = buf.Bytes()
+	}
+	if _, err := w.Write(out); err != nil {
+		return err
+	}
+	if len(hidden) > 0 {
+		_, err := fmt.Fprintf(w, "(not shown, to fit %d columns: %s; --wide shows them)\n", width, strings.Join(hidden, ", "))
+		return err
+	}
+	return nil
+}
+
+// fitBytes renders the table so that every line fits width bytes, by the
+// gentlest fitting that can: each narrows the columns' budget by what the
+// widest line's multi-byte characters take beyond width, until it fits or
+// cannot narrow further. nil when none fits.
+func (t *table) fitBytes(width int) ([]byte, []string) {
+	for _, how := range []fitting{soft, hard, cutWords} {
+		for budget := width; budget > 0; {
+			var buf bytes.Buffer
+			fitted, hidden := t.render(&buf, budget, how)
+			if !fitted {
+				break
+			}
+			over := 0
+			for _, l := range strings.Split(buf.String(), "\n") {
+				over = max(over, byteWidth(l)-width)
+			}
+			if over <= 0 {
+				return buf.Bytes(), hidden
+			}
+			budget -= over
+		}
+	}
+	return nil, nil
+}
+
+// render writes the table fitted to budget columns (0: no limit) as how
+// allows, and reports whether it fitted and which columns it left out.
+func (t *table) render(w io.Writer, budget int, how fitting) (fitted bool, hidden []string) {
+	shown, widths := t.fitDropping(budget, how)
+	fitted = widths != nil
+	if !fitted {
+		shown, _ = t.fitDropping(budget, cutWords)
+		widths = t.fit(shown, 0, cutWords) // as narrow as it goes, still too wide
+	}
+	for i, c := range t.cols {
+		if !shown[i] && c.name != "" { // a mean's "± h" goes with it
+			hidden = append(hidden, c.name)
+		}
+	}
+	t.line(w, shown, widths, t.header())
+	// Rows that wrap are told apart by a blank line between rows.
+	tall := false
+	for _, row := range t.rows {
+		for i, cell := range row {
+			tall = tall || (shown[i] && textWidth(cell) > widths[i])
+		}
+	}
+	for r, row := range t.rows {
+		if tall && r > 0 {
+			fmt.Fprintln(w)
+		}
+		t.line(w, shown, widths, row)
+	}
+	return fitted, hidden
+}
+
+func (t *table) header() []string {
+	h := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		h[i] = c.name
+	}
+	return h
+}
+
+// fitDropping leaves out optional columns, the highest drop first, until
+// the table fits width; widths is nil when it does not fit with all of them
+// left out.
+func (t *table) fitDropping(width int, how fitting) (shown []bool, widths []int) {
+	shown = make([]bool, len(t.cols))
+	for i, c := range t.cols {
+		// Leaving out optional columns comes before narrowing the others
+		// further than soft fitting does.
+		shown[i] = how == soft || c.drop == 0
+	}
+	for {
+		if widths = t.fit(shown, width, how); widths != nil {
+			return shown, widths
+		}
+		drop := -1
+		for i, c := range t.cols {
+			if shown[i] && c.drop > 0 && (drop < 0 || c.drop > t.cols[drop].drop) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			return shown, nil
+		}
+		shown[drop] = false
+	}
+}
+
+// fitting is how far fit may narrow columns.
+type fitting int
+
+const (
+	soft     fitting = iota // text columns wrap, not under 24 characters
+	hard                    // text columns wrap down to their longest word
+	cutWords                // any column wraps, cutting words, down to 8
+)
+
+// fit gives the width of each shown column, narrowed as how allows; nil
+// when the table cannot fit width.
+func (t *table) fit(shown []bool, width int, how fitting) []int {
+	widths := make([]int, len(t.cols))
+	least := make([]int, len(t.cols))
+	total := 0
+	for i, c := range t.cols {
+		if !shown[i] {
+			continue
+		}
+		// A header wraps in any column, at its spaces; cells only in
+		// the columns that may wrap.
+		for _, word := range strings.Fields(c.name) {
+			least[i] = max(least[i], textWidth(word))
+		}
+		widths[i] = textWidth(c.name)
+		for _, cell := range t.column(i) {
+			widths[i] = max(widths[i], textWidth(cell))
+			if c.wrap {
+				for _, word := range strings.Fields(cell) {
+					least[i] = max(least[i], min(textWidth(word), 12))
+				}
+			} else {
+				least[i] = max(least[i], textWidth(cell))
+			}
+		}
+		if c.wrap {
+			least[i] = min(widths[i], 8)
+		}
+		switch how {
+		case soft:
+			least[i] = max(least[i], min(widths[i], 24))
+		case cutWords:
+			least[i] = min(widths[i], 8)
+		}
+		total += widths[i] + t.gapAfter(i, shown)
+	}
+	if width <= 0 || total <= width {
+		return widths
+	}
+	// Narrow the widest column that can be one character at a time.
+	for total > width {
+		widest := -1
+		for i := range t.cols {
+			if shown[i] && widths[i] > least[i] && (widest < 0 || widths[i] > widths[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			return nil
+		}
+		widths[widest]--
+		total--
+	}
+	return widths
+}
+
+// gapAfter is the space between column i and the next shown one.
+func (t *table) gapAfter(i int, shown []bool) int {
+	for j := i + 1; j < len(t.cols); j++ {
+		if shown[j] {
+			if t.cols[i].glue {
+				return 1
+			}
+			return gap
+		}
+	}
+	return 0
+}
+
+func (t *table) column(i int) []string {
+	cells := make([]string, len(t.rows))
+	for r, row := range t.rows {
+		cells[r] = row[i]
+	}
+	return cells
+}
+
+// line writes one row, its wrapped cells on as many lines as the longest
+// needs; trailing spaces are trimmed.
+func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
+	parts := make([][]string, len(cells))
+	height := 1
+	for i, cell := range cells {
+		if !shown[i] {
+			continue
+		}
+		parts[i] = []string{cell}
+		if textWidth(cell) > widths[i] {
+			parts[i] = wrapWords(cell, widths[i], textWidth)
+			if t.cols[i].right { // a wrapped header of numbers: each line on the right
+				for j := range parts[i] {
+					parts[i][j] = strings.TrimSpace(parts[i][j])
+				}
+			}
+		}
+		height = max(height, len(parts[i]))
+	}
+	for l := range height {
+		var b strings.Builder
+		for i := range cells {
+			if !shown[i] {
+				continue
+			}
+			s := ""
+			if l < len(parts[i]) {
+				s = parts[i][l]
+			}
+			pad := strings.Repeat(" ", max(0, widths[i]-textWidth(s)))
+			if t.cols[i].right {
+				b.WriteString(pad + s)
+			} else {
+				b.WriteString(s + pad)
+			}
+			b.WriteString(strings.Repeat(" ", t.gapAfter(i, shown)))
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// markdown writes the table as a markdown table: every column, cells
+// escaped, a glued column in the cell before it.
+func (t *table) markdown(w io.Writer) error {
+	header := true
+	row := func(cells []string) {
+		var esc []string
+		for i, c := range cells {
+			c = md(c)
+			if t.cols[i].code && c != "" && !header {
+				c = "`" + c + "`"
+			}
+			if i > 0 && t.cols[i-1].glue {
+				esc[len(esc)-1] = strings.TrimSpace(esc[len(esc)-1] + " " + c)
+				continue
+			}
+			esc = append(esc, c)
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
+	}
+	row(t.header())
+	var rule []string
+	for i, c := range t.cols {
+		if i > 0 && t.cols[i-1].glue {
+			continue
+		}
+		r := "---"
+		if c.right {
+			r = "---:"
+		}
+		rule = append(rule, r)
+	}
+	fmt.Fprintf(w, "|%s|\n", strings.Join(rule, "|"))
+	header = false
+	for _, r := range t.rows {
+		row(r)
+	}
+	return nil
+}
+
+// wrapWords breaks s into lines of at most width (by measure) at spaces; a
+// word longer than width is cut.
+func wrapWords(s string, width int, measure func(string) int) []string {
+	if width <= 0 {
+		return []string{s}
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		for measure(word) > width {
+			if line != "" {
+				lines = append(lines, line)
+				line = ""
+			}
+			var head string
+			head, word = cut(word, width, measure)
+			lines = append(lines, head)
+		}
+		switch {
+		case line == "":
+			line = word
+		case measure(line)+1+measure(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// wrapText fits every line of text to width bytes (0: no limit), breaking
+// long lines at spaces; a continuation keeps the line's indentation and two
+// spaces more. Tables are fitted before, by table.text: this is for prose.
+func wrapText(text string, width int) string {
+	if width <= 0 {
+		return text
+	}
+	var b strings.Builder
+	lines := strings.SplitAfter(text, "\n")
+	for _, l := range lines {
+		body := strings.TrimSuffix(l, "\n")
+		nl := len(body) < len(l)
+		if byteWidth(body) <= width {
+			b.WriteString(l)
+			continue
+		}
+		indent := body[:len(body)-len(strings.TrimLeft(body, " "))]
+		rest := indent + "  "
+		if byteWidth(rest) >= width/2 {
+			rest = "  "
+		}
+		first := wrapWords(body, width-byteWidth(indent), byteWidth)
+		// Rewrap everything after the first line at the continuation's width.
+		tail := strings.Join(first[1:], " ")
+		b.WriteString(indent + first[0] + "\n")
+		for _, c := range wrapWords(tail, width-byteWidth(rest), byteWidth) {
+			b.WriteString(rest + c + "\n")
+		}
+		if !nl {
+			s := b.String()
+			b.Reset()
+			b.WriteString(strings.TrimSuffix(s, "\n"))
+		}
+	}
+	return b.String()
+}
