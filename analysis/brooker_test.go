@@ -100,7 +100,7 @@ func checkBrooker(t *testing.T, rec BrookerRecord, rows []BrookerRow) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := stats.AgreeAt(s.Load, row.Load(), r.Level); a.Agrees {
+		if a := stats.AgreePooled(s.Load, row.Load(), r.Level); a.Agrees {
 			t.Errorf("herd's brooker bucket (load %g) agrees with his simulator's (%g): the check cannot tell them apart", s.Load.Mean, row.Load().Mean)
 		}
 	}
