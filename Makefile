@@ -77,6 +77,14 @@ docs:
 conformance:
 	cd conformance && go test -count=1 ./...
 
+# live-check runs real retry libraries (cenkalti/backoff, retry-go,
+# go-retryablehttp, a hand-written Full Jitter) against a loopback window
+# server and compares what they do with herd's continuous-time prediction
+# (a separate module; see live/doc.go). The issue-19 grid of 32 cases.
+.PHONY: live-check
+live-check:
+	cd live && go test -count=1 ./... && go run .
+
 # Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
 # byte-identical files. See `herd plots --list`.
 plots: build

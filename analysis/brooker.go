@@ -200,8 +200,11 @@ func (rec BrookerRecord) Reproduced() []BrookerRow {
 }
 
 // ReproduceBrooker reruns every recorded open-loop row of his experiments
-// with opt.Trials trials and compares load and success by a z test on the
-// difference of means at the Bonferroni level over every comparison.
+// with opt.Trials trials and compares load and success with his runs by a
+// two-sample t test with the pooled variance (stats.AgreePooled: under the
+// null hypothesis the two simulators draw from one law, and some of his
+// rows have no variance at all only because a rare retry did not happen in
+// his 20 runs) at the Bonferroni level over every comparison.
 func ReproduceBrooker(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (BrookerReproduction, error) {
 	rec, err := Brooker()
 	if err != nil {
@@ -226,8 +229,8 @@ func (rec BrookerRecord) Reproduce(ctx context.Context, rows []BrookerRow, opt m
 		}
 		c := BrookerComparison{Experiment: r.Experiment, Name: r.Name, FailureRate: r.FailureRate, Clients: r.Clients,
 			Controls: ctl.String(), Scenario: sc, Warnings: s.Warnings,
-			Load:    Compared{s.Load, stats.AgreeAt(s.Load, r.Load(), out.Level)},
-			Success: Compared{s.ServedShare, stats.AgreeAt(s.ServedShare, r.Success(), out.Level)}}
+			Load:    Compared{s.Load, stats.AgreePooled(s.Load, r.Load(), out.Level)},
+			Success: Compared{s.ServedShare, stats.AgreePooled(s.ServedShare, r.Success(), out.Level)}}
 		for _, p := range rec.Published {
 			if p.Experiment == r.Experiment && p.Name == r.Name && p.FailureRate == r.FailureRate && p.Clients == r.Clients {
 				p := p

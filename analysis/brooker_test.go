@@ -78,18 +78,20 @@ func checkBrooker(t *testing.T, rec BrookerRecord, rows []BrookerRow) {
 	}
 	var bucket *BrookerComparison
 	for i, row := range r.Rows {
-		if row.Experiment == "run_sims" && row.Name == "adaptive_10pct" && row.FailureRate == 0.5 {
+		if row.Experiment == "run_sims_retry_backoff" && row.Name == "adaptive_10pct_no_backoff" && row.FailureRate == 0.5 {
 			bucket = &r.Rows[i]
 		}
 	}
 	if bucket == nil || math.Abs(bucket.Load.Mean-1.14) > 0.01 {
-		t.Fatalf("his bucket at p = 0.5: %+v", bucket)
+		t.Fatalf("his bucket at p = 0.5 (the no-backoff row of his backoff experiment, the setting of the post's 1.14): %+v", bucket)
 	}
-	// The planted mistake.
+	// The planted mistake, on that same row.
+	planted := 0
 	for _, row := range r.Record.Rows {
-		if row.Experiment != "run_sims" || row.Name != "adaptive_10pct" || row.FailureRate != 0.5 {
+		if row.Experiment != bucket.Experiment || row.Name != bucket.Name || row.FailureRate != 0.5 {
 			continue
 		}
+		planted++
 		sc, tr, _, err := BrookerSetting(row, r.Record.MaxT)
 		if err != nil {
 			t.Fatal(err)
@@ -98,8 +100,11 @@ func checkBrooker(t *testing.T, rec BrookerRecord, rows []BrookerRow) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a := stats.AgreeAt(s.Load, row.Load(), r.Level); a.Agrees {
+		if a := stats.AgreePooled(s.Load, row.Load(), r.Level); a.Agrees {
 			t.Errorf("herd's brooker bucket (load %g) agrees with his simulator's (%g): the check cannot tell them apart", s.Load.Mean, row.Load().Mean)
 		}
+	}
+	if planted != 1 {
+		t.Fatalf("the planted mistake ran on %d rows, want 1", planted)
 	}
 }

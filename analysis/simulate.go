@@ -55,7 +55,7 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 // simulate is Simulate showing every trial, in trial order, to each (when
 // set) before folding it: a study that pairs trials keeps what it needs.
 func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, each func(*montecarlo.Trial)) (Summary, error) {
-	plan, err := montecarlo.NewPlan(sc, montecarlo.Cohort{}, opt)
+	plan, err := montecarlo.NewPlan(sc, montecarlo.CohortOf(sc), opt)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -78,8 +78,12 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 		calls.Add(float64(t.Calls))
 		completion.Add(t.CompletionTime())
 		if t.Continuous {
-			// No ticks: no per-tick peak, latency histogram or arrivals.
+			// No ticks: no per-tick peak or arrivals; the window server's
+			// clients have latencies in ms and may give up.
 			compTimes = append(compTimes, t.Time)
+			if sc.Time == model.ContinuousTime {
+				foldWindowTrial(t, &gaveUp, &latency, &lat)
+			}
 			return nil
 		}
 		queue.add(t)
@@ -114,6 +118,9 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 		}
 		s.Warnings = append(s.Warnings, w)
 	}
+	if w := sc.JitterWithinTick(); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	if calls.N() == 0 {
 		s.Warnings = append(s.Warnings, "no trial finished, so there is no estimate of calls or completion")
 		return s, nil
@@ -122,10 +129,14 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 	s.Calls, s.GaveUp = &c, &g
 	s.Completion = &Distribution{Estimate: completion.Estimate(), Quantiles: map[string]stats.Quantile{}}
 	if sc.Continuous() {
-		s.GaveUp = nil // OCC clients retry until they win
 		slices.Sort(compTimes)
 		for _, pc := range stats.Percentiles {
 			s.Completion.Quantiles[pc.Name] = stats.QuantileOfSorted(compTimes, pc.P)
+		}
+		if sc.Time == model.ContinuousTime {
+			s.Latency = windowLatency(latency, &lat)
+		} else {
+			s.GaveUp = nil // OCC clients retry until they win
 		}
 		return s, nil
 	}

@@ -136,6 +136,9 @@ func DefaultValidationGrid() []ValidationCase {
 	fixedTie.Policy.FixedDelay = 2.5 // a tie: half-even waits 2 ticks
 	closed(fixedTie)
 	closed(scenario(8, 8, col, model.Expo, 1, 32, model.HalfEven))
+	for _, sc := range windowClosedScenarios() {
+		closed(sc)
+	}
 
 	markov := func(sc model.Scenario) {
 		g = append(g, ValidationCase{Method: MethodMarkov, Scenario: sc, Trials: 100_000})
@@ -243,6 +246,9 @@ func notApplicable(method string, sc model.Scenario, err error) Check {
 // validateClosed compares the closed form with every trial: calls,
 // completion and the latency histogram must be equal, trial by trial.
 func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.Options) ([]Check, error) {
+	if sc.Time == model.ContinuousTime {
+		return validateWindowClosed(ctx, sc, msc, opt)
+	}
 	c, err := model.ClosedForm(msc)
 	if err != nil {
 		return []Check{notApplicable(MethodClosed, sc, err)}, nil

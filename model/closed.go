@@ -128,6 +128,8 @@ const (
 func modelled(method string, sc Scenario) error {
 	p := sc.Policy
 	switch {
+	case sc.Time == ContinuousTime:
+		return &Unsupported{Method: method, Reason: "the scenario is in continuous time (the window server) and the models count whole ticks; use simulate (its cohort with certain delays has a closed form, WindowClosedForm, that herd validate checks)"}
 	case sc.Server == Flaky:
 		return &Unsupported{Method: method, Reason: "the flaky server fails calls at random whatever the load, which the cohort models do not follow; simulate it with --rate or --loop closed"}
 	case sc.Server == Queue:

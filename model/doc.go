@@ -20,6 +20,16 @@
 // law of the wait in ticks (the mass on each Rounding.Interval), the rule
 // every model below uses.
 //
+// That is the tick model. A Scenario's TimeModel may instead be continuous
+// time (timemodel.go): the capacity server becomes the window server, whose
+// windows (the policy's tick) admit their first k arrivals, a failed
+// attempt comes back one RoundTrip plus its unrounded delay later, and the
+// first sends spread over FirstSpread. Spec chooses it from --time, or from
+// --window, --latency and --first-spread; the analytical models refuse it,
+// except WindowClosedForm for a cohort whose delays and round trip are
+// certain. Scenario.JitterWithinTick warns where the tick model's rounding,
+// not a policy's jitter, decides where its retries land.
+//
 // # Policies: one table of rules
 //
 // A Kind names a policy, and each kind has one rule in a registry

@@ -17,8 +17,10 @@ func TestMarkovLargeCohortRefusedEarly(t *testing.T) {
 		sc.Clients, sc.Capacity = n, 2
 		start := time.Now()
 		_, err := model.MarkovChain(sc, model.MarkovOptions{})
-		if err == nil || !strings.Contains(err.Error(), "successors") || time.Since(start) > 5*time.Second {
-			t.Errorf("N=%d: %v after %v, want a refusal within a second", n, err, time.Since(start))
+		if err == nil || !strings.Contains(err.Error(), "successors") || time.Since(start) > 20*time.Second {
+			// 0.65 s measured at load 12; the old code ran 685 s. The bound
+			// leaves room for a machine running other suites at once.
+			t.Errorf("N=%d: %v after %v, want a refusal within seconds", n, err, time.Since(start))
 		}
 	}
 }

@@ -24,6 +24,13 @@ type scenarioJSON struct {
 	Tick       string `json:"tick,omitempty"`
 	Retries    int    `json:"retries,omitempty"`
 	MaxElapsed string `json:"max_elapsed,omitempty"`
+	// Time is the time model; Window (the tick, in continuous time),
+	// Latency and FirstSpread are continuous time's, absent in the tick
+	// model.
+	Time        string `json:"time"`
+	Window      string `json:"window,omitempty"`
+	Latency     string `json:"latency,omitempty"`
+	FirstSpread string `json:"first_spread,omitempty"`
 	// FailureRate is the flaky server's p, absent on other servers.
 	FailureRate float64 `json:"failure_rate,omitempty"`
 	// QueueLimit and Timeout are the queue server's, absent elsewhere.
@@ -41,8 +48,17 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		FirstWindow: s.FirstWindow, Horizon: s.EffectiveHorizon(),
 		Tick: durationString(s.Policy.TickLength()), Retries: s.Policy.Retries,
 		MaxElapsed: durationString(s.Policy.MaxElapsed), FailureRate: s.FailureRate,
+		Time: s.Time.String(), Window: durationString(s.Window()),
+		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
 		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
 	})
+}
+
+func (s Scenario) latencyJSON() string {
+	if s.Time != ContinuousTime {
+		return ""
+	}
+	return s.Latency.String()
 }
 
 // UnmarshalJSON reads what MarshalJSON writes; fields left out keep the
@@ -53,7 +69,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 		Clients: d.Clients, Capacity: d.Capacity, Server: d.Server.String(),
 		Policy: string(d.Policy.Kind), Base: d.Policy.Base, Cap: d.Policy.Cap,
 		FixedDelay: d.Policy.FixedDelay, Rounding: d.Rounding.String(),
-		FirstWindow: d.FirstWindow,
+		FirstWindow: d.FirstWindow, Time: d.Time.String(),
 	}
 	if err := json.Unmarshal(b, &j); err != nil {
 		return fmt.Errorf("scenario: %w", err)
@@ -81,11 +97,33 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("scenario: max_elapsed: %w", err)
 		}
 	}
+	tm, err := ParseTime(j.Time)
+	if err != nil {
+		return err
+	}
+	if tick == 0 && j.Window != "" {
+		if tick, err = time.ParseDuration(j.Window); err != nil {
+			return fmt.Errorf("scenario: window: %w", err)
+		}
+	}
+	var trip RoundTrip
+	if j.Latency != "" {
+		if trip, err = ParseRoundTrip(j.Latency); err != nil {
+			return fmt.Errorf("scenario: latency: %w", err)
+		}
+	}
+	var spread time.Duration
+	if j.FirstSpread != "" {
+		if spread, err = time.ParseDuration(j.FirstSpread); err != nil {
+			return fmt.Errorf("scenario: first_spread: %w", err)
+		}
+	}
 	*s = Scenario{
 		Clients: j.Clients, Server: server, Capacity: j.Capacity,
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
+		Time: tm, Latency: trip, FirstSpread: spread,
 		FailureRate: j.FailureRate,
 		Queue:       Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
 	}

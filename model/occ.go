@@ -58,9 +58,10 @@ func AWSScenario(n int, kind Kind) Scenario {
 	return sc
 }
 
-// Continuous reports whether the scenario's time is continuous (OCC, in
-// milliseconds) rather than whole ticks.
-func (s Scenario) Continuous() bool { return s.Server == OCC }
+// Continuous reports whether the scenario's time is continuous (OCC, or
+// the window server in continuous time; in milliseconds) rather than whole
+// ticks.
+func (s Scenario) Continuous() bool { return s.Server == OCC || s.Time == ContinuousTime }
 
 // TimeUnit names the unit of the scenario's times: "ms" for OCC, else the
 // policy's tick unit (Policy.Unit).

@@ -12,7 +12,7 @@ import (
 // command-line flags, in the order a sweep grid expands them (the last
 // varies fastest).
 var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed",
-	"failure-rate",
+	"failure-rate", "time", "window", "latency", "first-spread",
 	"queue-limit", "timeout",
 }
 
@@ -46,6 +46,10 @@ type Spec struct {
 	// given per tick, or not given); Scenario converts it with the tick.
 	rate     float64
 	rateText string
+	// The time model's fields (timemodel.go).
+	timeModel           TimeModel
+	window, firstSpread time.Duration
+	latency             RoundTrip
 	// The queue server's fields (queue.go).
 	queueLimit, timeout int
 }
@@ -99,6 +103,10 @@ func (s *Spec) Set(field, text string) error {
 			return bad("a duration such as 100ms or 1s")
 		}
 		*map[string]*time.Duration{"tick": &s.tick, "max-elapsed": &s.maxElapsed}[field] = d
+	case "time", "window", "latency", "first-spread":
+		if e := s.setTime(field, text); e != nil {
+			return e
+		}
 	case "queue-limit", "timeout":
 		n, e := readInt(text)
 		if e != nil {
@@ -160,7 +168,11 @@ func (s Spec) With(field, text string) (Spec, error) {
 //     (retries, max-elapsed), which --retries and --max-elapsed override;
 //     --base, --cap and --fixed-delay do not apply to it and are refused;
 //   - on the OCC server a textbook policy's delays are in milliseconds and,
-//     unless given, the AWS blog's (base 5, cap 2000, fixed delay 10).
+//     unless given, the AWS blog's (base 5, cap 2000, fixed delay 10);
+//   - the time model is continuous when --time says so, or when it is not
+//     given and --window, --latency or --first-spread is: then the window
+//     is the tick (1 s unless given) and a textbook delay is in windows
+//     (see Spec.applyTime).
 //
 // The error is a *FieldError naming the flag.
 func (s Spec) Scenario() (Scenario, error) {
@@ -214,6 +226,9 @@ func (s Spec) Scenario() (Scenario, error) {
 	}
 	if s.Given("failure-rate") {
 		sc.FailureRate = s.failureRate
+	}
+	if err := s.applyTime(&sc); err != nil {
+		return sc, err
 	}
 	set("queue-limit", &sc.Queue.Limit, s.queueLimit)
 	set("timeout", &sc.Queue.Timeout, s.timeout)
@@ -280,5 +295,6 @@ func SpecOf(sc Scenario) Spec {
 		delete(s.given, "cap")
 		delete(s.given, "fixed-delay")
 	}
+	s.timeOf(sc)
 	return s
 }

@@ -39,4 +39,12 @@
 // client in a 4-ary heap, each client on its own random stream so that
 // policies share their draws. It fills Trial.Time (and CallTimes) instead
 // of the tick fields; Trial.CompletionTime reads either kind of trial.
+//
+// WindowEngine plays the cohort in continuous time (model.ContinuousTime,
+// the Window workload that CohortOf picks): arrivals at real times against
+// the window server, which admits the first k arrivals of each window; a
+// failed attempt comes back one round trip plus its unrounded delay later.
+// It shares the OCC engine's heap and per-client streams, allocates
+// nothing per event, and records give-ups and latencies in ms (a
+// histogram of geometric bins, LatencyBinEdge) besides Trial.Time.
 package montecarlo

@@ -157,6 +157,9 @@ type Cohort struct{}
 
 func (Cohort) Name() string { return "cohort" }
 func (Cohort) validate(sc model.Scenario) error {
+	if sc.Time == model.ContinuousTime {
+		return &model.FieldError{Flag: "time", Valid: "tick for the tick engines (the window server's cohort in continuous time is the Window workload: CohortOf)", Got: sc.Time.String()}
+	}
 	if sc.Server == model.Flaky {
 		return &model.FieldError{Flag: "server", Valid: "capacity, collision, occ or queue for the cohort; the flaky server is played by open-loop (--rate) and closed-loop (--loop closed) traffic", Got: sc.Server.String()}
 	}
@@ -200,6 +203,9 @@ func (OpenLoop) Name() string { return "open-loop traffic" }
 func (w OpenLoop) validate(sc model.Scenario) error {
 	if sc.Server == model.OCC {
 		return &model.FieldError{Flag: "server", Valid: "capacity, collision or queue with open-loop traffic (--rate)", Got: sc.Server.String()}
+	}
+	if sc.Time == model.ContinuousTime {
+		return &model.FieldError{Flag: "time", Valid: "tick with open-loop traffic (--rate), whose engine counts whole ticks", Got: sc.Time.String()}
 	}
 	if err := w.Traffic.Validate(sc); err != nil {
 		return err
@@ -256,6 +262,9 @@ func (ClosedLoop) Name() string { return "closed-loop traffic" }
 func (w ClosedLoop) validate(sc model.Scenario) error {
 	if sc.Server == model.OCC || sc.Server == model.Queue {
 		return &model.FieldError{Flag: "server", Valid: "capacity, collision or flaky with closed-loop traffic (--loop closed; the queue server plays the cohort and --rate)", Got: sc.Server.String()}
+	}
+	if sc.Time == model.ContinuousTime {
+		return &model.FieldError{Flag: "time", Valid: "tick with closed-loop traffic (--loop closed), whose engine counts whole ticks", Got: sc.Time.String()}
 	}
 	if err := w.Traffic.ValidateClosed(sc, w.Loop); err != nil {
 		return err

@@ -44,9 +44,9 @@ const chunk = 64
 // Run plays opt.Trials trials of the cohort sc and calls fold with each, in
 // trial order, from one goroutine. The *Trial passed to fold is reused after
 // fold returns. Run stops at the first error from fold or at ctx's end. It
-// is NewPlan(sc, Cohort{}, opt) and its Run.
+// is NewPlan(sc, CohortOf(sc), opt) and its Run.
 func Run(ctx context.Context, sc model.Scenario, opt Options, fold func(*Trial) error) error {
-	p, err := NewPlan(sc, Cohort{}, opt)
+	p, err := NewPlan(sc, CohortOf(sc), opt)
 	if err != nil {
 		return err
 	}

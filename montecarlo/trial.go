@@ -41,6 +41,10 @@ type Trial struct {
 	Continuous bool
 	Time       float64
 	CallTimes  []float64
+	// LatencySum is the sum of the served clients' latencies in ms, set by
+	// the window engine, whose Latency histogram has geometric bins of ms
+	// (LatencyBinEdge).
+	LatencySum float64
 
 	// stop is raised when the run is cancelled; engines poll it through
 	// stopped, so that Ctrl-C ends even one long trial within a second.

@@ -47,3 +47,34 @@ func AgreeAt(e Estimate, p Published, level float64) Agreement {
 	a.Agrees = math.Abs(a.Z) <= zc
 	return a
 }
+
+// AgreePooled compares the mean of an estimate with that of another
+// sample by a two-sided two-sample t test at the given level with the
+// pooled variance: the test of two simulators that, under the null
+// hypothesis, draw from one law. Unlike AgreeAt's separate standard errors
+// it stays valid when one sample's variance is zero only because a rare
+// event did not happen in it (a few runs of a breaker that almost never
+// retries). Z is then the t statistic; with both variances zero the two
+// agree only when equal.
+func AgreePooled(e Estimate, p Published, level float64) Agreement {
+	a := Agreement{Published: p}
+	n1, n2 := float64(e.N), float64(p.N)
+	d := e.Mean - p.Mean
+	df := n1 + n2 - 2
+	if df < 1 {
+		return AgreeAt(e, p, level)
+	}
+	pooled := ((n1-1)*e.SD*e.SD + (n2-1)*p.SD*p.SD) / df
+	se := math.Sqrt(pooled * (1/n1 + 1/n2))
+	if se == 0 {
+		a.Agrees = d == 0
+		if !a.Agrees {
+			a.Z = math.Copysign(math.MaxFloat64, d)
+		}
+		return a
+	}
+	a.Z = d / se
+	tc := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-level)/2)
+	a.Agrees = math.Abs(a.Z) <= tc
+	return a
+}

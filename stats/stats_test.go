@@ -221,3 +221,24 @@ func TestDifference(t *testing.T) {
 		t.Errorf("one value is significant: %+v", d)
 	}
 }
+
+// The pooled test: a reference sample whose variance is zero because a
+// rare event did not happen in it agrees with an estimate that saw the
+// event (the separate-errors test calls them different), while a real
+// shift of several pooled standard errors disagrees.
+func TestAgreePooled(t *testing.T) {
+	e := Estimate{Mean: 1.0001, SD: 0.0003, N: 200}
+	p := Published{Mean: 1, SD: 0, N: 20}
+	if a := AgreeAt(e, p, 0.999); a.Agrees {
+		t.Errorf("separate errors: z = %g agrees", a.Z)
+	}
+	if a := AgreePooled(e, p, 0.999); !a.Agrees || math.Abs(a.Z-0.0001/(math.Sqrt(199*0.0003*0.0003/218)*math.Sqrt(1.0/200+1.0/20))) > 1e-9 {
+		t.Errorf("pooled: z = %g, agrees %v", a.Z, a.Agrees)
+	}
+	if a := AgreePooled(Estimate{Mean: 1.01, SD: 0.01, N: 200}, Published{Mean: 1, SD: 0.01, N: 20}, 0.999); a.Agrees {
+		t.Errorf("a shift of 4.3 pooled SE agrees (z = %g)", a.Z)
+	}
+	if a := AgreePooled(Estimate{Mean: 1, N: 5}, Published{Mean: 1, N: 5}, 0.999); !a.Agrees {
+		t.Error("equal constants disagree")
+	}
+}

@@ -27,7 +27,9 @@ var GridFields = model.SpecFields
 // Grid holds the values of each field, as the text of a flag: a comma list
 // of values and ranges. A range lo:hi:step is arithmetic and lo:hi:*f
 // geometric, both from lo up to hi inclusive; lo:hi steps by 1. Durations
-// (tick, max-elapsed) are Go durations, in ranges too (100ms:1s:100ms). A
+// (tick, max-elapsed, window, first-spread) are Go durations, in ranges
+// too (100ms:1s:100ms); round trips (latency) are durations and ranges, or
+// laws such as uniform:2ms,8ms separated by semicolons. A
 // field left out keeps model.Default's value; for a library preset,
 // retries and max-elapsed left out keep the preset's own limits.
 type Grid map[string]string
@@ -283,13 +285,15 @@ func (g Grid) axes() ([]axis, error) {
 			for _, x := range xs {
 				a.values = append(a.values, fmtFloat(x))
 			}
-		case "tick", "max-elapsed":
+		case "latency":
+			a.values, err = roundTrips(text)
+		case "tick", "max-elapsed", "window", "first-spread":
 			var ds []time.Duration
 			ds, err = durations(text)
 			for _, d := range ds {
 				a.values = append(a.values, d.String())
 			}
-		default: // server, policy, rounding
+		default: // server, policy, rounding, time
 			a.values = names(text)
 		}
 		for _, v := range a.values {

@@ -149,11 +149,12 @@ func auditHeader(r auditResult) []string {
 }
 
 // censoredLine says which rows have censored trials and what that means
-// for the ranking ("" when none has).
+// for the ranking, or that none has (the table may then leave out its
+// column of zeros to fit the width).
 func censoredLine(r auditResult) string {
 	n := r.CensoredRows()
 	if n == 0 {
-		return ""
+		return "No trial was censored."
 	}
 	return fmt.Sprintf("Censored: %d of %d policies have trials still running at the horizon (%s): they rank after every policy without, and their statistics are over the finished trials only, conditional on finishing; a dash means none finished.",
 		n, len(r.Rows), horizonText(r.Scenario))
@@ -174,7 +175,13 @@ func describeHerd(a analysis.Audit) string {
 // auditRows is the audit's table: one row per policy in rank order.
 func auditRows(r auditResult) *table {
 	u := r.Unit
-	cols := []column{{name: "#", right: true}, {name: "policy", code: true}, {name: "censored", right: true}}
+	// A column of zeros says less than the line above the table that no
+	// trial was censored: then it goes first when the width is short.
+	cens := column{name: "censored", right: true}
+	if r.CensoredRows() == 0 {
+		cens.drop = 9
+	}
+	cols := []column{{name: "#", right: true}, {name: "policy", code: true}, cens}
 	cols = append(cols, pmColumns("gave up", 0)...)
 	cols = append(cols, pmColumns("completion ("+u+")", 0)...)
 	cols = append(cols, column{name: "Δ completion vs #1 (" + u + ")", right: true, drop: 1})

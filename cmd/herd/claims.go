@@ -211,7 +211,7 @@ func otherText(c claims.Result, regime bool) string {
 
 func claimsTable(w io.Writer, r claimsResult, width int) error {
 	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
-	t := newTable(column{name: "claim"}, column{name: "model"}, column{name: "verdict", wrap: true},
+	t := newTable(column{name: "claim"}, column{name: "model", wrap: true}, column{name: "verdict", wrap: true},
 		column{name: "other model", wrap: true}, column{name: "transfer", wrap: true})
 	for _, c := range r.Claims {
 		t.add(c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c, false), string(c.Transfer))

@@ -24,7 +24,10 @@ type scenarioFlags struct {
 	retries               int
 	tick, maxElapsed      time.Duration
 	failureRate           float64
-	fs                    *pflag.FlagSet
+	// The time model (registerTime).
+	timeModel, latency  string
+	window, firstSpread time.Duration
+	fs                  *pflag.FlagSet
 }
 
 func (f *scenarioFlags) register(c *cobra.Command) {
@@ -44,8 +47,10 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.IntVar(&f.retries, "retries", 0, "retry limit after which a client gives up (0: none; default: the preset's own limit)")
 	fs.DurationVar(&f.maxElapsed, "max-elapsed", 0, "give up when time since the first send plus the next delay exceeds this (0: none; default: the preset's own)")
 	fs.Float64Var(&f.failureRate, "failure-rate", 0, "with --server flaky: the probability p in [0, 1] that each call the server takes fails, whatever the load (the setting of Brooker's retry_sim); -k still caps each tick (-k 1000000: no cap)")
+	f.registerTime(fs)
 	registerQueueFlags(fs)
 	f.fs = fs
+	complete(c, "time", model.TimeNames())
 	complete(c, "server", model.ServerNames())
 	complete(c, "policy", append(kindNames(), presetNames()...))
 	complete(c, "rounding", model.RoundingNames())

@@ -121,6 +121,8 @@ func TestGoldenOutputs(t *testing.T) {
 		{"simulate-gave-up.table", "simulate -n 200 -k 10 --policy equal --max-attempts 3 --trials 50 --format table"},
 		{"simulate-preset.table", "simulate -n 100 -k 10 --policy grpc-retry --tick 100ms --trials 50 --format table"},
 		{"simulate-occ.table", "simulate --server occ -n 20 --policy full --trials 50 --format table"},
+		{"simulate-continuous.table", "simulate -n 200 -k 10 --policy retry-go-v4 --window 100ms --latency uniform:2ms,8ms --first-spread 50ms --trials 50 --format table"},
+		{"simulate-continuous.csv", "simulate -n 200 -k 10 --policy retry-go-v4 --window 100ms --latency uniform:2ms,8ms --first-spread 50ms --trials 50 --format csv"},
 		{"simulate-occ.csv", "simulate --server occ -n 20 --policy full --trials 50 --format csv"},
 		{"simulate-open-loop.table", "simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 10 --format table"},
 		{"simulate-open-loop.csv", "simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 10 --format csv"},

@@ -48,8 +48,10 @@ strategies as herd's controls: --max-attempts 1 and 4, --bucket brooker-sim,
 --breaker --breaker-kind brooker-sim with --max-attempts 4. It prints herd's
 mean and 95% interval beside his simulator's mean ± sd over its recorded runs
 (his code run outside herd with seeds 1…20; the commit, command and date are
-in the JSON), and whether the two agree by a z test on the difference of
-means at a Bonferroni level over every comparison. Values his posts print
+in the JSON), and whether the two agree by a two-sample t test with the
+pooled variance (under the null hypothesis both simulators draw from one law;
+some of his rows have no variance only because a rare retry did not happen in
+his runs) at a Bonferroni level over every comparison. Values his posts print
 are shown where a row has one.`,
 		Example: `  herd reproduce brooker
   herd reproduce brooker --trials 1000 --format json --out brooker.json`,
@@ -118,12 +120,12 @@ func brookerAgrees(a stats.Agreement) string {
 	if a.Agrees {
 		return "agrees"
 	}
-	return fmt.Sprintf("DIFFERS (z = %.1f)", a.Z)
+	return fmt.Sprintf("DIFFERS (t = %.1f)", a.Z)
 }
 
 func reproduceBrookerTable(w io.Writer, r reproduceBrookerResult) error {
 	fmt.Fprintf(w, "Brooker's retry_sim (%s @ %.7s), rerun by herd: %d trials per row, seed %d, 95%% CIs.\n", r.Source, r.Commit, r.Trials, r.Seed)
-	fmt.Fprintf(w, "His values: mean ± sd over his runs with seeds %d…%d (%s). Agreement: z test at %.4g%% (Bonferroni over %d comparisons).\n\n",
+	fmt.Fprintf(w, "His values: mean ± sd over his runs with seeds %d…%d (%s). Agreement: two-sample t test, pooled variance, at %.4g%% (Bonferroni over %d comparisons).\n\n",
 		r.HisRuns[0], r.HisRuns[1], r.Date, 100*r.Level, r.Compared)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "experiment\tclients\tp\tstrategy\tload (herd)\t95% CI\this\t\tpublished\tsuccess (herd)\t95% CI\this\t\tpublished")

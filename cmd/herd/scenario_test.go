@@ -100,6 +100,8 @@ func TestEveryCommandBuildsTheSameScenario(t *testing.T) {
 		{"-n 1000 -k 100/s --tick 100ms", []string{"simulate", "sweep", "model", "audit"}, map[string]any{"capacity": 10.0, "tick": "100ms"}},
 		{"-n 20 -k 5/ms --policy cenkalti-v4 --tick 2ms", []string{"simulate", "sweep", "audit"}, map[string]any{"capacity": 10.0}},
 		{"-n 20 --policy full --tick 10ms", []string{"simulate", "sweep", "model", "audit"}, map[string]any{"tick": "10ms"}},
+		{"-n 200 -k 200/s --policy retry-go-v4 --window 10ms --latency 5ms --first-spread 40ms", []string{"simulate", "sweep", "model", "audit"},
+			map[string]any{"time": "continuous", "capacity": 2.0, "window": "10ms", "latency": "5ms", "first_spread": "40ms"}},
 	}
 	for _, c := range cases {
 		flags := strings.Fields(c.flags)

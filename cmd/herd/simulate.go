@@ -118,10 +118,21 @@ response time of successful attempts; after an outage a full queue whose
 waits pass the timeout can keep itself full although λ < k.
 
 The controls but --max-attempts need --rate or --loop closed for now; in the
-cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retries).`,
+cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retries).
+
+Time: the tick model (the default for textbook scenarios, and with --tick
+alone) handles each tick's arrivals at once and rounds delays to whole
+ticks. --time continuous (implied by --window, --latency or --first-spread)
+plays the window server in real time: each window of length --window admits
+its first k arrivals, the rest fail at once, and a failed attempt retries
+one round trip plus its unrounded delay later; outputs are in ms. Library
+presets are predicted in continuous time once the server's real units are
+given; a tick-model run whose policy's jitter is within a tick warns that
+rounding decides its result.`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
+  herd simulate --policy retry-go-v4 -n 200 -k 10 --window 100ms --latency uniform:2ms,8ms --first-spread 50ms
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --trials 50
   herd simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 50
   herd simulate --server flaky --failure-rate 0.5 --max-attempts 4 --rate 30 -k 1000000 --outage 0
@@ -212,6 +223,9 @@ func simulateRun(opts *simulateOptions) error {
 func describe(sc model.Scenario) string {
 	p := sc.Policy
 	pol := p.Describe()
+	if sc.Time == model.ContinuousTime {
+		return describeContinuous(sc, pol)
+	}
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
 	}
@@ -273,7 +287,10 @@ func ci(iv *stats.Interval) string {
 // horizonText says where a scenario's trials are cut and counted
 // censored.
 func horizonText(sc model.Scenario) string {
-	if sc.Continuous() {
+	switch {
+	case sc.Time == model.ContinuousTime:
+		return fmt.Sprintf("horizon %d windows", sc.EffectiveHorizon())
+	case sc.Continuous():
 		if sc.Horizon == 0 {
 			return "no horizon: OCC trials always finish"
 		}
@@ -287,7 +304,7 @@ func summaryHead(s analysis.Summary) []string {
 	horizon := horizonText(s.Scenario)
 	return []string{
 		describe(s.Scenario),
-		fmt.Sprintf("%d trials, seed %d, %d censored (%s); times in %s; mean ± half its 95%% interval, quantiles [95%% interval]", s.Trials, s.Seed, s.Censored, horizon, s.Scenario.TimeUnit()),
+		fmt.Sprintf("%d trials, seed %d, %d censored (%s); %s, times in %s; mean ± half its 95%% interval, quantiles [95%% interval]", s.Trials, s.Seed, s.Censored, horizon, timeModelText(s.Scenario), s.Scenario.TimeUnit()),
 		fmt.Sprintf("engine: %s (%s)", s.Engine.Engine, s.Engine.Reason),
 	}
 }

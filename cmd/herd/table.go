@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"github.com/rivo/uniseg"
 )
@@ -13,7 +14,8 @@ import (
 // terminal's width, or markdown. A table too wide for the width wraps its
 // text columns a little (to 24 characters) and leaves out the columns
 // marked as optional, saying which (--wide shows every column); when that
-// is not enough it wraps text columns down to their longest word.
+// is not enough it wraps text columns down to their longest word, and at
+// last any column, cutting words.
 type table struct {
 	cols []column
 	rows [][]string
@@ -47,6 +49,10 @@ func (t *table) add(cells ...string) {
 
 const gap = 2 // spaces between columns
 
+// tooWide counts the tables that could not be fitted to their width (more
+// columns than 8 characters each allow): the width test requires none.
+var tooWide atomic.Int64
+
 // textWidth is the columns s takes on a terminal: a CJK character (the
 // seed article's quotes) takes two.
 func textWidth(s string) int { return uniseg.StringWidth(s) }
@@ -75,38 +81,61 @@ func cut(s string, width int, measure func(string) int) (head, tail string) {
 // screen than its bytes, so the columns are fitted to less until every
 // line's bytes fit.
 func (t *table) text(w io.Writer, width int) error {
-	budget := width
-	for range 8 {
-		var buf bytes.Buffer
-		t.render(&buf, width, budget)
-		over := 0
-		for _, l := range strings.Split(buf.String(), "\n") {
-			over = max(over, byteWidth(l)-width)
-		}
-		if width <= 0 || over <= 0 || budget-over < 20 {
-			_, err := w.Write(buf.Bytes())
-			return err
-		}
-		budget -= over
+	if width <= 0 {
+		t.render(w, 0, soft)
+		return nil
 	}
-	return t.render(w, width, budget)
+	out, hidden := t.fitBytes(width)
+	if out == nil {
+		tooWide.Add(1)
+		var buf bytes.Buffer
+		_, hidden = t.render(&buf, width, cutWords)
+		out = buf.Bytes()
+	}
+	if _, err := w.Write(out); err != nil {
+		return err
+	}
+	if len(hidden) > 0 {
+		_, err := fmt.Fprintf(w, "(not shown, to fit %d columns: %s; --wide shows them)\n", width, strings.Join(hidden, ", "))
+		return err
+	}
+	return nil
 }
 
-// render writes the table fitted to budget columns; width is what the
-// note on left-out columns names.
-func (t *table) render(w io.Writer, width, budget int) error {
-	var shown []bool
-	var widths []int
-	for _, soft := range []bool{true, false} {
-		if shown, widths = t.fitDropping(budget, soft); widths != nil {
-			break
+// fitBytes renders the table so that every line fits width bytes, by the
+// gentlest fitting that can: each narrows the columns' budget by what the
+// widest line's multi-byte characters take beyond width, until it fits or
+// cannot narrow further. nil when none fits.
+func (t *table) fitBytes(width int) ([]byte, []string) {
+	for _, how := range []fitting{soft, hard, cutWords} {
+		for budget := width; budget > 0; {
+			var buf bytes.Buffer
+			fitted, hidden := t.render(&buf, budget, how)
+			if !fitted {
+				break
+			}
+			over := 0
+			for _, l := range strings.Split(buf.String(), "\n") {
+				over = max(over, byteWidth(l)-width)
+			}
+			if over <= 0 {
+				return buf.Bytes(), hidden
+			}
+			budget -= over
 		}
 	}
-	if widths == nil {
-		shown, _ = t.fitDropping(budget, false)
-		widths = t.fit(shown, 0, false) // as narrow as it goes, still too wide
+	return nil, nil
+}
+
+// render writes the table fitted to budget columns (0: no limit) as how
+// allows, and reports whether it fitted and which columns it left out.
+func (t *table) render(w io.Writer, budget int, how fitting) (fitted bool, hidden []string) {
+	shown, widths := t.fitDropping(budget, how)
+	fitted = widths != nil
+	if !fitted {
+		shown, _ = t.fitDropping(budget, cutWords)
+		widths = t.fit(shown, 0, cutWords) // as narrow as it goes, still too wide
 	}
-	var hidden []string
 	for i, c := range t.cols {
 		if !shown[i] && c.name != "" { // a mean's "± h" goes with it
 			hidden = append(hidden, c.name)
@@ -126,10 +155,7 @@ func (t *table) render(w io.Writer, width, budget int) error {
 		}
 		t.line(w, shown, widths, row)
 	}
-	if len(hidden) > 0 {
-		fmt.Fprintf(w, "(not shown, to fit %d columns: %s; --wide shows them)\n", width, strings.Join(hidden, ", "))
-	}
-	return nil
+	return fitted, hidden
 }
 
 func (t *table) header() []string {
@@ -143,13 +169,15 @@ func (t *table) header() []string {
 // fitDropping leaves out optional columns, the highest drop first, until
 // the table fits width; widths is nil when it does not fit with all of them
 // left out.
-func (t *table) fitDropping(width int, soft bool) (shown []bool, widths []int) {
+func (t *table) fitDropping(width int, how fitting) (shown []bool, widths []int) {
 	shown = make([]bool, len(t.cols))
-	for i := range shown {
-		shown[i] = true
+	for i, c := range t.cols {
+		// Leaving out optional columns comes before narrowing the others
+		// further than soft fitting does.
+		shown[i] = how == soft || c.drop == 0
 	}
 	for {
-		if widths = t.fit(shown, width, soft); widths != nil {
+		if widths = t.fit(shown, width, how); widths != nil {
 			return shown, widths
 		}
 		drop := -1
@@ -165,10 +193,18 @@ func (t *table) fitDropping(width int, soft bool) (shown []bool, widths []int) {
 	}
 }
 
-// fit gives the width of each shown column, wrapping columns that may wrap
-// as far as their longest word (soft: not under 24 characters); nil when
-// the table cannot fit width.
-func (t *table) fit(shown []bool, width int, soft bool) []int {
+// fitting is how far fit may narrow columns.
+type fitting int
+
+const (
+	soft     fitting = iota // text columns wrap, not under 24 characters
+	hard                    // text columns wrap down to their longest word
+	cutWords                // any column wraps, cutting words, down to 8
+)
+
+// fit gives the width of each shown column, narrowed as how allows; nil
+// when the table cannot fit width.
+func (t *table) fit(shown []bool, width int, how fitting) []int {
 	widths := make([]int, len(t.cols))
 	least := make([]int, len(t.cols))
 	total := 0
@@ -193,10 +229,13 @@ func (t *table) fit(shown []bool, width int, soft bool) []int {
 			}
 		}
 		if c.wrap {
-			least[i] = max(least[i], min(widths[i], 8))
+			least[i] = min(widths[i], 8)
 		}
-		if soft {
+		switch how {
+		case soft:
 			least[i] = max(least[i], min(widths[i], 24))
+		case cutWords:
+			least[i] = min(widths[i], 8)
 		}
 		total += widths[i] + t.gapAfter(i, shown)
 	}

@@ -23,6 +23,13 @@ func widest(out string) (int, string) {
 // table is the same code on other rows.)
 func TestTablesFitColumns(t *testing.T) {
 	t.Setenv("COLUMNS", "100")
+	before := tooWide.Load()
+	defer func() {
+		// A table that did not fit would be rewrapped as prose: mangled.
+		if n := tooWide.Load() - before; n > 0 {
+			t.Errorf("%d tables could not be fitted to 100 columns", n)
+		}
+	}()
 	for _, args := range []string{
 		"simulate -n 1000 -k 100/s --tick 10ms --policy cenkalti-v4 --trials 20",
 		"simulate -n 100 -k 20 --rate 16 --outage 100 --reject-cost 0.05 --bucket brooker --trials 5",

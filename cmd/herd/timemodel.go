@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/herdlab/herd/model"
+	"github.com/spf13/pflag"
+)
+
+// registerTime adds the time model's scenario flags.
+func (f *scenarioFlags) registerTime(fs *pflag.FlagSet) {
+	fs.StringVar(&f.timeModel, "time", "", "time model: "+strings.Join(model.TimeNames(), "|")+
+		" (default: continuous when --window, --latency or --first-spread is given, else tick; --tick alone keeps the tick model). "+
+		"tick: whole ticks, delays rounded (the seed article's model and the analytical models'); "+
+		"continuous: real times against the window server, which admits the first k arrivals of each --window and fails the rest at once; "+
+		"a failed attempt retries one round trip (--latency) plus its unrounded delay after it reached the server. "+
+		"Library presets are judged in continuous time once real units of the server are given")
+	fs.DurationVar(&f.window, "window", 0, "continuous time: the window length τ, e.g. 100ms (default 1s); -k is then per window (or a rate such as 200/s), textbook delays are in windows, and the window is the policy's tick")
+	fs.StringVar(&f.latency, "latency", "0s", "continuous time: each attempt's round trip, a duration (5ms), uniform:LO,HI or lognormal:MEAN,SD (e.g. uniform:2ms,8ms)")
+	fs.DurationVar(&f.firstSpread, "first-spread", 0, "continuous time: the first sends reach the server uniformly over [0, D), e.g. 50ms (0: all at once)")
+}
+
+// describeContinuous says a continuous-time scenario in one line; pol is
+// the policy as describe says it.
+func describeContinuous(sc model.Scenario, pol string) string {
+	s := fmt.Sprintf("%d clients, window server admitting %d per %s window (continuous time), policy %s, round trip %s",
+		sc.Clients, sc.Capacity, sc.Window(), pol, sc.Latency)
+	if sc.FirstSpread > 0 {
+		s += fmt.Sprintf(", first sends over %s", sc.FirstSpread)
+	}
+	return s
+}
+
+// timeModelText names the time model that ran.
+func timeModelText(sc model.Scenario) string {
+	switch {
+	case sc.Time == model.ContinuousTime:
+		return "continuous time"
+	case sc.Server == model.OCC:
+		return "continuous time (OCC)"
+	}
+	return "tick model"
+}

@@ -1,0 +1,257 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/herdlab/herd/stats"
+)
+
+// tolerance is how close herd's mean must be to the live mean when the
+// intervals are narrower (issue 19's acceptance: 5%).
+const tolerance = 0.05
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "live:", err)
+		os.Exit(1)
+	}
+}
+
+// grid is the issue's grid: every library at N = 200 and 1,000, k = 10 and
+// 50, τ = 100 ms and 10 ms, the libraries whose runs take longest (their
+// delays add up to 15 s and 51 s) first, so that cases measured at once
+// finish together. The short grid is one case of each library at τ = 100
+// ms that takes seconds, two for Full Jitter (about a minute and a half
+// with 3 repetitions).
+func grid(short bool) []caseSpec {
+	var out []caseSpec
+	for _, name := range []string{"retry-go", "retryablehttp", "cenkalti", "full-jitter"} {
+		l, _ := libraryNamed(name)
+		for _, w := range []time.Duration{100 * time.Millisecond, 10 * time.Millisecond} {
+			for _, n := range []int{1000, 200} {
+				for _, k := range []int{10, 50} {
+					out = append(out, caseSpec{lib: l, clients: n, k: k, window: w})
+				}
+			}
+		}
+	}
+	if !short {
+		return out
+	}
+	keep := map[string]bool{
+		"retry-go 200/50 τ=100ms": true, "retryablehttp 200/10 τ=100ms": true, "cenkalti 200/50 τ=100ms": true,
+		"full-jitter 200/10 τ=100ms": true, "full-jitter 200/50 τ=100ms": true,
+	}
+	return slices.DeleteFunc(out, func(c caseSpec) bool { return !keep[c.String()] })
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("live", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	short := fs.Bool("short", false, "run the short grid (.ci/run's)")
+	reps := fs.Int("reps", 3, "live repetitions per case")
+	trials := fs.Int("trials", 1000, "herd's Monte Carlo trials per prediction")
+	timeout := fs.Duration("timeout", 0, "stop everything after this long (default 40m, or 5m with -short)")
+	only := fs.String("only", "", "run only the cases whose name contains this text, e.g. \"retry-go 200/10\"")
+	parallel := fs.Int("parallel", 0, "cases measured at once (default 2, or 1 with -short); each case's repetitions run one after the other. More is faster but, on a busy machine, widens the first-send spreads and round trips")
+	verbose := fs.Bool("v", false, "print every repetition (calls, completion in windows, give-ups, latest first arrival)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *timeout == 0 {
+		*timeout = map[bool]time.Duration{false: 40 * time.Minute, true: 5 * time.Minute}[*short]
+	}
+	if *parallel == 0 {
+		*parallel = map[bool]int{false: 2, true: 1}[*short]
+	}
+	if *reps < 2 || *reps > 100 || *trials < 10 || *trials > 100_000 || *parallel < 1 || *parallel > 32 {
+		return fmt.Errorf("-reps must be in [2, 100], -trials in [10, 100000] and -parallel in [1, 32]")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+
+	var cases []caseSpec
+	for _, cs := range grid(*short) {
+		if strings.Contains(cs.String(), *only) {
+			cases = append(cases, cs)
+		}
+	}
+	rows := make([]row, len(cases))
+	errs := make([]error, len(cases))
+	var mu sync.Mutex // stderr
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(*parallel, len(cases)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(cases) || ctx.Err() != nil {
+					return
+				}
+				cs := cases[i]
+				began := time.Now()
+				var each func(repetition)
+				if *verbose {
+					each = func(rep repetition) {
+						mu.Lock()
+						defer mu.Unlock()
+						fmt.Fprintf(stderr, "  %s: %d calls, completion %s = window %d, %d gave up, latest first arrival %s\n", cs, rep.calls,
+							rep.completion.Round(time.Millisecond), int(rep.completion/cs.window), rep.gaveUp, rep.firstMax.Round(time.Millisecond))
+					}
+				}
+				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, each)
+				mu.Lock()
+				if errs[i] == nil {
+					fmt.Fprintf(stderr, "%-30s %s (%s)\n", cs, rows[i].verdict(), time.Since(began).Round(time.Second))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	failed := report(stdout, rows)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d cases disagree with herd's continuous-time prediction", failed, len(rows))
+	}
+	return nil
+}
+
+// row is one case: the live measurement and herd's predictions.
+type row struct {
+	cs                                  caseSpec
+	reps                                int
+	net                                 network
+	calls, completion, gaveUp           stats.Estimate // live; completion in ms
+	herdCalls, herdCompletion, herdGave stats.Estimate // herd, continuous time
+	tickCompletion                      float64        // herd's tick model, ms
+	unaligned                           int
+}
+
+func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(repetition)) (row, error) {
+	var rs []repetition
+	var calls, completion, gaveUp stats.Moments
+	r := row{cs: cs, reps: reps}
+	for range reps {
+		rep, err := runRepetition(ctx, cs)
+		if err != nil {
+			return r, err
+		}
+		rs = append(rs, rep)
+		if each != nil {
+			each(rep)
+		}
+		calls.Add(float64(rep.calls))
+		completion.Add(float64(rep.completion) / 1e6)
+		gaveUp.Add(float64(rep.gaveUp))
+		r.unaligned += rep.unaligned
+	}
+	r.calls, r.completion, r.gaveUp = calls.Estimate(), completion.Estimate(), gaveUp.Estimate()
+	r.net = measuredNetwork(rs, cs.clients)
+	s, err := predict(ctx, cs, r.net, true, trials)
+	if err != nil {
+		return r, err
+	}
+	if s.Calls == nil {
+		return r, fmt.Errorf("%s: herd's trials were all censored", cs)
+	}
+	r.herdCalls, r.herdCompletion = *s.Calls, s.Completion.Estimate
+	if s.GaveUp != nil {
+		r.herdGave = *s.GaveUp
+	}
+	t, err := predict(ctx, cs, r.net, false, trials)
+	if err != nil {
+		return r, err
+	}
+	if t.Completion != nil {
+		r.tickCompletion = t.Completion.Mean * float64(cs.window) / 1e6
+	}
+	return r, nil
+}
+
+// agrees says whether herd's estimate is within tolerance of the live one,
+// or within their combined 95% intervals where those are wider.
+func agrees(live, herd stats.Estimate) bool {
+	if live.Mean == 0 {
+		return herd.Mean == 0
+	}
+	d := math.Abs(herd.Mean - live.Mean)
+	return d <= tolerance*math.Abs(live.Mean) || d <= math.Hypot(halfWidth(live), halfWidth(herd))
+}
+
+func halfWidth(e stats.Estimate) float64 {
+	if e.CI95 == nil {
+		return 0
+	}
+	return (e.CI95[1] - e.CI95[0]) / 2
+}
+
+func (r row) ok() bool {
+	return agrees(r.calls, r.herdCalls) && agrees(r.completion, r.herdCompletion)
+}
+
+func (r row) verdict() string {
+	if r.ok() {
+		return "agrees"
+	}
+	return "DISAGREES"
+}
+
+func ratio(herd, live stats.Estimate) string {
+	if live.Mean == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", herd.Mean/live.Mean)
+}
+
+func pm(e stats.Estimate) string {
+	return fmt.Sprintf("%.1f ± %.1f", e.Mean, halfWidth(e))
+}
+
+// report prints one line per case and returns the number that disagree.
+func report(w io.Writer, rows []row) int {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tcalls live\tcalls herd\tratio\tcompletion ms live\tcompletion ms herd\tratio\tin windows live / herd / tick model\tgave up live / herd\tverdict")
+	failed := 0
+	for _, r := range rows {
+		if !r.ok() {
+			failed++
+		}
+		win := float64(r.cs.window) / 1e6
+		ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\n",
+			r.cs, r.reps, r.net.spread.Round(time.Millisecond), ms(r.net.q25), ms(r.net.q50), ms(r.net.q75), ms(r.net.mean), ms(r.net.sd),
+			pm(r.calls), pm(r.herdCalls), ratio(r.herdCalls, r.calls),
+			pm(r.completion), pm(r.herdCompletion), ratio(r.herdCompletion, r.completion),
+			r.completion.Mean/win, r.herdCompletion.Mean/win, r.tickCompletion/win,
+			r.gaveUp.Mean, r.herdGave.Mean, r.verdict())
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d of %d cases agree: herd's continuous-time mean within %.0f%% of the live mean, or within the combined 95%% intervals, on calls and completion.\n",
+		len(rows)-failed, len(rows), 100*tolerance)
+	fmt.Fprintln(w, "Round trips and first-send spreads are measured on this machine and are herd's parameters; on a busy machine they are noisy.")
+	return failed
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// caseSpec is one cell of the grid: a library's clients against a window
+// server.
+type caseSpec struct {
+	lib     library
+	clients int
+	k       int
+	window  time.Duration
+}
+
+func (c caseSpec) String() string {
+	return fmt.Sprintf("%s %d/%d τ=%s", c.lib.name, c.clients, c.k, c.window)
+}
+
+// repetition is what one live run measured.
+type repetition struct {
+	calls          int64
+	served, gaveUp int
+	// completion is when the server admitted its last request, from the
+	// first arrival (herd's completion in continuous time: server times).
+	completion time.Duration
+	// firstMax is the latest first arrival; trips are the round trips of
+	// the retries (next arrival − failure − the library's delay).
+	firstMax time.Duration
+	trips    []time.Duration
+	// unaligned counts clients whose arrivals and recorded delays do not
+	// pair up (an attempt that never reached the server); their round
+	// trips are left out.
+	unaligned int
+}
+
+// release is how long the clients' goroutines get to park before they are
+// released together.
+const release = 100 * time.Millisecond
+
+// runRepetition starts a server, releases the case's clients at one
+// instant, waits for every one of them to succeed or give up, and stops the
+// server.
+func runRepetition(ctx context.Context, cs caseSpec) (repetition, error) {
+	srv, err := startWindowServer(cs.k, cs.window, cs.clients)
+	if err != nil {
+		return repetition{}, err
+	}
+	defer srv.close()
+	clients := make([]*client, cs.clients)
+	errs := make([]error, cs.clients)
+	start := make(chan struct{})
+	finished := make(chan struct{}, cs.clients)
+	for i := range clients {
+		clients[i] = newClient(i, srv.url(), cs.window)
+		go func() {
+			defer func() { finished <- struct{}{} }()
+			select {
+			case <-start:
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			errs[i] = cs.lib.retry(ctx, clients[i])
+		}()
+	}
+	time.Sleep(release)
+	close(start)
+	for range clients {
+		<-finished
+	}
+	for _, c := range clients {
+		c.http.CloseIdleConnections()
+	}
+	if err := ctx.Err(); err != nil {
+		return repetition{}, fmt.Errorf("%s: %w", cs, err)
+	}
+	srv.close() // before reading what it recorded
+	r := repetition{calls: srv.calls, completion: srv.lastAdmitted}
+	for i, c := range clients {
+		if errs[i] != nil {
+			r.gaveUp++
+		} else {
+			r.served++
+		}
+		a := srv.arrivals[i]
+		if len(a) == 0 {
+			r.unaligned++
+			continue
+		}
+		r.firstMax = max(r.firstMax, a[0])
+		if len(a) != len(c.delays)+1 {
+			r.unaligned++
+			continue
+		}
+		for j, d := range c.delays {
+			r.trips = append(r.trips, a[j+1]-a[j]-d)
+		}
+	}
+	return r, nil
+}

@@ -1,0 +1,418 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The time model says how a scenario's time passes.
+//
+// In the tick model (the seed article's, and the analytical models'
+// domain) time is whole ticks: every arrival of a tick is handled at once
+// and a delay is rounded to a whole number of ticks, at least one.
+//
+// In continuous time the capacity server is a window server: time is real,
+// a window of length τ (the scenario's tick, Policy.TickLength) admits its
+// first k arrivals, first come first served, and answers the rest at once
+// with a failure. A failed attempt that reached the server at a retries at
+// a + its round trip + the policy's unrounded delay; the first sends are
+// spread uniformly over [0, FirstSpread). A real delay shorter than what is
+// left of a full window lands in that window and fails again, and clients
+// that failed together stay bunched unless their delays spread them: the
+// two effects by which whole ticks mispredict real clients (issue 19).
+// Outputs are in milliseconds and times are the server's, as in the tick
+// model: completion is when the last success reached the server, and a
+// client's latency the time from its first arrival to its success.
+type TimeModel int
+
+const (
+	// TickTime is the tick model.
+	TickTime TimeModel = iota
+	// ContinuousTime is real time against the window server.
+	ContinuousTime
+)
+
+var timeNames = []string{"tick", "continuous"}
+
+func (m TimeModel) String() string {
+	if m < 0 || int(m) >= len(timeNames) {
+		return fmt.Sprintf("TimeModel(%d)", int(m))
+	}
+	return timeNames[m]
+}
+
+// TimeNames lists the valid spellings of --time.
+func TimeNames() []string { return append([]string(nil), timeNames...) }
+
+// ParseTime reads one of TimeNames.
+func ParseTime(s string) (TimeModel, error) {
+	for i, n := range timeNames {
+		if s == n {
+			return TimeModel(i), nil
+		}
+	}
+	return 0, fmt.Errorf("time must be one of %s, got %q", strings.Join(timeNames, ", "), s)
+}
+
+// RoundTrip is the law of one attempt's round trip in continuous time:
+// from when a request reaches the server to when the client, having
+// learned the result, could send again (the response's way back and the
+// next request's way there). The zero value is no latency.
+type RoundTrip struct {
+	Law RoundTripLaw
+	// Fixed: A. Uniform: uniform on [A, B]. LogNormal: mean A and
+	// standard deviation B.
+	A, B time.Duration
+}
+
+// RoundTripLaw names the shape of a RoundTrip.
+type RoundTripLaw int
+
+const (
+	FixedTrip RoundTripLaw = iota
+	UniformTrip
+	LogNormalTrip
+)
+
+// ParseRoundTrip reads a --latency value: a duration ("5ms", a fixed round
+// trip), "fixed:5ms", "uniform:2ms,8ms" or "lognormal:5ms,2ms" (mean and
+// standard deviation). Ranges are checked by Scenario.Validate.
+func ParseRoundTrip(text string) (RoundTrip, error) {
+	text = strings.TrimSpace(text)
+	name, args, ok := strings.Cut(text, ":")
+	if !ok {
+		name, args = "fixed", text
+	}
+	var ds []time.Duration
+	for _, a := range strings.Split(args, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(a))
+		if err != nil {
+			return RoundTrip{}, fmt.Errorf("not a duration: %q", a)
+		}
+		ds = append(ds, d)
+	}
+	want := map[string]int{"fixed": 1, "uniform": 2, "lognormal": 2}[name]
+	if want == 0 || len(ds) != want {
+		return RoundTrip{}, fmt.Errorf("want a duration, uniform:LO,HI or lognormal:MEAN,SD")
+	}
+	switch name {
+	case "uniform":
+		return RoundTrip{Law: UniformTrip, A: ds[0], B: ds[1]}, nil
+	case "lognormal":
+		return RoundTrip{Law: LogNormalTrip, A: ds[0], B: ds[1]}, nil
+	}
+	return RoundTrip{A: ds[0]}, nil
+}
+
+// String is the round trip as --latency spells it.
+func (r RoundTrip) String() string {
+	switch r.Law {
+	case UniformTrip:
+		return fmt.Sprintf("uniform:%s,%s", r.A, r.B)
+	case LogNormalTrip:
+		return fmt.Sprintf("lognormal:%s,%s", r.A, r.B)
+	}
+	return r.A.String()
+}
+
+// IsZero reports whether the round trip is no latency at all.
+func (r RoundTrip) IsZero() bool { return r == RoundTrip{} }
+
+// MaxLatency bounds a round trip's parameters.
+const MaxLatency = time.Hour
+
+func (r RoundTrip) validate() error {
+	bad := func(valid string) error {
+		return &FieldError{Flag: "latency", Valid: valid, Got: strconv.Quote(r.String())}
+	}
+	ok := func(d time.Duration) bool { return d >= 0 && d <= MaxLatency }
+	switch r.Law {
+	case FixedTrip:
+		if !ok(r.A) {
+			return bad(fmt.Sprintf("a duration in [0, %s]", MaxLatency))
+		}
+	case UniformTrip:
+		if !ok(r.A) || !ok(r.B) || r.B < r.A {
+			return bad(fmt.Sprintf("uniform:LO,HI with 0 ≤ LO ≤ HI ≤ %s", MaxLatency))
+		}
+	case LogNormalTrip:
+		if r.A <= 0 || !ok(r.A) || !ok(r.B) {
+			return bad(fmt.Sprintf("lognormal:MEAN,SD with 0 < MEAN ≤ %s and 0 ≤ SD ≤ %s", MaxLatency, MaxLatency))
+		}
+	default:
+		return bad("fixed, uniform or lognormal")
+	}
+	return nil
+}
+
+// TripLaw is a RoundTrip in a unit of time, ready to draw.
+type TripLaw struct {
+	law RoundTripLaw
+	// lo + u·width for fixed and uniform; exp(mu + sigma·Φ⁻¹(u)) for
+	// log-normal.
+	lo, width, mu, sigma float64
+}
+
+// In expresses the round trip in units of unit (a window, say).
+func (r RoundTrip) In(unit time.Duration) TripLaw {
+	u := float64(unit)
+	a, b := float64(r.A)/u, float64(r.B)/u
+	switch r.Law {
+	case UniformTrip:
+		return TripLaw{law: UniformTrip, lo: a, width: b - a}
+	case LogNormalTrip:
+		// The log-normal with mean a and standard deviation b.
+		s2 := math.Log1p((b / a) * (b / a))
+		return TripLaw{law: LogNormalTrip, mu: math.Log(a) - s2/2, sigma: math.Sqrt(s2)}
+	}
+	return TripLaw{lo: a}
+}
+
+// Draw maps a uniform u in [0, 1) to a round trip: the one place where a
+// round trip is drawn.
+func (t TripLaw) Draw(u float64) float64 {
+	if t.law != LogNormalTrip {
+		return t.lo + u*t.width
+	}
+	return math.Exp(t.mu + t.sigma*math.Sqrt2*math.Erfinv(2*u-1))
+}
+
+// Bound is a round trip no draw exceeds, or for the log-normal one that a
+// draw exceeds with probability below 10⁻¹⁵ (8 standard deviations of its
+// logarithm): what a horizon needs.
+func (t TripLaw) Bound() float64 {
+	if t.law != LogNormalTrip {
+		return t.lo + t.width
+	}
+	return math.Exp(t.mu + 8*t.sigma)
+}
+
+// Window is the length of the window server's windows in continuous time
+// (the scenario's tick: a textbook policy's delays are in windows), 0 in
+// the tick model.
+func (s Scenario) Window() time.Duration {
+	if s.Time != ContinuousTime {
+		return 0
+	}
+	return s.Policy.TickLength()
+}
+
+// validateTime checks the fields of the time model: the round trip and the
+// first-send spread belong to continuous time, which has a window server
+// with a real window, no rounding and no first-send window in ticks.
+func (s Scenario) validateTime(bad func(flag, valid string, got any) error) error {
+	switch s.Time {
+	case TickTime:
+		switch {
+		case !s.Latency.IsZero():
+			return bad("latency", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.Latency.String()))
+		case s.FirstSpread != 0:
+			return bad("first-spread", "left out in the tick model (use --first-window, or --time continuous)", s.FirstSpread)
+		}
+		return nil
+	case ContinuousTime:
+	default:
+		return bad("time", "one of "+strings.Join(timeNames, ", "), int(s.Time))
+	}
+	w := s.Policy.TickLength()
+	switch {
+	case s.Server != Capacity:
+		return bad("server", "capacity with --time continuous (the window server admits the first k arrivals of each window)", s.Server)
+	case w == 0:
+		return bad("window", fmt.Sprintf("a duration in [%s, %s] with --time continuous", MinTick, MaxTick), w)
+	case s.FirstWindow != 1:
+		return bad("first-window", "1 with --time continuous (spread the first sends with --first-spread)", s.FirstWindow)
+	case s.FirstSpread < 0 || s.FirstSpread > MaxTick || float64(s.FirstSpread)/float64(w) > MaxWindow:
+		return bad("first-spread", fmt.Sprintf("a duration in [0, %s] and at most %g windows", MaxTick, float64(MaxWindow)), s.FirstSpread)
+	}
+	if err := s.Latency.validate(); err != nil {
+		return err
+	}
+	b := s.Latency.In(w).Bound()
+	if b > MaxDelay {
+		return bad("latency", fmt.Sprintf("at most %g windows of %s", float64(MaxDelay), w), strconv.Quote(s.Latency.String()))
+	}
+	if n := s.Policy.instantRetry(); b == 0 && n > 0 {
+		return bad("latency", fmt.Sprintf("a round trip > 0 with policy %s, whose retry %d has no delay (without one it would reach the full window again at the same instant, for ever)", s.Policy.Kind, n), strconv.Quote(s.Latency.String()))
+	}
+	return nil
+}
+
+// instantRetry is the first retry the policy makes with a delay of exactly
+// 0, or 0 when there is none.
+func (p Policy) instantRetry() int {
+	last := p.Classes()
+	if p.Retries > 0 {
+		last = min(last, p.Retries)
+	}
+	for n := 1; n <= last; n++ {
+		if l := p.Law(n, p.Start()); l.Deterministic() && l.Draw(0) == 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// continuousHorizon is DefaultHorizon in continuous time, in windows: a
+// bound no trial reaches. After the first sends, between two successes
+// there are at most 1 + L + D windows (L the largest round trip, D the
+// largest delay): the window of the last success ends within one window,
+// every pending client arrives again within L + D of its last failure, and
+// the first arrival in a fresh window succeeds. So the last success comes
+// by S + N·(1 + L + D), S the first-send spread; with a retry limit R every
+// client is done by S + R·(L + D).
+func (s Scenario) continuousHorizon() int {
+	w := s.Policy.TickLength()
+	lat := s.Latency.In(w).Bound()
+	gap := lat + s.Policy.MaxDelay()
+	spread := float64(s.FirstSpread) / float64(w)
+	h := spread + float64(s.Clients)*(1+gap)
+	if r := s.Policy.Retries; r > 0 {
+		h = math.Min(h, spread+float64(r)*gap+lat+1)
+	}
+	return int(math.Min(math.Ceil(h)+1, MaxHorizon))
+}
+
+// JitterWithinTick says, for a tick-model scenario with real time units,
+// when its policy's jitter is within one tick: some retry the policy makes
+// draws its delay from a range at most one tick wide, so that rounding,
+// not the jitter, decides in which tick the retries land (real clients are
+// then predicted in continuous time). It returns "" otherwise, and for
+// abstract ticks, where the tick model is the scenario itself.
+func (s Scenario) JitterWithinTick() string {
+	p := s.Policy
+	if s.Time != TickTime || s.Server == OCC || p.TickLength() == 0 || !p.Random() {
+		return ""
+	}
+	last := p.Classes()
+	if last == 0 { // stateful: look at the retries its limit allows
+		last = maxScan
+	}
+	if p.Retries > 0 {
+		last = min(last, p.Retries)
+	}
+	prev := p.Start()
+	for n := 1; n <= last; n++ {
+		l := p.Law(n, prev)
+		lo, hi := l.Draw(0), l.Sup()
+		if !l.Deterministic() && hi-lo <= 1 {
+			return fmt.Sprintf("policy %s's jitter is within a tick of %s (retry %d draws from [%.4g, %.4g] ticks): in the tick model rounding decides where its retries land; real clients are predicted in continuous time (--time continuous --window %s)",
+				p.Kind, p.TickLength(), n, lo, hi, p.TickLength())
+		}
+		if p.Stateful() {
+			_, prev = l.Sample(0.5)
+		}
+	}
+	return ""
+}
+
+// setTime reads the time model's fields for Spec.Set.
+func (s *Spec) setTime(field, text string) error {
+	bad := func(valid string) error { return &FieldError{Flag: field, Valid: valid, Got: strconv.Quote(text)} }
+	switch field {
+	case "time":
+		m, err := ParseTime(text)
+		if err != nil {
+			return bad("one of " + strings.Join(timeNames, ", "))
+		}
+		s.timeModel = m
+	case "latency":
+		r, err := ParseRoundTrip(text)
+		if err != nil {
+			return bad("a round trip: a duration (5ms), uniform:LO,HI or lognormal:MEAN,SD")
+		}
+		s.latency = r
+	default:
+		d, err := time.ParseDuration(text)
+		if err != nil {
+			return bad("a duration such as 100ms or 1s")
+		}
+		*map[string]*time.Duration{"window": &s.window, "first-spread": &s.firstSpread}[field] = d
+	}
+	if s.given == nil {
+		s.given = map[string]bool{}
+	}
+	s.given[field] = true
+	return nil
+}
+
+// continuousFields are the spec fields that only continuous time has.
+var continuousFields = []string{"window", "latency", "first-spread"}
+
+// applyTime sets the time model of sc, whose other fields the spec has
+// set (before a capacity rate is converted, since in continuous time the
+// window is the tick). Continuous time is chosen by --time continuous, or
+// by any of continuousFields when --time is left out: real units of the
+// window server ask for real time, while --tick alone keeps the tick model
+// (where a warning says when a policy's jitter is within a tick).
+func (s Spec) applyTime(sc *Scenario) error {
+	cont := false
+	for _, f := range continuousFields {
+		if s.Given(f) {
+			if s.Given("time") && s.timeModel == TickTime {
+				return &FieldError{Flag: f, Valid: "left out with --time tick (it belongs to continuous time; the tick model's length is --tick)", Got: strconv.Quote(s.timeText(f))}
+			}
+			cont = true
+		}
+	}
+	if s.Given("time") {
+		cont = s.timeModel == ContinuousTime
+	}
+	if !cont {
+		return nil
+	}
+	for _, f := range []string{"rounding", "first-window"} {
+		if s.Given(f) {
+			return &FieldError{Flag: f, Valid: "left out with --time continuous (delays are not rounded; spread the first sends with --first-spread)", Got: strconv.Quote(s.timeText(f))}
+		}
+	}
+	sc.Time, sc.Latency, sc.FirstSpread = ContinuousTime, s.latency, s.firstSpread
+	if s.Given("window") {
+		if s.window < MinTick || s.window > MaxTick {
+			return &FieldError{Flag: "window", Valid: fmt.Sprintf("a duration in [%s, %s]", MinTick, MaxTick), Got: s.window.String()}
+		}
+		if s.Given("tick") && s.tick != s.window {
+			return &FieldError{Flag: "window", Valid: fmt.Sprintf("equal to --tick %s, or left out (in continuous time the tick is the window)", s.tick), Got: s.window.String()}
+		}
+		sc.Policy.Tick = s.window
+	}
+	if sc.Policy.Tick == 0 {
+		sc.Policy.Tick = DefaultTick
+	}
+	return nil
+}
+
+// timeText is a given field's text for messages.
+func (s Spec) timeText(f string) string {
+	switch f {
+	case "window":
+		return s.window.String()
+	case "latency":
+		return s.latency.String()
+	case "first-spread":
+		return s.firstSpread.String()
+	case "rounding":
+		return s.rounding.String()
+	case "first-window":
+		return strconv.Itoa(s.firstWindow)
+	}
+	return ""
+}
+
+// timeOf fills in SpecOf's time fields: continuous time gives the window
+// (the tick), the round trip and the spread, and not the rounding or the
+// first window, which it refuses.
+func (s *Spec) timeOf(sc Scenario) {
+	s.timeModel, s.latency, s.firstSpread, s.window = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick
+	if sc.Time == ContinuousTime {
+		delete(s.given, "rounding")
+		delete(s.given, "first-window")
+		return
+	}
+	for _, f := range continuousFields {
+		delete(s.given, f)
+	}
+}

@@ -1,0 +1,248 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func spec(t *testing.T, kv ...string) (Scenario, error) {
+	t.Helper()
+	var s Spec
+	for i := 0; i < len(kv); i += 2 {
+		if err := s.Set(kv[i], kv[i+1]); err != nil {
+			return Scenario{}, err
+		}
+	}
+	return s.Scenario()
+}
+
+// The time model follows what was said: --time when given, else
+// continuous time as soon as a field of the window server is, while
+// --tick alone keeps the tick model; in continuous time the window is the
+// tick, so a capacity rate is per window.
+func TestSpecTimeModel(t *testing.T) {
+	for _, c := range []struct {
+		kv     []string
+		time   TimeModel
+		tick   time.Duration
+		k      int
+		trip   RoundTrip
+		spread time.Duration
+	}{
+		{nil, TickTime, 0, 10, RoundTrip{}, 0},
+		{[]string{"policy", "retry-go-v4", "tick", "100ms"}, TickTime, 100 * time.Millisecond, 10, RoundTrip{}, 0},
+		{[]string{"time", "continuous"}, ContinuousTime, time.Second, 10, RoundTrip{}, 0},
+		{[]string{"window", "10ms", "capacity", "200/s"}, ContinuousTime, 10 * time.Millisecond, 2, RoundTrip{}, 0},
+		{[]string{"window", "100ms", "tick", "100ms", "capacity", "50"}, ContinuousTime, 100 * time.Millisecond, 50, RoundTrip{}, 0},
+		{[]string{"latency", "5ms"}, ContinuousTime, time.Second, 10, RoundTrip{A: 5 * time.Millisecond}, 0},
+		{[]string{"policy", "cenkalti-v4", "latency", "uniform:2ms,8ms", "first-spread", "50ms"}, ContinuousTime, 0, 10,
+			RoundTrip{Law: UniformTrip, A: 2 * time.Millisecond, B: 8 * time.Millisecond}, 50 * time.Millisecond},
+		{[]string{"time", "continuous", "latency", "lognormal:5ms,2ms", "tick", "20ms"}, ContinuousTime, 20 * time.Millisecond, 10,
+			RoundTrip{Law: LogNormalTrip, A: 5 * time.Millisecond, B: 2 * time.Millisecond}, 0},
+	} {
+		sc, err := spec(t, c.kv...)
+		if err != nil {
+			t.Errorf("%v: %v", c.kv, err)
+			continue
+		}
+		if sc.Time != c.time || sc.Policy.Tick != c.tick && !(c.tick == 0 && sc.Policy.TickLength() == time.Second) ||
+			sc.Capacity != c.k || sc.Latency != c.trip || sc.FirstSpread != c.spread {
+			t.Errorf("%v: time %s tick %s k %d latency %s spread %s", c.kv, sc.Time, sc.Policy.Tick, sc.Capacity, sc.Latency, sc.FirstSpread)
+		}
+		if c.time == ContinuousTime && sc.Window() != sc.Policy.TickLength() {
+			t.Errorf("%v: window %s, tick %s", c.kv, sc.Window(), sc.Policy.TickLength())
+		}
+		if got, err := SpecOf(sc).Scenario(); err != nil || got != sc {
+			t.Errorf("%v: SpecOf rebuilds %+v, %v", c.kv, got, err)
+		}
+	}
+}
+
+// What continuous time cannot mean is refused, naming the flag.
+func TestSpecTimeRefusals(t *testing.T) {
+	for _, c := range []struct {
+		kv   []string
+		flag string
+	}{
+		{[]string{"time", "sometimes"}, "time"},
+		{[]string{"time", "tick", "window", "100ms"}, "window"},
+		{[]string{"time", "tick", "latency", "5ms"}, "latency"},
+		{[]string{"time", "tick", "first-spread", "5ms"}, "first-spread"},
+		{[]string{"window", "100ms", "tick", "10ms"}, "window"},
+		{[]string{"window", "100ms", "rounding", "ceil"}, "rounding"},
+		{[]string{"window", "100ms", "first-window", "3"}, "first-window"},
+		{[]string{"window", "100ms", "server", "collision"}, "server"},
+		{[]string{"window", "100ms", "server", "occ"}, "server"},
+		{[]string{"window", "0s"}, "window"},
+		{[]string{"window", "100ms", "capacity", "15/s"}, "capacity"},
+		{[]string{"latency", "sometimes"}, "latency"},
+		{[]string{"latency", "uniform:8ms,2ms"}, "latency"},
+		{[]string{"latency", "-1ms"}, "latency"},
+		{[]string{"latency", "lognormal:0s,1ms"}, "latency"},
+		{[]string{"latency", "2h"}, "latency"},
+		{[]string{"first-spread", "-1ms"}, "first-spread"},
+		{[]string{"window", "1µs", "first-spread", "1h"}, "first-spread"},
+		// A retry with no delay and no round trip would reach the full
+		// window at the same instant for ever.
+		{[]string{"window", "100ms", "policy", "none"}, "latency"},
+		{[]string{"window", "100ms", "policy", "failsafe-go-default"}, "latency"},
+	} {
+		_, err := spec(t, c.kv...)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Flag != c.flag {
+			t.Errorf("%v: %v; want a FieldError naming --%s", c.kv, err, c.flag)
+		}
+	}
+	if _, err := spec(t, "window", "100ms", "policy", "none", "latency", "1ms"); err != nil {
+		t.Errorf("policy none with a round trip: %v", err)
+	}
+}
+
+func TestParseRoundTrip(t *testing.T) {
+	for text, want := range map[string]string{"5ms": "5ms", "fixed:5ms": "5ms", "uniform: 2ms, 8ms": "uniform:2ms,8ms", "lognormal:5ms,2ms": "lognormal:5ms,2ms"} {
+		r, err := ParseRoundTrip(text)
+		if err != nil || r.String() != want {
+			t.Errorf("ParseRoundTrip(%q) = %s, %v; want %s", text, r, err, want)
+		}
+	}
+	for _, text := range []string{"", "uniform:2ms", "lognormal:1,2", "normal:5ms,1ms", "fixed:1ms,2ms"} {
+		if _, err := ParseRoundTrip(text); err == nil {
+			t.Errorf("ParseRoundTrip(%q) accepted", text)
+		}
+	}
+}
+
+// The log-normal round trip has the mean and standard deviation it was
+// given: its quantile function integrated over u by the midpoint rule.
+func TestLogNormalTripMoments(t *testing.T) {
+	r := RoundTrip{Law: LogNormalTrip, A: 5 * time.Millisecond, B: 2 * time.Millisecond}
+	l := r.In(time.Millisecond)
+	const n = 1 << 20
+	var m1, m2 float64
+	for i := range n {
+		x := l.Draw((float64(i) + 0.5) / n)
+		m1 += x / n
+		m2 += x * x / n
+	}
+	sd := math.Sqrt(m2 - m1*m1)
+	if math.Abs(m1-5) > 1e-3 || math.Abs(sd-2) > 1e-2 {
+		t.Errorf("log-normal 5ms,2ms: mean %g ms, sd %g ms", m1, sd)
+	}
+	if u := (RoundTrip{Law: UniformTrip, A: 2 * time.Millisecond, B: 8 * time.Millisecond}).In(time.Millisecond); u.Draw(0) != 2 || u.Draw(0.5) != 5 || u.Bound() != 8 {
+		t.Errorf("uniform 2ms,8ms: %g %g %g", u.Draw(0), u.Draw(0.5), u.Bound())
+	}
+}
+
+// The no-jitter cohort in continuous time, computed by hand: 100 clients,
+// 10 per window, expo with base 1 and cap 32 windows, no round trip. The
+// waves reach the server at 0, 2, 6, 14, 30, 62, 94, 126, 158, 190
+// windows (delays 2, 4, 8, 16, 32, 32, …), each admitting 10: 550 calls and
+// the last success at 190 windows — where the tick model says 191, since
+// a tick's arrivals end with it.
+func TestWindowClosedFormByHand(t *testing.T) {
+	sc, err := spec(t, "policy", "expo", "window", "100ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := WindowClosedForm(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []float64
+	for _, w := range r.Waves {
+		times = append(times, w.Time)
+	}
+	if r.Calls != 550 || r.Served != 100 || r.Completion != 19000 || fmt.Sprint(times) != "[0 200 600 1400 3000 6200 9400 12600 15800 19000]" {
+		t.Errorf("expo cohort: calls %d served %d completion %g ms, waves at %v", r.Calls, r.Served, r.Completion, times)
+	}
+	// With a 30 ms round trip each wave comes 30 ms later than the last
+	// plus its delay, so the tenth comes at 19000 + 9·30 ms.
+	sc.Latency = RoundTrip{A: 30 * time.Millisecond}
+	if r, err = WindowClosedForm(sc); err != nil || r.Calls != 550 || math.Abs(r.Completion-19270) > 1e-9 {
+		t.Errorf("expo cohort with 30ms round trip: calls %d completion %g ms (%v)", r.Calls, r.Completion, err)
+	}
+	// A delay shorter than the rest of a full window lands in that window
+	// and fails again: with base 0.25 the first retry comes after 0.5
+	// windows, in window 0, which the first wave filled; the tick model
+	// would wait one whole tick.
+	sc, _ = spec(t, "policy", "expo", "window", "100ms", "base", "0.25", "clients", "30")
+	if r, err = WindowClosedForm(sc); err != nil {
+		t.Fatal(err)
+	}
+	if r.Waves[1].Time != 50 || r.Waves[1].Served != 0 || r.Waves[2].Time != 150 || r.Waves[2].Served != 10 {
+		t.Errorf("base 0.25: waves %+v", r.Waves)
+	}
+	// retryablehttp's default: exactly 1, 2, 4, 8 s and 4 retries, so 5
+	// waves of 200, 190, …, 160 clients, 50 served, 150 give up.
+	sc, _ = spec(t, "policy", "retryablehttp-default", "window", "100ms", "clients", "200")
+	if r, err = WindowClosedForm(sc); err != nil || r.Calls != 900 || r.Served != 50 || r.GaveUp != 150 || r.Completion != 15000 {
+		t.Errorf("retryablehttp: %+v, %v", r, err)
+	}
+}
+
+// Whole ticks mislead where a policy's jitter is narrower than a tick:
+// retry-go's first delay is 100–200 ms, so at a tick of 100 ms rounding
+// puts it at 1 or 2 ticks. cenkalti's first delay spans 250–750 ms, and
+// textbook ticks are the scenario itself, so neither warns.
+func TestJitterWithinTick(t *testing.T) {
+	for _, c := range []struct {
+		kv   []string
+		warn bool
+	}{
+		{[]string{"policy", "retry-go-v4", "tick", "100ms"}, true},
+		{[]string{"policy", "retry-go-v4"}, true},
+		{[]string{"policy", "grpc-retry", "tick", "100ms"}, true},
+		{[]string{"policy", "cenkalti-v4", "tick", "100ms"}, false},
+		{[]string{"policy", "retryablehttp-default", "tick", "100ms"}, false},
+		{[]string{"policy", "equal"}, false},
+		{[]string{"policy", "full", "base", "0.25", "tick", "10ms"}, true},
+		{[]string{"policy", "retry-go-v4", "window", "100ms"}, false},
+	} {
+		sc, err := spec(t, c.kv...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := sc.JitterWithinTick(); (w != "") != c.warn || c.warn && !strings.Contains(w, "within a tick") {
+			t.Errorf("%v: warning %q, want one: %v", c.kv, w, c.warn)
+		}
+	}
+}
+
+// A continuous-time scenario's JSON names its time model and reads back.
+func TestScenarioJSONTime(t *testing.T) {
+	sc, err := spec(t, "policy", "cenkalti-v4", "window", "10ms", "latency", "lognormal:5ms,2ms", "first-spread", "40ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(sc)
+	for _, f := range []string{`"time":"continuous"`, `"window":"10ms"`, `"latency":"lognormal:5ms,2ms"`, `"first_spread":"40ms"`} {
+		if !strings.Contains(string(b), f) {
+			t.Errorf("JSON %s lacks %s", b, f)
+		}
+	}
+	var back Scenario
+	if err := json.Unmarshal(b, &back); err != nil || back.Time != sc.Time || back.Latency != sc.Latency || back.FirstSpread != sc.FirstSpread || back.Policy.TickLength() != sc.Policy.TickLength() {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	b, _ = json.Marshal(Default())
+	if !strings.Contains(string(b), `"time":"tick"`) || strings.Contains(string(b), "latency") {
+		t.Errorf("tick JSON %s", b)
+	}
+}
+
+// The tick models refuse continuous time rather than answer in ticks.
+func TestModelsRefuseContinuousTime(t *testing.T) {
+	sc, _ := spec(t, "policy", "expo", "window", "100ms")
+	for _, m := range Methods() {
+		_, err := Solve(m, sc, DefaultSolveOptions())
+		var u *Unsupported
+		if !errors.As(err, &u) || !strings.Contains(u.Reason, "continuous time") {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+}

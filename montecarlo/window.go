@@ -1,0 +1,216 @@
+package montecarlo
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/herdlab/herd/model"
+)
+
+// Window is the synchronized cohort in continuous time: N clients against
+// the window server, which admits the first k arrivals of each window of
+// length τ and fails the rest at once (model/timemodel.go). It is the
+// cohort's workload when the scenario's time model is continuous; CohortOf
+// picks it.
+type Window struct{}
+
+// WindowName names the window server's event engine in a Choice.
+const WindowName EngineName = "window"
+
+// MaxWindowClients bounds the window engine's cohort: it keeps about 64
+// bytes per client (a random stream, a pending event and the client's
+// state).
+const MaxWindowClients = 10_000_000
+
+// CohortOf is the workload that plays the synchronized cohort of sc: the
+// window server's event engine in continuous time (Window), the tick
+// engines or the OCC engine otherwise (Cohort).
+func CohortOf(sc model.Scenario) Workload {
+	if sc.Time == model.ContinuousTime {
+		return Window{}
+	}
+	return Cohort{}
+}
+
+func (Window) Name() string { return "continuous-time cohort" }
+func (Window) validate(sc model.Scenario) error {
+	if sc.Time != model.ContinuousTime {
+		return &model.FieldError{Flag: "time", Valid: "continuous for the window server's cohort", Got: sc.Time.String()}
+	}
+	return nil
+}
+func (Window) choose(sc model.Scenario, want EngineName) (Choice, error) {
+	if want != Default && want != Auto {
+		return Choice{}, &LimitError{Engine: want, Reason: "cannot play continuous time (--time continuous), which has its own event engine (the tick engines count whole ticks)",
+			Alternative: "leave out --engine (or use --engine auto)"}
+	}
+	if sc.Clients > MaxWindowClients {
+		return Choice{}, &LimitError{Engine: WindowName, Reason: fmt.Sprintf("holds at most %d clients (about 64 bytes each), got --clients %d", MaxWindowClients, sc.Clients), Alternative: "use fewer --clients"}
+	}
+	return Choice{WindowName, "continuous time: the window server's event engine"}, nil
+}
+func (Window) engineBytes(sc model.Scenario, _ Choice) int64 { return 64 * int64(sc.Clients) }
+func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
+	return NewWindowEngine(sc)
+}
+
+// WindowEngine is the event engine of the window server. Each client has
+// one pending event, its next arrival at the server, in a 4-ary min-heap
+// (the OCC engine's); an arrival is admitted when its window has admitted
+// fewer than k, and a failed one becomes the client's next arrival, one
+// round trip plus its delay later — so a trial allocates nothing per event.
+// Time is kept in windows (the policy's ticks: Policy.Law is in ticks) and
+// reported in ms.
+//
+// Every client draws from its own stream, seeded from the trial's stream:
+// its first send, then per attempt one uniform for the round trip and one
+// for the delay, whatever the laws, so that policies compared on one
+// scenario keep their draws aligned (common random numbers).
+type WindowEngine struct {
+	sc      model.Scenario
+	horizon float64 // in windows
+	ms      float64 // one window in ms
+	spread  float64 // first sends uniform over [0, spread) windows
+	trip    model.TripLaw
+	net     []rand.PCG
+	client  []windowClient
+	queue   []occEvent
+	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
+	// policy whose law depends on n alone; nil for a stateful policy.
+	laws       []model.Law
+	retries    int
+	maxElapsed float64 // in windows; +Inf: no limit
+}
+
+type windowClient struct {
+	first float64 // when its first send reached the server
+	retry int32
+	prev  float64 // a stateful policy's state
+}
+
+// NewWindowEngine prepares the window engine for a valid continuous-time
+// scenario.
+func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
+	w := sc.Policy.TickLength()
+	e := &WindowEngine{sc: sc, horizon: float64(sc.EffectiveHorizon()), ms: float64(w) / 1e6,
+		spread: float64(sc.FirstSpread) / float64(w), trip: sc.Latency.In(w),
+		retries: sc.Policy.Retries, maxElapsed: math.Inf(1)}
+	if me := sc.Policy.MaxElapsed; me > 0 {
+		e.maxElapsed = float64(me) / float64(w)
+	}
+	e.net = make([]rand.PCG, sc.Clients)
+	e.client = make([]windowClient, sc.Clients)
+	e.queue = make([]occEvent, 0, sc.Clients)
+	if c := sc.Policy.Classes(); c > 0 {
+		e.laws = make([]model.Law, c+1)
+		for n := 1; n <= c; n++ {
+			e.laws[n] = sc.Policy.Law(n, sc.Policy.Start())
+		}
+	}
+	return e, nil
+}
+
+// backoff draws client c's delay before its retry n, in windows.
+func (e *WindowEngine) backoff(c int32, n int) float64 {
+	u := uniform(&e.net[c])
+	if e.laws != nil {
+		return e.laws[min(n, len(e.laws)-1)].Draw(u)
+	}
+	cl := &e.client[c]
+	var d float64
+	d, cl.prev = e.sc.Policy.Law(n, cl.prev).Sample(u)
+	return d
+}
+
+// Play runs one trial.
+func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
+	t.Continuous = true
+	sc := &e.sc
+	q := e.queue[:0]
+	for c := range int32(sc.Clients) {
+		e.net[c].Seed(src.Uint64(), src.Uint64())
+		at := uniform(&e.net[c]) * e.spread
+		e.client[c] = windowClient{first: at, prev: sc.Policy.Start()}
+		q = append(q, occEvent{at: at, client: c})
+	}
+	for i := (len(q) - 2) / 4; i >= 0; i-- {
+		siftDown(q, i)
+	}
+	k := int64(sc.Capacity)
+	window, used := math.Inf(-1), int64(0)
+	done := 0.0
+	for len(q) > 0 && q[0].at <= e.horizon && !t.stopped(1) {
+		ev := &q[0]
+		c, a := ev.client, ev.at
+		cl := &e.client[c]
+		t.Calls++
+		if arrivals {
+			t.CallTimes = append(t.CallTimes, a*e.ms)
+		}
+		lat := e.trip.Draw(uniform(&e.net[c]))
+		if f := math.Floor(a); f != window {
+			window, used = f, 0
+		}
+		if used < k { // admitted
+			used++
+			done = max(done, a)
+			t.servedAfter((a - cl.first) * e.ms)
+			q[0] = q[len(q)-1]
+			q = q[:len(q)-1]
+			siftDown(q, 0)
+			continue
+		}
+		if cl.retry < math.MaxInt32 {
+			cl.retry++
+		}
+		n := int(cl.retry)
+		d := e.backoff(c, n)
+		if (e.retries > 0 && n > e.retries) || (a+lat-cl.first)+d > e.maxElapsed {
+			t.GaveUp++
+			q[0] = q[len(q)-1]
+			q = q[:len(q)-1]
+		} else {
+			ev.at = a + lat + d
+		}
+		siftDown(q, 0)
+	}
+	e.queue = q
+	t.Censored = len(q) > 0
+	t.Time = done * e.ms
+}
+
+// A continuous-time latency is counted in a histogram of geometric bins
+// (Trial.Latency), so that its quantiles come from the tick engines'
+// machinery with a relative resolution of 1/latencyBins and a bounded
+// size: bin 0 holds latencies up to latencyFloor ms, bin l ≥ 1 those in
+// (latencyFloor·r^(l−1), latencyFloor·r^l] with r = 1 + 1/latencyBins.
+const (
+	latencyFloor = 1e-3 // ms: 1 µs
+	latencyBins  = 1024
+)
+
+var latencyRatio = math.Log1p(1.0 / latencyBins)
+
+// servedAfter records one success with a latency of ms milliseconds.
+func (t *Trial) servedAfter(ms float64) {
+	l := 0
+	if ms > latencyFloor {
+		l = int(math.Ceil(math.Log(ms/latencyFloor) / latencyRatio))
+	}
+	t.served(l)
+	t.LatencySum += ms
+}
+
+// LatencyBinEdge is the upper end, in ms, of bin l of a continuous-time
+// trial's latency histogram: a quantile read off the histogram as bin l is
+// at most LatencyBinEdge(l) and above LatencyBinEdge(l−1).
+func LatencyBinEdge(l int) float64 {
+	switch {
+	case l < 0:
+		return 0
+	case l == 0:
+		return latencyFloor
+	}
+	return latencyFloor * math.Exp(float64(l)*latencyRatio)
+}

@@ -1,0 +1,302 @@
+package montecarlo
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/herdlab/herd/model"
+)
+
+func windowScenario(t *testing.T, kv ...string) model.Scenario {
+	t.Helper()
+	s := model.Spec{}
+	for i := 0; i < len(kv); i += 2 {
+		if err := s.Set(kv[i], kv[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc, err := s.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func playWindow(t *testing.T, sc model.Scenario, trials int, fold func(*Trial)) {
+	t.Helper()
+	err := Run(context.Background(), sc, Options{Trials: trials, Seed: 7}, func(tr *Trial) error {
+		fold(tr)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A cohort whose delays and round trip are certain plays the same trial
+// every time, and it is the closed form's: calls, give-ups and the
+// completion in ms exactly, and the latency histogram of its waves.
+func TestWindowEngineMatchesClosedForm(t *testing.T) {
+	for _, kv := range [][]string{
+		{"policy", "expo", "window", "100ms"},
+		{"policy", "expo", "window", "100ms", "latency", "30ms", "clients", "1000", "capacity", "7"},
+		{"policy", "expo", "window", "100ms", "base", "0.25", "clients", "30"}, // retries within a full window
+		{"policy", "fixed", "fixed-delay", "0.3", "window", "10ms", "latency", "1ms", "clients", "50", "capacity", "3"},
+		{"policy", "retryablehttp-default", "window", "100ms", "clients", "200", "latency", "5ms"},
+		{"policy", "retryablehttp-default", "window", "10ms", "clients", "1000", "capacity", "50"},
+		{"policy", "expo", "window", "1s", "max-elapsed", "20s", "clients", "100", "latency", "500ms"},
+	} {
+		sc := windowScenario(t, kv...)
+		want, err := model.WindowClosedForm(sc)
+		if err != nil {
+			t.Fatalf("%v: %v", kv, err)
+		}
+		var hist []int64
+		for _, w := range want.Waves {
+			l := w.Time // every first send is at 0
+			for range w.Served {
+				probe := Trial{}
+				probe.servedAfter(l)
+				for len(hist) < len(probe.Latency) {
+					hist = append(hist, 0)
+				}
+				hist[len(probe.Latency)-1]++
+			}
+		}
+		playWindow(t, sc, 3, func(tr *Trial) {
+			if tr.Calls != want.Calls || tr.Served != want.Served || tr.GaveUp != want.GaveUp || tr.Censored || math.Abs(tr.Time-want.Completion) > 1e-9*want.Completion {
+				t.Errorf("%v trial %d: calls %d served %d gave up %d completion %v ms; closed form %d, %d, %d, %v ms",
+					kv, tr.Index, tr.Calls, tr.Served, tr.GaveUp, tr.Time, want.Calls, want.Served, want.GaveUp, want.Completion)
+			}
+			for l := range max(len(hist), len(tr.Latency)) {
+				var a, b int64
+				if l < len(hist) {
+					a = hist[l]
+				}
+				if l < len(tr.Latency) {
+					b = tr.Latency[l]
+				}
+				if a != b {
+					t.Errorf("%v: latency bin %d holds %d clients, closed form %d", kv, l, b, a)
+					break
+				}
+			}
+		})
+	}
+}
+
+// referenceWindow is the window server written the plain way, to check the
+// engine's heap and bookkeeping: every event is found by scanning all
+// clients for the earliest next arrival (the lowest index on a tie, which
+// the engine breaks by its heap's history instead, so the cases below have
+// none), with the engine's streams and order of draws.
+func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp int64, completion float64) {
+	w := sc.Policy.TickLength()
+	trip := sc.Latency.In(w)
+	n := sc.Clients
+	net := make([]rand.PCG, n)
+	next := make([]float64, n) // +Inf: done
+	first := make([]float64, n)
+	retry := make([]int, n)
+	prev := make([]float64, n)
+	for c := range n {
+		net[c].Seed(src.Uint64(), src.Uint64())
+		first[c] = uniform(&net[c]) * float64(sc.FirstSpread) / float64(w)
+		next[c], prev[c] = first[c], sc.Policy.Start()
+	}
+	admitted := map[float64]int{}
+	maxElapsed := math.Inf(1)
+	if sc.Policy.MaxElapsed > 0 {
+		maxElapsed = float64(sc.Policy.MaxElapsed) / float64(w)
+	}
+	for {
+		c := -1
+		for i := range n {
+			if !math.IsInf(next[i], 1) && (c < 0 || next[i] < next[c]) {
+				c = i
+			}
+		}
+		if c < 0 {
+			break
+		}
+		a := next[c]
+		calls++
+		lat := trip.Draw(uniform(&net[c]))
+		if win := math.Floor(a); admitted[win] < sc.Capacity {
+			admitted[win]++
+			served++
+			completion = math.Max(completion, a)
+			next[c] = math.Inf(1)
+			continue
+		}
+		retry[c]++
+		var d float64
+		d, prev[c] = sc.Policy.Law(retry[c], prev[c]).Sample(uniform(&net[c]))
+		if sc.Policy.Retries > 0 && retry[c] > sc.Policy.Retries || a+lat-first[c]+d > maxElapsed {
+			gaveUp++
+			next[c] = math.Inf(1)
+			continue
+		}
+		next[c] = a + lat + d
+	}
+	return calls, served, gaveUp, completion * float64(w) / 1e6
+}
+
+// The engine plays exactly the trials of the plain reference, with random
+// delays, round trips and first sends, including stateful policies and
+// give-ups.
+func TestWindowEngineMatchesReference(t *testing.T) {
+	for _, kv := range [][]string{
+		{"policy", "full", "window", "100ms", "clients", "60", "capacity", "5", "first-spread", "50ms", "latency", "uniform:2ms,8ms"},
+		{"policy", "retry-go-v4", "window", "100ms", "clients", "80", "capacity", "10", "first-spread", "30ms", "latency", "lognormal:5ms,2ms"},
+		{"policy", "cenkalti-v4", "window", "10ms", "clients", "300", "capacity", "1", "first-spread", "40ms", "latency", "4ms", "max-elapsed", "2s"},
+		{"policy", "decorrelated", "window", "10ms", "clients", "50", "capacity", "2", "first-spread", "5ms", "latency", "1ms", "base", "0.5", "cap", "20"},
+		{"policy", "polly-v8-expo-jitter", "window", "1s", "clients", "40", "capacity", "4", "first-spread", "1s"},
+	} {
+		sc := windowScenario(t, kv...)
+		e, err := NewWindowEngine(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5 {
+			var tr Trial
+			e.Play(Stream(3, sc, i), &tr, false)
+			calls, served, gaveUp, completion := referenceWindow(sc, Stream(3, sc, i))
+			if tr.Calls != calls || tr.Served != served || tr.GaveUp != gaveUp || math.Abs(tr.Time-completion) > 1e-12*completion || tr.Censored {
+				t.Errorf("%v trial %d: engine %d calls, %d served, %d gave up, %v ms; reference %d, %d, %d, %v ms",
+					kv, i, tr.Calls, tr.Served, tr.GaveUp, tr.Time, calls, served, gaveUp, completion)
+			}
+		}
+	}
+}
+
+// When the server admits everyone (k ≥ N), a trial is its first sends:
+// calls = N, every latency is 0, and completion is the last first send.
+// With first sends uniform over [0, S), E[completion] = S·N/(N+1) and Var =
+// S²·N/((N+1)²(N+2)). Two clients, one admitted per window of 1 s and a
+// fixed delay of one window: the loser comes back one round trip L and a
+// window later, in window 1, so completion is 1000 ms + L, whose mean and
+// variance are the round trip's. The means are checked within 4 standard
+// errors over 4,000 trials.
+func TestWindowFirstSendsAndRoundTrips(t *testing.T) {
+	const trials, n = 4000, 20
+	sc := windowScenario(t, "policy", "full", "window", "10ms", "clients", "20", "capacity", "20", "first-spread", "8ms", "latency", "3ms")
+	var sum float64
+	playWindow(t, sc, trials, func(tr *Trial) {
+		if tr.Calls != n || tr.Served != n || tr.LatencySum != 0 {
+			t.Fatalf("k ≥ N: %d calls, %d served, latencies %v ms", tr.Calls, tr.Served, tr.LatencySum)
+		}
+		sum += tr.Time
+	})
+	mean, sd := 8.0*n/(n+1), 8*math.Sqrt(n/((n+1.0)*(n+1)*(n+2)))
+	if got := sum / trials; math.Abs(got-mean) > 4*sd/math.Sqrt(trials) {
+		t.Errorf("completion %.4f ms, want %.4f ± %.4f", got, mean, 4*sd/math.Sqrt(trials))
+	}
+	for _, c := range []struct {
+		latency  string
+		mean, sd float64 // ms
+	}{{"5ms", 5, 0}, {"uniform:2ms,8ms", 5, 6 / math.Sqrt(12)}, {"lognormal:5ms,2ms", 5, 2}} {
+		sc := windowScenario(t, "policy", "fixed", "fixed-delay", "1", "window", "1s", "clients", "2", "capacity", "1", "latency", c.latency)
+		var m1, m2 float64
+		playWindow(t, sc, trials, func(tr *Trial) {
+			if tr.Calls != 3 || tr.Served != 2 {
+				t.Fatalf("%s: %d calls, %d served", c.latency, tr.Calls, tr.Served)
+			}
+			l := tr.Time - 1000
+			m1 += l / trials
+			m2 += l * l / trials
+		})
+		se := c.sd / math.Sqrt(trials)
+		// The sd within 10%: more than 4 standard errors of a sample sd of
+		// these laws over 4,000 trials (at most 1.6% of it).
+		if got := math.Sqrt(math.Max(0, m2-m1*m1)); math.Abs(m1-c.mean) > 4*se+1e-6 || math.Abs(got-c.sd) > 0.1*c.sd+1e-4 {
+			t.Errorf("round trip %s: mean %.4f ms, sd %.4f ms; want %g ± %.4f, sd %g", c.latency, m1, got, c.mean, 4*se, c.sd)
+		}
+	}
+}
+
+// A trial's arrivals allocate nothing once the engine's buffers have grown:
+// the hot loop is the heap and the clients' records.
+func TestWindowEngineAllocatesNothingPerEvent(t *testing.T) {
+	sc := windowScenario(t, "policy", "cenkalti-v4", "window", "10ms", "clients", "2000", "capacity", "5", "first-spread", "50ms", "latency", "lognormal:5ms,2ms")
+	e, err := NewWindowEngine(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr Trial
+	src := Stream(1, sc, 0)
+	e.Play(src, &tr, false)
+	if tr.Calls < 3*int64(sc.Clients) {
+		t.Fatalf("only %d calls: too few events to measure", tr.Calls)
+	}
+	if a := testing.AllocsPerRun(5, func() {
+		tr.reset(0)
+		src.Seed(1, 2)
+		e.Play(src, &tr, false)
+	}); a != 0 {
+		t.Errorf("%v allocations per trial of %d events", a, tr.Calls)
+	}
+}
+
+// The run is the same whatever the worker count, trial by trial.
+func TestWindowWorkersInvariant(t *testing.T) {
+	sc := windowScenario(t, "policy", "retry-go-v4", "window", "100ms", "clients", "200", "first-spread", "50ms", "latency", "uniform:2ms,8ms")
+	var runs [3][]Trial
+	for i, w := range []int{1, 2, 5} {
+		err := Run(context.Background(), sc, Options{Trials: 40, Seed: 11, Workers: w}, func(tr *Trial) error {
+			c := *tr
+			c.Latency = append([]int64(nil), tr.Latency...)
+			c.stop = nil
+			runs[i] = append(runs[i], c)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i < 3; i++ {
+		for j := range runs[0] {
+			a, b := runs[0][j], runs[i][j]
+			if a.Calls != b.Calls || a.Time != b.Time || a.LatencySum != b.LatencySum || a.GaveUp != b.GaveUp || len(a.Latency) != len(b.Latency) {
+				t.Fatalf("trial %d differs between worker counts", j)
+			}
+		}
+	}
+}
+
+// Continuous time is a kind of run: the tick engines and the open loop
+// refuse it, naming the flag, and a cancelled run stops inside a long trial.
+func TestWindowPlan(t *testing.T) {
+	sc := windowScenario(t, "policy", "full", "window", "100ms")
+	if p, err := NewPlan(sc, CohortOf(sc), Options{Trials: 1}); err != nil || p.Choice.Engine != WindowName {
+		t.Errorf("plan %+v, %v", p, err)
+	}
+	var le *LimitError
+	if _, err := NewPlan(sc, CohortOf(sc), Options{Trials: 1, Use: Counts}); !errors.As(err, &le) {
+		t.Errorf("--engine counts in continuous time: %v", err)
+	}
+	var fe *model.FieldError
+	if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1}); !errors.As(err, &fe) || fe.Flag != "time" {
+		t.Errorf("tick cohort in continuous time: %v", err)
+	}
+	if _, err := NewPlan(sc, OpenLoop{Traffic: model.Traffic{Rate: 5, Ticks: 100}}, Options{Trials: 1}); !errors.As(err, &fe) || fe.Flag != "time" {
+		t.Errorf("open loop in continuous time: %v", err)
+	}
+
+	long := windowScenario(t, "policy", "full", "window", "1ms", "clients", "2000000", "capacity", "1", "cap", "100000")
+	p, err := NewPlan(long, CohortOf(long), Options{Trials: 1, Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err = p.Run(ctx, func(*Trial) error { t.Error("a cancelled trial was folded"); return nil })
+	if took := time.Since(start); took > 5*time.Second || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("cancelled after 200ms: took %s, err %v", took, err)
+	}
+}
