@@ -185,6 +185,9 @@ func QueueChainOf(ctx context.Context, sc Scenario, tr *Traffic, ctl Controls, o
 	no := func(format string, a ...any) (QueueChain, error) {
 		return QueueChain{}, &Unsupported{Method: MethodChain, Reason: fmt.Sprintf(format, a...)}
 	}
+	if sc.Time == ContinuousTime {
+		return no("the queue server is a model in whole ticks, not in continuous time; the chain follows ticks")
+	}
 	if sc.Server != Queue {
 		return no("the chain follows the queue server (--server queue); for the %s server use markov", sc.Server)
 	}

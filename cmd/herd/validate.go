@@ -168,11 +168,11 @@ func brief(sc model.Scenario) string {
 	if sc.FirstWindow > 1 {
 		s += fmt.Sprintf(" W=%d", sc.FirstWindow)
 	}
-	if sc.Policy.Retries > 0 {
-		s += fmt.Sprintf(" R=%d", sc.Policy.Retries)
-	}
 	if sc.Server == model.Queue {
 		s += fmt.Sprintf(" T=%d L=%d", sc.Queue.Timeout, sc.Queue.Limit)
+		if sc.Policy.Retries > 0 {
+			s += fmt.Sprintf(" R=%d", sc.Policy.Retries)
+		}
 	}
 	return s
 }
