@@ -63,12 +63,7 @@ func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
 	}
 	e.client = make([]occClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
-	if c := sc.Policy.Classes(); c > 0 {
-		e.laws = make([]model.Law, c+1)
-		for n := 1; n <= c; n++ {
-			e.laws[n] = sc.Policy.Law(n, sc.Policy.Start())
-		}
-	}
+	e.laws = classLaws(sc.Policy)
 	return e, nil
 }
 

@@ -293,3 +293,18 @@ func NewEngineUsing(sc model.Scenario, want EngineName) (Engine, error) {
 	}
 	return p.Work.build(sc, p.Choice)
 }
+
+// classLaws is the delay law of each retry class n = 1…Classes() (index
+// n; index 0 unused), for engines that keep them on their hot path; nil
+// when the policy's law depends on each client's previous delay.
+func classLaws(p model.Policy) []model.Law {
+	c := p.Classes()
+	if c == 0 {
+		return nil
+	}
+	laws := make([]model.Law, c+1)
+	for n := 1; n <= c; n++ {
+		laws[n] = p.Law(n, p.Start())
+	}
+	return laws
+}

@@ -102,12 +102,7 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	e.net = make([]rand.PCG, sc.Clients)
 	e.client = make([]windowClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
-	if c := sc.Policy.Classes(); c > 0 {
-		e.laws = make([]model.Law, c+1)
-		for n := 1; n <= c; n++ {
-			e.laws[n] = sc.Policy.Law(n, sc.Policy.Start())
-		}
-	}
+	e.laws = classLaws(sc.Policy)
 	return e, nil
 }
 
