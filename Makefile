@@ -27,7 +27,7 @@ test-long:
 	$(GO) test -tags long ./...
 
 race:
-	$(GO) test -race ./montecarlo ./analysis ./sweep
+	$(GO) test -race -short -timeout 30m ./montecarlo ./analysis ./sweep
 
 vet:
 	$(GO) vet ./...
