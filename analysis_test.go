@@ -81,8 +81,12 @@ func TestClosedFormEqualsEveryMonteCarloTrial(t *testing.T) {
 // interval of each relative error inside the bound), with a completion
 // error that shrinks as N grows at N/k = 10. The committed table of
 // mean-field errors, which herd model quotes, is what this run measures.
+//
+// The default run leaves out the queue server's cases, which
+// TestQueueChainAgreesWithQueueEngine (package analysis) checks; the long
+// suite runs the whole grid, as herd validate does.
 func TestModelsAgreeWithMonteCarlo(t *testing.T) {
-	v, err := analysis.Validate(context.Background(), analysis.DefaultValidationGrid(), analysis.ValidateOptions{Seed: 1})
+	v, err := analysis.Validate(context.Background(), validationGrid(false), analysis.ValidateOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,8 +148,11 @@ func TestPlantedMeanFieldErrorFails(t *testing.T) {
 
 // A deliberately wrong model — delay laws stretched by 10% — fails the
 // checks of every model family: proof that the checks can fail.
+// The default run takes the grid without the queue cases (their planted
+// bugs are TestPerturbedQueueChainFailsTheChecks's) and the mean field at
+// N ≤ 1,000; the long suite, the whole grid.
 func TestPerturbedModelsFailTheChecks(t *testing.T) {
-	v, err := analysis.Validate(context.Background(), analysis.DefaultValidationGrid(),
+	v, err := analysis.Validate(context.Background(), validationGrid(true),
 		analysis.ValidateOptions{Seed: 1, Perturb: analysis.PerturbDelays(1.1)})
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +171,24 @@ func TestPerturbedModelsFailTheChecks(t *testing.T) {
 			t.Errorf("no %q check failed with delays stretched by 10%%: %v", q, failed)
 		}
 	}
+}
+
+// validationGrid is herd validate's grid in the long suite. The default
+// run leaves out the queue server's cases and, if small, the mean field's
+// cases above 1,000 clients.
+func validationGrid(small bool) []analysis.ValidationCase {
+	g := analysis.DefaultValidationGrid()
+	if longSuite {
+		return g
+	}
+	var out []analysis.ValidationCase
+	for _, c := range g {
+		if c.Scenario.Server == model.Queue || small && c.Method == analysis.MethodMeanField && c.Scenario.Clients > 1000 {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // The verdicts herd reaches on the registered claims at the default budget

@@ -10,7 +10,9 @@ import (
 // Generated files must not depend on the number of workers (CI compares
 // them byte for byte with the committed ones), and two runs agree: every
 // section, claims included, through Generate. (Default run:
-// TestSectionsReproducible, every section but claims.)
+// TestSectionsReproducible, every section but claims, validate and audit;
+// the engines' own tests check their worker invariance, and validate's
+// grid is TestModelsAgreeWithMonteCarlo's.)
 func TestGenerateReproducible(t *testing.T) {
 	cfg := Config{Scale: 0.001, Seed: 1, Workers: 1}
 	a, err := Generate(context.Background(), cfg)
