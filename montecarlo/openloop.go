@@ -69,11 +69,15 @@ type OpenLoopEngine struct {
 	born    []int32   // tick of the first send
 	prev    []float64 // the policy's previous delay (Decorrelated)
 	free    []int32
+	// start is the policy's start state, laws its law of each retry class
+	// (nil for a stateful policy), looked up once rather than per request.
+	start float64
+	laws  []model.Law
 }
 
 // NewOpenLoopEngine prepares the request engine for open-loop traffic.
 func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*OpenLoopEngine, error) {
-	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc)}
+	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc), start: sc.Policy.Start(), laws: classLaws(sc.Policy)}
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
 	return e, nil
 }
@@ -97,7 +101,7 @@ func (e *OpenLoopEngine) alloc(c int32, tick int) (int32, error) {
 	if n := len(e.free); n > 0 {
 		id = e.free[n-1]
 		e.free = e.free[:n-1]
-		e.client[id], e.attempt[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.sc.Policy.Start()
+		e.client[id], e.attempt[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.start
 		return id, nil
 	}
 	if len(e.client) >= model.MaxRequestsLive {
@@ -107,7 +111,7 @@ func (e *OpenLoopEngine) alloc(c int32, tick int) (int32, error) {
 	e.client = append(e.client, c)
 	e.attempt = append(e.attempt, 0)
 	e.born = append(e.born, int32(tick))
-	e.prev = append(e.prev, e.sc.Policy.Start())
+	e.prev = append(e.prev, e.start)
 	return id, nil
 }
 
@@ -123,7 +127,12 @@ func (e *OpenLoopEngine) end(id int32, tick int) {
 
 // wait draws the wait in ticks before retry n of request id.
 func (e *OpenLoopEngine) wait(src *rand.PCG, id int32, n int) int {
-	l := e.sc.Policy.Law(n, e.prev[id])
+	var l model.Law
+	if e.laws != nil {
+		l = e.laws[min(n, len(e.laws)-1)] // retries past the last class share its law
+	} else {
+		l = e.sc.Policy.Law(n, e.prev[id])
+	}
 	if l.Deterministic() {
 		d := l.Draw(0)
 		e.prev[id] = d
