@@ -78,21 +78,25 @@ func MetastabilityScenario() (model.Scenario, model.Traffic) {
 // that rate and outage.
 func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
 	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
-	for _, out := range g.Outages {
-		for _, load := range g.Loads {
-			tr := base
-			tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
-			s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
-			if err != nil {
-				return m, fmt.Errorf("λ/k = %g, outage %d: %w", load, out, err)
-			}
-			c := MetastabilityCell{Load: load, Outage: out, Recovered: s.Recovered, Calls: s.Load}
-			if s.RecoveryTicks != nil {
-				e := s.RecoveryTicks.Estimate
-				c.RecoveryTicks = &e
-			}
-			m.Cells = append(m.Cells, c)
+	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
+	err := EachPoint(ctx, len(m.Cells), opt.Workers, func(ctx context.Context, i int) error {
+		out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
+		tr := base
+		tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
+		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+		if err != nil {
+			return fmt.Errorf("λ/k = %g, outage %d: %w", load, out, err)
 		}
+		c := MetastabilityCell{Load: load, Outage: out, Recovered: s.Recovered, Calls: s.Load}
+		if s.RecoveryTicks != nil {
+			e := s.RecoveryTicks.Estimate
+			c.RecoveryTicks = &e
+		}
+		m.Cells[i] = c
+		return nil
+	}, nil)
+	if err != nil {
+		return MetastabilityMap{Scenario: sc, Traffic: m.Traffic, Controls: m.Controls}, err
 	}
 	return m, nil
 }
@@ -116,24 +120,28 @@ type RecoverySeries struct {
 // RecoveryVersusLoad measures, for each set of controls, the time to
 // recover after the base traffic's outage at each load λ/k.
 func RecoveryVersusLoad(ctx context.Context, sc model.Scenario, base model.Traffic, ctls []model.Controls, loads []float64, opt montecarlo.Options) ([]RecoverySeries, error) {
-	var out []RecoverySeries
-	for _, ctl := range ctls {
-		rs := RecoverySeries{Controls: controlsJSON(ctl)}
-		for _, load := range loads {
-			tr := base
-			tr.Rate = load * float64(sc.Capacity)
-			s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
-			if err != nil {
-				return nil, fmt.Errorf("%s, λ/k = %g: %w", ctl, load, err)
-			}
-			p := RecoveryPoint{Load: load, Recovered: s.Recovered, Goodput: s.Goodput, ServedShare: s.ServedShare, Calls: s.Load}
-			if s.RecoveryTicks != nil {
-				e := s.RecoveryTicks.Estimate
-				p.RecoveryTicks = &e
-			}
-			rs.Points = append(rs.Points, p)
+	out := make([]RecoverySeries, len(ctls))
+	for i, ctl := range ctls {
+		out[i] = RecoverySeries{Controls: controlsJSON(ctl), Points: make([]RecoveryPoint, len(loads))}
+	}
+	err := EachPoint(ctx, len(ctls)*len(loads), opt.Workers, func(ctx context.Context, i int) error {
+		ctl, load := ctls[i/len(loads)], loads[i%len(loads)]
+		tr := base
+		tr.Rate = load * float64(sc.Capacity)
+		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+		if err != nil {
+			return fmt.Errorf("%s, λ/k = %g: %w", ctl, load, err)
 		}
-		out = append(out, rs)
+		p := RecoveryPoint{Load: load, Recovered: s.Recovered, Goodput: s.Goodput, ServedShare: s.ServedShare, Calls: s.Load}
+		if s.RecoveryTicks != nil {
+			e := s.RecoveryTicks.Estimate
+			p.RecoveryTicks = &e
+		}
+		out[i/len(loads)].Points[i%len(loads)] = p
+		return nil
+	}, nil)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -49,8 +49,8 @@ var meanFieldSlow = map[string]bool{fmt.Sprint(model.Decorrelated, 100_000, 3): 
 
 // MeanFieldGrid is the mean field's part of herd validate: every policy of
 // MeanFieldKinds at every size and load (k = N / load, rounded down), but
-// those in meanFieldSlow, each played with the count engine where it is
-// exact (montecarlo.Auto); and the convergence series at N/k = 10 with
+// those in meanFieldSlow, each played on its default engine (the count
+// engine where it is exact); and the convergence series at N/k = 10 with
 // k = 1, 10, 100, 1000 for full and equal, whose completion error must
 // shrink.
 func MeanFieldGrid() []ValidationCase {
@@ -116,7 +116,6 @@ func validateMeanField(ctx context.Context, c ValidationCase, msc model.Scenario
 	if err != nil {
 		return []Check{notApplicable(MethodMeanField, sc, err)}, nil
 	}
-	opt.Use = montecarlo.Auto
 	judged := MeanFieldInRegion(sc)
 	if judged {
 		opt.Trials = min(opt.Trials, max(meanFieldPilotMin, int(meanFieldPilotCalls/mf.Calls)))

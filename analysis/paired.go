@@ -41,14 +41,17 @@ type Outcome struct {
 }
 
 // Outcomes runs sc and keeps every trial's Outcome, in trial order, for
-// comparisons that pair trial i of one scenario with trial i of another.
+// comparisons that pair trial i of one scenario with trial i of another;
+// under a Cache (WithCache) a run already played is not played again.
 func Outcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]Outcome, error) {
-	out := make([]Outcome, 0, opt.Trials)
-	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
-		out = append(out, Outcome{float64(t.Calls), t.CompletionTime(), t.Censored})
-		return nil
+	return Cached(ctx, "outcomes", sc, opt, func() ([]Outcome, error) {
+		out := make([]Outcome, 0, opt.Trials)
+		err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+			out = append(out, Outcome{float64(t.Calls), t.CompletionTime(), t.Censored})
+			return nil
+		})
+		return out, err
 	})
-	return out, err
 }
 
 // CompareOutcomes pairs trial i of A with trial i of B, leaving out the

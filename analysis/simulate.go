@@ -47,9 +47,10 @@ type Summary struct {
 	Warnings []string    `json:"warnings,omitempty"`
 }
 
-// Simulate runs opt.Trials trials of sc and summarizes them.
+// Simulate runs opt.Trials trials of sc and summarizes them; under a
+// Cache (WithCache) a run already summarized is not played again.
 func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Summary, error) {
-	return simulate(ctx, sc, opt, nil)
+	return Cached(ctx, "summary", sc, opt, func() (Summary, error) { return simulate(ctx, sc, opt, nil) })
 }
 
 // simulate is Simulate showing every trial, in trial order, to each (when
@@ -174,20 +175,23 @@ func foldArrivals(acc []stats.Moments, a []int64, n int) []stats.Moments {
 	return acc
 }
 
-// SimulateEach simulates every scenario with the same options, in order;
-// progress, if set, is called after each scenario. Scenarios that differ
-// only in their policy draw from the same streams (common random numbers).
+// SimulateEach simulates every scenario with the same options, several at
+// once (EachPoint), the summaries in the scenarios' order; progress, if
+// set, is called after each scenario. Scenarios that differ only in their
+// policy draw from the same streams (common random numbers).
 func SimulateEach(ctx context.Context, scs []model.Scenario, opt montecarlo.Options, progress func(done, total int)) ([]Summary, error) {
-	out := make([]Summary, 0, len(scs))
-	for i, sc := range scs {
-		s, err := Simulate(ctx, sc, opt)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
+	out := make([]Summary, len(scs))
+	err := EachPoint(ctx, len(scs), opt.Workers, func(ctx context.Context, i int) error {
+		var err error
+		out[i], err = Simulate(ctx, scs[i], opt)
+		return err
+	}, func(done int) {
 		if progress != nil {
-			progress(i+1, len(scs))
+			progress(done, len(scs))
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -168,7 +168,10 @@ func trafficJSON(sc model.Scenario, t model.Traffic) TrafficJSON {
 // SimulateTraffic runs opt.Trials open-loop trials of sc under the traffic
 // and controls and summarizes them.
 func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
-	return simulateRequests(ctx, sc, tr, montecarlo.OpenLoop{Traffic: tr, Controls: ctl}, ctl, opt)
+	w := montecarlo.OpenLoop{Traffic: tr, Controls: ctl}
+	return cachedWith(ctx, "traffic", sc, opt, w, func() (TrafficSummary, error) {
+		return simulateRequests(ctx, sc, tr, w, ctl, opt)
+	})
 }
 
 // SimulateClosedLoop runs opt.Trials closed-loop trials of sc (each
@@ -176,9 +179,12 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 // traffic's ticks, outage and drain and the controls, and summarizes them
 // as SimulateTraffic does.
 func SimulateClosedLoop(ctx context.Context, sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
-	s, err := simulateRequests(ctx, sc, tr, montecarlo.ClosedLoop{Traffic: tr, Loop: l, Controls: ctl}, ctl, opt)
-	s.Traffic.Loop, s.Traffic.Think = "closed", &l.Think
-	return s, err
+	w := montecarlo.ClosedLoop{Traffic: tr, Loop: l, Controls: ctl}
+	return cachedWith(ctx, "closed-loop", sc, opt, w, func() (TrafficSummary, error) {
+		s, err := simulateRequests(ctx, sc, tr, w, ctl, opt)
+		s.Traffic.Loop, s.Traffic.Think = "closed", &l.Think
+		return s, err
+	})
 }
 
 // simulateRequests plays a workload of the request engine and folds its

@@ -178,69 +178,68 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	l := NewLab(ctx, montecarlo.Options{Trials: o.Trials, Seed: o.Seed, Workers: o.Workers})
-	l.freshScaling, l.scaling = o.FreshScaling, o.Scaling
+	ctx = analysis.EnsureCache(ctx)
+	opt := montecarlo.Options{Trials: o.Trials, Seed: o.Seed, Workers: o.Workers}
+	scaling := &scalingRun{fresh: o.FreshScaling, s: o.Scaling}
 	var todo []Claim
 	for _, c := range registry {
 		if o.Origin == "" || c.Origin == o.Origin {
 			todo = append(todo, c)
 		}
 	}
-	controls := o.Origin == "" || o.Origin == OriginControls
-	total := len(todo)
-	if controls {
-		total += len(controlChecks)
+	var checks []func(context.Context, montecarlo.Options) (Result, error)
+	if o.Origin == "" || o.Origin == OriginControls {
+		checks = controlChecks
 	}
-	var out []Result
-	for i, c := range todo {
-		r, err := l.Evaluate(c)
-		if err != nil {
-			return nil, err
+	// Every claim has its own Lab (its own escalation state) on the shared
+	// cache, so the claims run side by side and still give the bytes of a
+	// run one after another.
+	out := make([]Result, len(todo)+len(checks))
+	total := len(out)
+	err := analysis.EachPoint(ctx, total, o.Workers, func(ctx context.Context, i int) error {
+		var err error
+		if i < len(todo) {
+			l := NewLab(ctx, opt)
+			l.scaling = scaling
+			out[i], err = l.Evaluate(todo[i])
+			return err
 		}
-		out = append(out, r)
+		c, err := checks[i-len(todo)](ctx, montecarlo.Options{Trials: ControlTrials, Seed: o.Seed, Workers: o.Workers})
+		if err == nil {
+			out[i] = controlResult(c)
+		}
+		return err
+	}, func(done int) {
 		if o.Progress != nil {
-			o.Progress(i+1, total)
+			o.Progress(done, total)
 		}
-	}
-	if controls {
-		found, err := evaluateControls(ctx, montecarlo.Options{Trials: ControlTrials, Seed: o.Seed, Workers: o.Workers}, func(n int) {
-			if o.Progress != nil {
-				o.Progress(len(todo)+n, total)
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, found...)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
 // Lab runs the simulations that claims need, once each: every scenario's
-// trials are cached, so claims that share a scenario share its trials, and
-// comparisons between policies pair trial i with trial i (common random
-// numbers, since the stream does not depend on the policy).
+// trials are kept in the run's analysis.Cache, so claims that share a
+// scenario share its trials, and comparisons between policies pair trial i
+// with trial i (common random numbers, since the stream does not depend on
+// the policy).
 type Lab struct {
 	ctx   context.Context
 	opt   montecarlo.Options
-	runs  map[runKey][]analysis.Outcome
-	burst map[runKey][]burstiness
 	err   error
 	scale int // multiplies the budget while an undecided point is rerun
 	// scaling is the scaling study of the growth claims, run (or read)
 	// once, when a claim first needs it.
-	scaling      *Scaling
-	freshScaling bool
+	scaling *scalingRun
 }
 
-type runKey struct {
-	sc     model.Scenario
-	trials int
-}
-
-// NewLab prepares a lab that runs opt.Trials trials per scenario.
+// NewLab prepares a lab that runs opt.Trials trials per scenario, sharing
+// its results through the cache of ctx (analysis.EnsureCache).
 func NewLab(ctx context.Context, opt montecarlo.Options) *Lab {
-	return &Lab{ctx: ctx, opt: opt, runs: map[runKey][]analysis.Outcome{}, burst: map[runKey][]burstiness{}}
+	ctx = analysis.EnsureCache(ctx)
+	return &Lab{ctx: ctx, opt: opt, scaling: &scalingRun{}}
 }
 
 // Evaluate runs one claim in its own model and in the other.
@@ -303,9 +302,8 @@ func (l *Lab) outcomes(sc model.Scenario, trials int) []analysis.Outcome {
 	if trials <= 0 {
 		trials = l.opt.Trials * max(1, l.scale)
 	}
-	k := runKey{sc, trials}
-	if r, ok := l.runs[k]; ok || l.err != nil {
-		return r
+	if l.err != nil {
+		return nil
 	}
 	opt := l.opt
 	opt.Trials = trials
@@ -314,7 +312,6 @@ func (l *Lab) outcomes(sc model.Scenario, trials int) []analysis.Outcome {
 		l.err = err
 		return nil
 	}
-	l.runs[k] = r
 	return r
 }
 
@@ -633,16 +630,28 @@ func burstBin(sc model.Scenario) (start, width float64) {
 }
 
 func (l *Lab) burstiness(sc model.Scenario) []burstiness {
-	k := runKey{sc, l.opt.Trials * max(1, l.scale)}
-	if r, ok := l.burst[k]; ok || l.err != nil {
-		return r
+	if l.err != nil {
+		return nil
 	}
+	opt := l.opt
+	opt.Trials = l.opt.Trials * max(1, l.scale)
+	opt.Arrivals = true
+	out, err := analysis.Cached(l.ctx, "claims/burstiness", sc, opt, func() ([]burstiness, error) {
+		return runBurstiness(l.ctx, sc, opt)
+	})
+	if err != nil {
+		l.err = err
+		return nil
+	}
+	return out
+}
+
+// runBurstiness plays sc with opt (arrivals recorded) and measures each
+// trial's burstiness.
+func runBurstiness(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]burstiness, error) {
 	start, width := burstBin(sc)
 	var out []burstiness
-	opt := l.opt
-	opt.Trials = k.trials
-	opt.Arrivals = true
-	err := montecarlo.Run(l.ctx, sc, opt, func(t *montecarlo.Trial) error {
+	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
 		times := t.CallTimes
 		if !t.Continuous {
 			times = times[:0:0]
@@ -669,12 +678,7 @@ func (l *Lab) burstiness(sc model.Scenario) []burstiness {
 		out = append(out, burstOf(counts))
 		return nil
 	})
-	if err != nil {
-		l.err = err
-		return nil
-	}
-	l.burst[k] = out
-	return out
+	return out, err
 }
 
 func burstOf(counts []float64) burstiness {

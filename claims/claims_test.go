@@ -121,10 +121,11 @@ func exactLadder(f func(n float64) float64) []analysis.Rung {
 // none in both models.
 func labWith(rungs []analysis.Rung) *Lab {
 	l := NewLab(context.Background(), montecarlo.Options{Seed: 1})
-	l.scaling = &Scaling{Seed: 1, Study: analysis.ScalingStudy()}
+	s := &Scaling{Seed: 1, Study: analysis.ScalingStudy()}
 	for _, m := range ScalingModels {
-		l.scaling.Ladders = append(l.scaling.Ladders, Ladder{Model: m, Policy: model.None, Rungs: rungs})
+		s.Ladders = append(s.Ladders, Ladder{Model: m, Policy: model.None, Rungs: rungs})
 	}
+	l.scaling = &scalingRun{s: s}
 	return l
 }
 

@@ -117,16 +117,14 @@ var controlChecks = []func(context.Context, montecarlo.Options) (Result, error){
 // evaluateControls is EvaluateControls calling done, when set, after each
 // claim: they take minutes, and a progress bar should move while they run.
 func evaluateControls(ctx context.Context, opt montecarlo.Options, done func(n int)) ([]Result, error) {
-	var out []Result
-	for _, f := range controlChecks {
-		c, err := f(ctx, opt)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, controlResult(c))
-		if done != nil {
-			done(len(out))
-		}
+	out := make([]Result, len(controlChecks))
+	err := analysis.EachPoint(ctx, len(controlChecks), opt.Workers, func(ctx context.Context, i int) error {
+		c, err := controlChecks[i](ctx, opt)
+		out[i] = controlResult(c)
+		return err
+	}, done)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -43,7 +44,7 @@ type Ladder struct {
 // Scaling is the scaling study (analysis.ScalingStudy) run for the AWS
 // blog's five policies in both models: the OCC row of the blog and the
 // capacity server (k = 10) of the seed article, the latter on the count
-// engine wherever it is exact (montecarlo.Auto).
+// engine wherever it is exact (the default engine).
 type Scaling struct {
 	Seed    uint64                 `json:"seed"`
 	Study   analysis.ScalingLadder `json:"study"`
@@ -121,11 +122,9 @@ func RunScaling(ctx context.Context, opt montecarlo.Options, fresh bool, progres
 }
 
 // RunRung runs one rung of the scaling study: n clients of a policy in a
-// model, the capacity server on the count engine wherever it is exact.
+// model, each on its default engine (the capacity server's count engine
+// wherever it is exact).
 func RunRung(ctx context.Context, m string, kind model.Kind, n int, opt montecarlo.Options) (analysis.Rung, error) {
-	if m == ModelCapacity {
-		opt.Use = montecarlo.Auto
-	}
 	r, err := analysis.ScalingStudy().RunRung(ctx, Scenario(m, n, kind), opt)
 	if err != nil {
 		return r, fmt.Errorf("scaling study, %s, %s, N = %d: %w", m, kind, n, err)
@@ -133,20 +132,38 @@ func RunRung(ctx context.Context, m string, kind model.Kind, n int, opt montecar
 	return r, nil
 }
 
+// scalingRun is the scaling study of the growth claims, run (or read)
+// once, when a claim first needs it, and shared by the labs of one
+// Evaluate: s is the study when given, fresh reruns it.
+type scalingRun struct {
+	once  sync.Once
+	fresh bool
+	s     *Scaling
+	err   error
+}
+
 // ladder is a policy's rungs in a model, from the lab's scaling study.
 func (l *Lab) ladder(m string, kind model.Kind) []analysis.Rung {
-	if l.scaling == nil && l.err == nil {
-		s, err := RunScaling(l.ctx, montecarlo.Options{Seed: l.opt.Seed, Workers: l.opt.Workers}, l.freshScaling, nil)
-		if err != nil {
-			l.err = err
-			return nil
-		}
-		l.scaling = &s
-	}
-	if l.scaling == nil {
+	if l.err != nil {
 		return nil
 	}
-	r, _ := l.scaling.Ladder(m, kind)
+	sr := l.scaling
+	sr.once.Do(func() {
+		if sr.s != nil {
+			return
+		}
+		s, err := RunScaling(l.ctx, montecarlo.Options{Seed: l.opt.Seed, Workers: l.opt.Workers}, sr.fresh, nil)
+		if err != nil {
+			sr.err = err
+			return
+		}
+		sr.s = &s
+	})
+	if sr.err != nil {
+		l.err = sr.err
+		return nil
+	}
+	r, _ := sr.s.Ladder(m, kind)
 	return r
 }
 

@@ -18,10 +18,10 @@
 // winners, multinomial delays — so its cost does not grow with N at all;
 // it draws from the same law as ClientEngine (count_test.go proves it with
 // two-sample tests). Choose, called by NewEngine and NewEngineUsing, is the
-// one place that decides which engine plays a scenario: Auto (the CLI's
-// default) takes the count engine wherever it can, Default (the zero value
-// of Options.Use) keeps the per-client engine unless the cohort is beyond
-// it, and Run uses fewer workers rather than more than MemoryBudget.
+// one place that decides which engine plays a scenario: Default (the zero
+// value of Options.Use, the CLI's default) and Auto take the count engine
+// wherever it can play the scenario, the per-client engine otherwise, and
+// Run uses fewer workers rather than more than MemoryBudget.
 //
 // OpenLoopEngine, the request engine, plays model.Traffic: Poisson
 // arrivals of new requests from the scenario's clients (the OpenLoop

@@ -107,13 +107,11 @@ func (t *Trial) servedMany(latency int, n int64) {
 // EngineName names an engine, as --engine spells it.
 type EngineName string
 
-// The engines, Auto, which picks the cheaper one per scenario, and
-// Default, the zero value, which keeps the per-client engine unless the
-// scenario is beyond it: library callers (figures with golden files,
-// paired comparisons that want the strongest common random numbers) keep
-// their bytes. The CLI's --engine has the same default ("default"), so a
-// number from the command line, a figure, a claim and the paper agree for
-// the same seed; --engine auto asks for the cheaper engine.
+// The engines, and Default, the zero value, which picks the fastest exact
+// engine per scenario (see Choose); Auto is the same choice under its own
+// name. The CLI's --engine has the same default ("default"), so a number
+// from the command line, a figure, a claim and the paper agree for the
+// same seed; --engine clients asks for the per-client engine.
 const (
 	Default EngineName = ""
 	Auto    EngineName = "auto"
@@ -167,11 +165,13 @@ func (e *LimitError) Error() string {
 }
 
 // Choose picks the engine for a valid scenario. Clients and Counts are
-// taken as asked (Counts refuses what it cannot play). Auto picks the count
-// engine whenever it can play the scenario within its bounds, and the
-// per-client engine otherwise; Default picks the per-client engine unless
-// the cohort exceeds MaxEngineClients. The choice depends on the scenario
-// alone, so a seed gives the same bytes on every machine.
+// taken as asked (Counts refuses what it cannot play). Default and Auto
+// choose alike, the fastest exact engine: the count engine whenever it can
+// play the scenario within its bounds (it draws from the same law as the
+// per-client engine), the per-client engine otherwise. So every command,
+// figure, claim and the paper play a scenario on the same engine and agree
+// for a seed; only Choice.Reason says which was asked. The choice depends
+// on the scenario alone, so a seed gives the same bytes on every machine.
 //
 // The count engine never does more work per tick than the per-client one —
 // it draws single delays where the per-client engine would, and one
@@ -204,36 +204,36 @@ func Choose(sc model.Scenario, want EngineName) (Choice, error) {
 			return Choice{}, err
 		}
 		return Choice{Counts, "asked for (--engine counts)"}, nil
-	case Default:
-		if sc.Clients <= MaxEngineClients {
-			return Choice{Clients, "default: the per-client engine"}, nil
-		}
-		if countsFit(sc) == nil {
-			return Choice{Counts, fmt.Sprintf("default: %d clients exceed the per-client engine's limit of %d", sc.Clients, MaxEngineClients)}, nil
-		}
-		return Choice{}, clientsFit(sc)
-	case Auto:
+	case Default, Auto:
 	default:
 		return Choice{}, fmt.Errorf("engine must be one of %s, got %q", strings.Join(EngineNames(), ", "), want)
+	}
+	// Default and Auto choose alike; the reason says which was asked.
+	asked := DefaultName
+	if want == Auto {
+		asked = string(Auto)
 	}
 	if why := countSupported(sc); why != "" {
 		if err := clientsFit(sc); err != nil {
 			return Choice{}, err
 		}
-		return Choice{Clients, "auto: the count engine cannot play this scenario: " + why}, nil
+		return Choice{Clients, asked + ": the count engine cannot play this scenario: " + why}, nil
 	}
 	cells := countCells(sc)
 	groups := countGroups(sc)
 	switch {
 	case cells > MaxCountCells:
-		return Choice{Clients, fmt.Sprintf("auto: the count engine would need %d counters, over its limit of %d", cells, MaxCountCells)}, nil
+		if err := clientsFit(sc); err != nil {
+			return Choice{}, err
+		}
+		return Choice{Clients, fmt.Sprintf(asked+": the count engine would need %d counters, over its limit of %d", cells, MaxCountCells)}, nil
 	case sc.Clients > MaxEngineClients:
 	case cells > countLight && int64(sc.Clients) < cells:
-		return Choice{Clients, fmt.Sprintf("auto: %d clients take less memory one by one than %d counters (ticks of delay × retry classes)", sc.Clients, cells)}, nil
+		return Choice{Clients, fmt.Sprintf(asked+": %d clients take less memory one by one than %d counters (ticks of delay × retry classes)", sc.Clients, cells)}, nil
 	case groups > countMostGroups && int64(sc.Clients) < groups*countMostGroups:
-		return Choice{Clients, fmt.Sprintf("auto: the count engine would scan %d groups (retry classes × first ticks) at every tick", groups)}, nil
+		return Choice{Clients, fmt.Sprintf(asked+": the count engine would scan %d groups (retry classes × first ticks) at every tick", groups)}, nil
 	}
-	return Choice{Counts, "auto: the policy's delay depends on the retry number alone, so clients are counted per retry class (cost independent of N)"}, nil
+	return Choice{Counts, asked + ": the policy's delay depends on the retry number alone, so clients are counted per retry class (cost independent of N)"}, nil
 }
 
 // countMostGroups is the number of groups per tick (retry classes × first

@@ -30,6 +30,7 @@ func newCmdClaims(f *factory, runF func(*claimsOptions) error) *cobra.Command {
 		source  string
 		scaling string
 	)
+	var withCache func(context.Context) context.Context
 	c := &cobra.Command{
 		Use:   "claims",
 		Short: "Verdicts on what the AWS blog and the seed articles claim, with evidence",
@@ -57,7 +58,7 @@ study's rungs (the committed file is "herd claims --scaling fresh
   herd claims --format json --trials 4000 --seed 7`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.Ctx = c.Context()
+			opts.Ctx = withCache(c.Context())
 			opt, err := run.options()
 			if err != nil {
 				return err
@@ -105,6 +106,7 @@ study's rungs (the committed file is "herd claims --scaling fresh
 			return claimsRun(opts)
 		},
 	}
+	withCache = runCache(c)
 	run.register(c, claims.DefaultTrials)
 	c.Flags().StringVar(&source, "source", "all", "which claims: aws|seed|controls|all")
 	complete(c, "source", []string{"aws", "seed", "controls", "all"})

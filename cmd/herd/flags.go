@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
@@ -122,7 +124,7 @@ func (f *runFlags) register(c *cobra.Command, trials int) {
 	fs.IntVar(&f.trials, "trials", trials, fmt.Sprintf("Monte Carlo trials (1…%d)", montecarlo.MaxTrials))
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
 	fs.IntVar(&f.workers, "workers", 0, fmt.Sprintf("parallel workers (0: one per CPU; at most %d); never changes results", montecarlo.MaxWorkers))
-	fs.StringVar(&f.engine, "engine", montecarlo.DefaultName, "Monte Carlo engine: "+strings.Join(montecarlo.EngineNames(), "|")+" (default: per client, or counts when the cohort is too large for it; auto: counts per retry class whenever the policy allows, the cheaper; the output says which ran)")
+	fs.StringVar(&f.engine, "engine", montecarlo.DefaultName, "Monte Carlo engine: "+strings.Join(montecarlo.EngineNames(), "|")+" (default and auto: the fastest exact engine, counts per retry class whenever the policy allows, else per client; the output says which ran)")
 	fs.StringVar(&f.maxMemory, "max-memory", "", fmt.Sprintf("memory budget of the run, e.g. 512MiB or 8GiB (default %s); a run whose engine would not fit is refused before it allocates", sizeText(montecarlo.DefaultMemory)))
 	complete(c, "engine", montecarlo.EngineNames())
 }
@@ -185,4 +187,19 @@ func fmtNum(x float64) string {
 		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.4g", x)
+}
+
+// runCache registers the hidden --no-cache flag of the commands that run
+// many scenarios (claims, plots, paper-data) and returns what gives their
+// context the run's analysis.Cache: every scenario played once, the same
+// bytes as --no-cache, which plays every one (to check that, or time it).
+func runCache(c *cobra.Command) func(context.Context) context.Context {
+	off := c.Flags().Bool("no-cache", false, "play every scenario each time it is asked for instead of once per run (the same results, slower)")
+	_ = c.Flags().MarkHidden("no-cache")
+	return func(ctx context.Context) context.Context {
+		if *off {
+			return analysis.WithCache(ctx, nil)
+		}
+		return analysis.WithCache(ctx, analysis.NewCache())
+	}
 }

@@ -24,13 +24,14 @@ type paperDataOptions struct {
 // committed ones.
 func newCmdPaperData(f *factory, runF func(*paperDataOptions) error) *cobra.Command {
 	opts := &paperDataOptions{IO: f.IO, Config: paperdata.Default()}
+	var withCache func(context.Context) context.Context
 	c := &cobra.Command{
 		Use:    "paper-data",
 		Short:  "Write the paper's numbers and tables (LaTeX) into --out",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.Ctx = c.Context()
+			opts.Ctx = withCache(c.Context())
 			if opts.Config.Workers < 0 {
 				return usageError{fmt.Errorf("--workers must be ≥ 0 (0 means one per CPU), got %d", opts.Config.Workers)}
 			}
@@ -43,6 +44,7 @@ func newCmdPaperData(f *factory, runF func(*paperDataOptions) error) *cobra.Comm
 			return paperDataRun(opts)
 		},
 	}
+	withCache = runCache(c)
 	fs := c.Flags()
 	fs.StringVar(&opts.Out, "out", "paper/generated", "directory to write the files into (created if missing)")
 	fs.Float64Var(&opts.Config.Scale, "scale", 1, "multiply every trial count by this factor in (0, 1] (drafts only: the paper uses 1)")

@@ -26,6 +26,7 @@ type plotsOptions struct {
 func newCmdPlots(f *factory, runF func(*plotsOptions) error) *cobra.Command {
 	opts := &plotsOptions{IO: f.IO}
 	var only []string
+	var withCache func(context.Context) context.Context
 	c := &cobra.Command{
 		Use:   "plots",
 		Short: "Draw the figure set (SVG, PNG and PDF) with 95% intervals",
@@ -39,7 +40,7 @@ draft (the published figures use --scale 1).`,
   herd plots --only tail-convergence,arrivals-timeline --out /tmp/figs --scale 0.1`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.Ctx = c.Context()
+			opts.Ctx = withCache(c.Context())
 			opts.Figures = plots.Figures()
 			if len(only) > 0 {
 				opts.Figures = opts.Figures[:0]
@@ -63,6 +64,7 @@ draft (the published figures use --scale 1).`,
 			return plotsRun(opts)
 		},
 	}
+	withCache = runCache(c)
 	fs := c.Flags()
 	fs.StringVar(&opts.Out, "out", "paper/figures", "directory to write the figures into (created if missing)")
 	fs.BoolVar(&opts.List, "list", false, "list the figures and their captions, draw nothing")
