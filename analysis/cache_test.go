@@ -1,0 +1,101 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+)
+
+// A run's Cache hands out what playing the run again gives, byte for byte:
+// runs that differ in one thing the address covers (policy, trials, seed,
+// engine, arrivals, the traffic of an open loop) each get their own result,
+// and asking again, in any order and several at once, gives the first
+// result. Dropping one of those from the address (tried by hand: trials)
+// makes the second of two runs that differ in it come back with the
+// first's numbers, and this test fail.
+func TestCacheIsUncachedBytes(t *testing.T) {
+	type run struct {
+		sc  model.Scenario
+		opt montecarlo.Options
+	}
+	full := model.Default()
+	equal := full
+	equal.Policy.Kind = model.Equal
+	base := montecarlo.Options{Trials: 40, Seed: 3, Workers: 2}
+	more, seed, clients, arr := base, base, base, base
+	more.Trials, seed.Seed, clients.Use, arr.Arrivals = 41, 4, montecarlo.Clients, true
+	runs := []run{{full, base}, {equal, base}, {full, more}, {full, seed}, {full, clients}, {full, arr}}
+
+	uncached := make([][]byte, len(runs))
+	for i, r := range runs {
+		s, err := Simulate(WithCache(context.Background(), nil), r.sc, r.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		uncached[i], _ = json.Marshal(s)
+	}
+	c := NewCache()
+	ctx := WithCache(context.Background(), c)
+	order := []int{5, 0, 1, 0, 2, 3, 4, 2, 1, 5, 3, 4}
+	got := make([][]byte, len(order))
+	if err := EachPoint(ctx, len(order), 4, func(ctx context.Context, j int) error {
+		r := runs[order[j]]
+		s, err := Simulate(ctx, r.sc, r.opt)
+		got[j], _ = json.Marshal(s)
+		return err
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for j, i := range order {
+		if string(got[j]) != string(uncached[i]) {
+			t.Errorf("run %d (ask %d): cached\n%s\nuncached\n%s", i, j, got[j], uncached[i])
+		}
+	}
+	if hits, misses := c.Stats(); misses != int64(len(runs)) || hits != int64(len(order)-len(runs)) {
+		t.Errorf("%d hits, %d misses; want %d and %d", hits, misses, len(order)-len(runs), len(runs))
+	}
+
+	// The open loop: traffic is part of the address.
+	sc, tr := MetastabilityScenario()
+	tr.Ticks, tr.Rate, tr.OutageLength = 300, 10, 20
+	tr2 := tr
+	tr2.Rate = 12
+	opt := montecarlo.Options{Trials: 20, Seed: 1}
+	for _, tr := range []model.Traffic{tr, tr2, tr} {
+		a, err := SimulateTraffic(ctx, sc, tr, model.Controls{}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := SimulateTraffic(WithCache(context.Background(), nil), sc, tr, model.Controls{}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("traffic at rate %g: cached\n%s\nuncached\n%s", tr.Rate, ja, jb)
+		}
+	}
+}
+
+// A failed run is not kept: a cancelled context fails the run, and the
+// next ask plays it.
+func TestCacheDropsFailures(t *testing.T) {
+	c := NewCache()
+	ctx := WithCache(context.Background(), c)
+	dead, cancel := context.WithCancel(ctx)
+	cancel()
+	opt := montecarlo.Options{Trials: 10, Seed: 1}
+	if _, err := Simulate(dead, model.Default(), opt); err == nil {
+		t.Fatal("a cancelled run succeeded")
+	}
+	if _, err := Simulate(ctx, model.Default(), opt); err != nil {
+		t.Fatalf("after a cancelled run: %v", err)
+	}
+	if _, misses := c.Stats(); misses != 2 {
+		t.Errorf("%d misses, want 2 (the failure is played again)", misses)
+	}
+}
