@@ -38,6 +38,17 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
 	$(GO) test -run '^$$' -bench Sweep -benchmem ./sweep
 
+# How long herd claims and make plots take after the build (medians of
+# RUNS=3 runs, wall and CPU seconds, the load, the ratio against the
+# numbers before the run cache), and a --no-cache run that must give the
+# same bytes (CHECK=0 skips it). Targets on an idle 2-core machine:
+# claims ≤ 10 s, plots ≤ 15 s.
+.PHONY: bench-claims bench-plots
+bench-claims: build
+	scripts/bench-runs.sh claims
+bench-plots: build
+	scripts/bench-runs.sh plots
+
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;
 # run it on a quiet machine (about a minute), then make plots redraws.

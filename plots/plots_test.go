@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/herdlab/herd/analysis"
 	"golang.org/x/text/encoding/charmap"
 )
 
@@ -29,11 +30,16 @@ func goldenConfig() Config {
 // a figure's data (a statistic, the engine, a seed) or in its drawing shows
 // up here; if intended, rerun with -regen and review the new files. On a
 // mismatch the new SVG is written beside the golden as NAME.got-output.svg.
+//
+// The figures are drawn as herd plots draws them, sharing one
+// analysis.Cache; TestGoldenUncached draws those that share studies
+// without it and must give the same bytes.
 func TestGolden(t *testing.T) {
 	cfg := goldenConfig()
+	ctx := analysis.WithCache(context.Background(), analysis.NewCache())
 	for _, f := range Figures() {
 		t.Run(f.Name, func(t *testing.T) {
-			d, err := f.Draw(context.Background(), cfg)
+			d, err := f.Draw(ctx, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,6 +64,40 @@ func TestGolden(t *testing.T) {
 				t.Errorf("%s differs from %s (new drawing in %s; rerun with -regen if the change is intended)", f.Name, golden, out)
 			}
 		})
+	}
+}
+
+// TestGoldenUncached draws the figures whose studies overlap with no
+// cache (every scenario played each time it is asked for, one figure's
+// points one at a time) and compares them with the goldens TestGolden
+// draws cached: a cache that handed out another run's result shows here.
+func TestGoldenUncached(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws four figures again")
+	}
+	cfg := goldenConfig()
+	cfg.Cache, cfg.Workers = nil, 1
+	ctx := analysis.WithCache(context.Background(), nil)
+	for _, name := range []string{"calls-vs-load", "completion-vs-load", "recovery-vs-load", "metastability-map"} {
+		f, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := f.Draw(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.Render("svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", name+"_golden.svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s drawn uncached differs from its golden, drawn cached", name)
+		}
 	}
 }
 
