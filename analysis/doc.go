@@ -7,6 +7,11 @@
 //     counted and warned about); SimulateEach runs several on common random
 //     numbers. Compare, Outcomes and CompareOutcomes pair trial i of one
 //     scenario with trial i of another.
+//   - A Cache in the context (WithCache) shares results within a run:
+//     Simulate, Outcomes, SimulateTraffic and SimulateClosedLoop look a run
+//     up by its content (scenario, workload, trials, seed, engine,
+//     arrivals) and play it only once; EachPoint plays independent points
+//     side by side, results in order, so neither changes a byte.
 //   - The studies shared by the figures and the paper are defined once, in
 //     studies.go: LoadStudy, SensitivityStudy, TailStudy and AuditStudy,
 //     each with its grid, its trials at full scale and a Run method, and
