@@ -196,6 +196,9 @@ func (s Scenario) Validate() error {
 	if err := s.validateTime(bad); err != nil {
 		return err
 	}
+	if err := s.validateContention(bad); err != nil {
+		return err
+	}
 	if err := s.validateFlaky(bad); err != nil {
 		return err
 	}
