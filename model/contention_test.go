@@ -114,3 +114,44 @@ func TestContentionValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestCollisionHorizon checks the collision server's default horizon: the
+// fixed 10,000 ticks where a cohort cannot separate (certain waits) or
+// hardly ever does (windows of 32 for 2,000 clients), and otherwise a
+// bound that grows with N, well above each window policy's makespan form
+// at N = 16,384 (the claims check empirically that no trial reaches it).
+func TestCollisionHorizon(t *testing.T) {
+	sc := Default()
+	sc.Server, sc.Capacity = Collision, 1
+	sc.Policy = Policy{Kind: Expo, Base: 1, Cap: 1 << 22}
+	if h := sc.DefaultHorizon(); h != 10000 {
+		t.Errorf("expo: horizon %d, want the fixed 10000", h)
+	}
+	sc.Clients, sc.Policy = 2000, Policy{Kind: Full, Base: 1, Cap: 32}
+	if h := sc.DefaultHorizon(); h != 10000 {
+		t.Errorf("full cap 32, N = 2000 (a livelock): horizon %d, want the fixed 10000", h)
+	}
+	lg := math.Log2
+	for _, c := range []struct {
+		kind Kind
+		form func(n float64) float64
+	}{
+		{Full, func(n float64) float64 { return n * lg(n) }},
+		{Poly, func(n float64) float64 { return math.Pow(n/lg(n), 1.5) }},
+		{LogLog, func(n float64) float64 { return n * lg(lg(n)) / lg(lg(lg(n))) }},
+		{Sawtooth, func(n float64) float64 { return n }},
+	} {
+		prev := 0
+		for _, n := range []int{32, 1024, 16384} {
+			sc.Clients, sc.Policy = n, Policy{Kind: c.kind, Base: 1, Cap: 1 << 22}
+			h := sc.DefaultHorizon()
+			if h < prev {
+				t.Errorf("%s: horizon %d at N = %d, below %d at a smaller N", c.kind, h, n, prev)
+			}
+			prev = h
+			if f := c.form(float64(n)); n == 16384 && float64(h) < 10*f {
+				t.Errorf("%s, N = %d: horizon %d, under 10× its makespan form %.0f", c.kind, n, h, f)
+			}
+		}
+	}
+}
