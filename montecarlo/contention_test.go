@@ -57,3 +57,21 @@ func TestWindowPoliciesMatchTheChain(t *testing.T) {
 		}
 	}
 }
+
+// TestGeometricWait checks the stations' wait: 10⁵ draws with w = 8 have
+// mean 8 within 4σ (variance (1 − q)/q², q = 1/8), and w ≤ 1 waits 1.
+func TestGeometricWait(t *testing.T) {
+	src := Stream(1, model.Default(), 0)
+	const n, w = 100_000, 8.0
+	var sum float64
+	for range n {
+		sum += float64(geometric(src, w))
+	}
+	q := 1 / w
+	if sd := math.Sqrt((1 - q) / (q * q) / n); math.Abs(sum/n-w) > 4*sd {
+		t.Errorf("mean wait %.4f, want %g ± %.4f", sum/n, w, 4*sd)
+	}
+	if geometric(src, 1) != 1 {
+		t.Error("a window of 1 did not wait 1")
+	}
+}
