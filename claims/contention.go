@@ -40,6 +40,10 @@ const (
 	ContentionTrials = 40
 )
 
+// ContentionRule is how the contention claims are judged, in one
+// paragraph for the report's header.
+const ContentionRule = "Contention rule: a batch of n (every client at tick 0) on the collision server with k = 1, n = 32, 64, …, 16384; a Θ claim holds when the 95% interval of the log-log slope of makespan / (its Θ form) against n, over n = 512 … 16384, lies within ±0.1 (any constant, no trend), fails when it lies outside. Stations (Håstad et al.): 8 stations with queues, 200,000 ticks; a rate is unstable when the backlog's growth per tick over the second half has its 95% interval above 1% of λ, stable when below."
+
 // ContentionLadder is the batch sizes n = 2⁵ … 2¹⁴, and ContentionJudged
 // the first rung of the regime a Θ claim is judged in (its top six).
 var (
@@ -62,6 +66,7 @@ func BatchScenario(p model.Policy, n int) model.Scenario {
 // thetaForm is a Θ claim: the policy and the form its makespan follows.
 type thetaForm struct {
 	id, quote, form string
+	label           string // the policy in the source's words, with herd's name
 	policy          model.Policy
 	f               func(n float64) float64
 }
@@ -69,13 +74,13 @@ type thetaForm struct {
 func lg(x float64) float64 { return math.Log2(x) }
 
 var thetaForms = []thetaForm{
-	{id: "bender-beb-n-lg-n", form: "n lg n", policy: model.Policy{Kind: model.Full},
+	{id: "bender-beb-n-lg-n", form: "n lg n", policy: model.Policy{Kind: model.Full}, label: "binary exponential backoff (full: U(0, 2ⁿ) rounded to a tick)",
 		quote: "Randomized binary exponential backoff has makespan Θ(n lg n)",
 		f:     func(n float64) float64 { return n * lg(n) }},
-	{id: "bender-quadratic-n-over-lg-n-3-2", form: "(n/lg n)^{3/2}", policy: model.Policy{Kind: model.Poly, Exponent: 2},
+	{id: "bender-quadratic-n-over-lg-n-3-2", form: "(n/lg n)^{3/2}", policy: model.Policy{Kind: model.Poly, Exponent: 2}, label: "quadratic backoff (poly, r = 2: a slot of 1…n²)",
 		quote: "Quadratic backoff has makespan Θ((n/lg n)^{3/2}), and more generally, for r > 1, r-polynomial backoff has makespan Θ((n/lg n)^{1+1/r})",
 		f:     func(n float64) float64 { return math.Pow(n/lg(n), 1.5) }},
-	{id: "bender-loglog-iterated", form: "n lg lg n / lg lg lg n", policy: model.Policy{Kind: model.LogLog},
+	{id: "bender-loglog-iterated", form: "n lg lg n / lg lg lg n", policy: model.Policy{Kind: model.LogLog}, label: "loglog-iterated backoff (loglog)",
 		quote: "We exhibit a monotone superpolynomial subexponential backoff algorithm, called loglog-iterated backoff, that achieves makespan Θ(n lg lg n / lg lg lg n)",
 		f:     func(n float64) float64 { return n * lg(lg(n)) / lg(lg(lg(n))) }},
 }
@@ -203,7 +208,7 @@ func (r *contentionRun) rungs(p model.Policy) ([]batchRung, error) {
 func thetaCheck(t thetaForm) string {
 	return fmt.Sprintf("a batch of n on the collision server with k = 1 (every client sends at tick 0; %s, base 1, cap 2^⌈lg 128n⌉ above every window reached, the default horizon), n = 2⁵ … 2¹⁴, %d trials per n: the ratio of the mean makespan to %s. "+
 		"Reading fixed from the words before the numbers: Θ allows any constant and no trend, so the claim holds when the 95%% interval of the log-log slope of the ratio against n (weighted least squares over n = %d … 16384, the top of the ladder, where the asymptotics are nearest) lies within ±%.1f, fails when it lies outside, and is inconclusive otherwise or when a trial is censored",
-		t.policy.Describe(), ContentionTrials, t.form, ContentionJudged, ThetaBand)
+		t.label, ContentionTrials, t.form, ContentionJudged, ThetaBand)
 }
 
 func (r *contentionRun) theta(t thetaForm) (Result, error) {

@@ -140,8 +140,12 @@ type claimsResult struct {
 }
 
 func claimsRun(opts *claimsOptions) error {
-	bar := newProgress(opts.IO, "claims", len(claims.All()))
 	co := opts.Claims
+	total := len(claims.All())
+	if co.Origin == claims.OriginContention {
+		total, co.Trials = claims.ContentionClaims(), claims.ContentionTrials
+	}
+	bar := newProgress(opts.IO, "claims", total)
 	if co.Origin == "" || co.Origin == "aws" || opts.ScalingOut != "" {
 		ladders := newProgress(opts.IO, "scaling ladders", len(claims.ScalingModels)*len(claims.ScalingKinds))
 		s, err := claims.RunScaling(opts.Ctx, montecarlo.Options{Seed: co.Seed, Workers: co.Workers}, co.FreshScaling, func(done, _ int) { ladders.set(done) })
@@ -223,8 +227,23 @@ func otherText(c claims.Result, regime bool) string {
 	return c.Other.Model + ": " + findingText(c.Other.Verdict, c.Other.Condition, c.Other.Regime)
 }
 
+// contentionOnly reports whether every claim of r is a contention claim
+// (--source contention), whose rule is not the growth rule.
+func contentionOnly(r claimsResult) bool {
+	for _, c := range r.Claims {
+		if c.Origin != claims.OriginContention {
+			return false
+		}
+	}
+	return len(r.Claims) > 0
+}
+
 func claimsTable(w io.Writer, r claimsResult, width int) error {
-	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
+	if contentionOnly(r) {
+		fmt.Fprintf(w, "herd claims --source contention: %d trials per point, seed %d; 95%% intervals; policies paired on common random numbers.\n%s\n\n", r.Trials, r.Seed, claims.ContentionRule)
+	} else {
+		fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
+	}
 	t := newTable(column{name: "claim"}, column{name: "model", wrap: true}, column{name: "verdict", wrap: true},
 		column{name: "other model", wrap: true}, column{name: "transfer", wrap: true})
 	for _, c := range r.Claims {
@@ -254,7 +273,11 @@ func claimsTable(w io.Writer, r claimsResult, width int) error {
 // claimsMarkdown writes one table row per claim, for a design review.
 func claimsMarkdown(w io.Writer, r claimsResult) error {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
-	fmt.Fprintf(w, "Verdicts by herd (%d trials per scenario, seed %d, 95%% intervals, paired comparisons on common random numbers).\n\n%s\n\n", r.Trials, r.Seed, claims.GrowthRule)
+	rule := claims.GrowthRule
+	if contentionOnly(r) {
+		rule = claims.ContentionRule
+	}
+	fmt.Fprintf(w, "Verdicts by herd (%d trials per scenario, seed %d, 95%% intervals, paired comparisons on common random numbers).\n\n%s\n\n", r.Trials, r.Seed, rule)
 	fmt.Fprintln(w, "| claim | source | quote | verdict (own model) | evidence | other model | transfer |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, c := range r.Claims {
