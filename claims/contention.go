@@ -167,8 +167,10 @@ func judgeTheta(c *Result, rungs []batchRung, form string, f func(float64) float
 		c.Evidence = append(c.Evidence, estimated(fmt.Sprintf("makespan / %s at n = %d (%d trials, %d censored)", form, r.n, len(r.makespan)+r.censored, r.censored), e))
 	}
 	s := ratioSlope(rungs, f, ContentionJudged)
-	key := estimated(fmt.Sprintf("log-log slope of makespan / %s, n = %d…%d", form, ContentionJudged, ContentionLadder[len(ContentionLadder)-1]), s)
-	c.Evidence = append([]Evidence{key}, c.Evidence...)
+	top := ContentionLadder[len(ContentionLadder)-1]
+	key := estimated(fmt.Sprintf("log-log slope of makespan / %s, n = %d…%d", form, ContentionJudged, top), s)
+	own := ratioSlope(rungs, func(float64) float64 { return 1 }, ContentionJudged)
+	c.Evidence = append([]Evidence{key, estimated(fmt.Sprintf("log-log slope of the makespan itself, n = %d…%d", ContentionJudged, top), own)}, c.Evidence...)
 	c.KeyEvidence = &c.Evidence[0]
 	c.Regime = regimeText(ContentionJudged)
 	switch {
@@ -179,6 +181,9 @@ func judgeTheta(c *Result, rungs []batchRung, form string, f func(float64) float
 		c.Verdict = Holds
 	case s.CI95[1] < -ThetaBand || s.CI95[0] > ThetaBand:
 		c.Verdict = Fails
+		lo, hi := float64(ContentionJudged), float64(top)
+		c.Condition = fmt.Sprintf("over n = %d…%d the makespan grows like n^%.3g, while %s grows like n^%.3g there: the ratio %s by a factor %.3g per doubling, a trend no constant absorbs at these n (the source's Θ is asymptotic; its lower-order terms may still dominate)",
+			ContentionJudged, top, own.Mean, form, math.Log2(f(hi)/f(lo))/math.Log2(hi/lo), map[bool]string{true: "rises", false: "falls"}[s.Mean > 0], math.Exp2(s.Mean))
 	default:
 		c.Verdict = Inconclusive
 	}
