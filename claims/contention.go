@@ -277,7 +277,11 @@ func (r *contentionRun) best() (Result, error) {
 		c.Verdict = Inconclusive
 		c.Regime = regimeText(ContentionLadder[len(ContentionLadder)-1])
 	}
+	// The key is the closer of the two contests at the top rung.
 	c.KeyEvidence = &top[0]
+	if top[1].Value > top[0].Value {
+		c.KeyEvidence = &top[1]
+	}
 	return c, nil
 }
 
