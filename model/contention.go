@@ -32,14 +32,18 @@ const (
 	// makespan Θ((n/lg n)^(1+1/r)).
 	Poly Kind = "poly"
 	// LogLog is loglog-iterated backoff: w₁ = 2·base and
-	// w_{n+1} = w_n·(1 + 1/lg lg w_n) (lg lg taken at max(w, 4), so small
-	// windows double as in binary exponential backoff), W_n = ⌈w_n⌉.
+	// w_{n+1} = w_n·(1 + 1/lg lg w_n), W_n = ⌈w_n⌉. The start 2·base, the
+	// ceiling and lg lg taken at max(w, 4) (so that small windows double,
+	// as in binary exponential backoff) are herd's: the source's growth
+	// factor is stated for large windows.
 	// Bender et al.: batch makespan Θ(n lg lg n / lg lg lg n), the best of
 	// every monotone window strategy.
 	LogLog Kind = "loglog"
 	// Sawtooth is sawtooth (backoff/backon) backoff: phase j = 1, 2, …
 	// plays the windows base·2^j, base·2^(j−1), …, base·2 (j windows, the
-	// window halving back down before the next phase doubles its top).
+	// window halving back down before the next phase doubles its top;
+	// ending each phase at 2·base, binary exponential backoff's first
+	// window, is herd's choice).
 	// Bender et al. (IPDPS 2004; after Greenberg and Leiserson 1989): batch
 	// makespan Θ(n), which no monotone strategy reaches.
 	Sawtooth Kind = "sawtooth"
