@@ -144,7 +144,8 @@ type Options struct {
 	// Scaling, when set, is the scaling study to judge the growth claims
 	// on, already run (RunScaling).
 	Scaling *Scaling
-	// Progress, when set, is called after each claim.
+	// Progress, when set, is called after each claim with the number
+	// done so far (claims run side by side; one call at a time).
 	Progress func(done, total int)
 }
 
