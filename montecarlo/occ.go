@@ -106,7 +106,7 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if sc.FirstWindow > 1 {
 			start = uniform(&e.net[c]) * float64(sc.FirstWindow)
 		}
-		q.at[c] = e.attempt(c, start)
+		q.at[c] = math.Float64bits(e.attempt(c, start))
 	}
 	q.build()
 	lastWin := math.Inf(-1) // when the row's version last changed
@@ -114,7 +114,7 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	pending := false
 	for {
 		c, w := q.next()
-		if w == none {
+		if math.IsInf(w, 1) {
 			break
 		}
 		if w > e.horizon || t.stopped(1) {
@@ -130,7 +130,7 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			lastWin = w
 			t.Served++
 			done = max(done, w+e.hop(c))
-			q.set(c, none)
+			q.setBits(c, none)
 		} else { // a loss: the response, the backoff, the next attempt
 			cl.retry++
 			fail := w + e.hop(c)

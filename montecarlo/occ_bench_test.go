@@ -80,7 +80,7 @@ func BenchmarkOCCQueue(b *testing.B) {
 		var q clientQueue
 		q.reset(n)
 		for c := range n {
-			q.at[c] = delays[c]
+			q.at[c] = math.Float64bits(delays[c])
 		}
 		q.build()
 		i := 0

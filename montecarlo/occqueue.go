@@ -16,18 +16,23 @@ import "math"
 // chained. BenchmarkOCCQueue measures it against the 4-ary heap the engine
 // had before (siftDown).
 //
+// The times are kept as their IEEE 754 bit patterns, which for numbers
+// ≥ 0 (every event time is) and +Inf order as unsigned integers do: an
+// integer match compiles to conditional moves, where a floating-point one
+// is a branch.
+//
 // The pop order is the order of the times; equal times (probability 0 for
 // the continuous hop law) go to the client met first on the path, a rule
 // that depends only on the clients' numbers and times, never on a
 // platform.
 type clientQueue struct {
-	at   []float64 // at[c] is client c's pending event, +Inf when it has none; len P
+	at   []uint64 // at[c] is client c's pending event time's bits, none when it has none; len P
 	win  []int32   // win[i], 1 ≤ i < P: the client with the earliest event below node i
 	size int       // P
 }
 
-// none is the time of a client with no pending event.
-var none = math.Inf(1)
+// none is the time of a client with no pending event: +Inf's bits.
+const none = 0x7ff0_0000_0000_0000
 
 // reset makes the queue hold n clients, none with an event.
 func (q *clientQueue) reset(n int) {
@@ -36,7 +41,7 @@ func (q *clientQueue) reset(n int) {
 		p *= 2
 	}
 	if cap(q.at) < p {
-		q.at = make([]float64, p)
+		q.at = make([]uint64, p)
 		q.win = make([]int32, p)
 	}
 	q.at, q.win, q.size = q.at[:p], q.win[:p], p
@@ -70,9 +75,15 @@ func (q *clientQueue) build() {
 	}
 }
 
-// next is the client with the earliest event and its time (none when no
+// next is the client with the earliest event and its time (+Inf when no
 // client has one).
 func (q *clientQueue) next() (int32, float64) {
+	c, t := q.first()
+	return c, math.Float64frombits(t)
+}
+
+// first is next with the time as bits.
+func (q *clientQueue) first() (int32, uint64) {
 	if q.size == 1 {
 		return 0, q.at[0]
 	}
@@ -80,9 +91,12 @@ func (q *clientQueue) next() (int32, float64) {
 	return c, q.at[c]
 }
 
-// set gives client c the event time t (none removes its event) and replays
-// its path.
-func (q *clientQueue) set(c int32, t float64) {
+// set gives client c the event time t ≥ 0 (+Inf removes its event) and
+// replays its path.
+func (q *clientQueue) set(c int32, t float64) { q.setBits(c, math.Float64bits(t)) }
+
+// setBits is set with the time as bits.
+func (q *clientQueue) setBits(c int32, t uint64) {
 	at, win := q.at, q.win
 	at[c] = t
 	p := len(at)
@@ -91,8 +105,9 @@ func (q *clientQueue) set(c int32, t float64) {
 	}
 	// The first match is against the sibling leaf.
 	w, wt := c, t
-	if s := c ^ 1; at[s] < wt {
-		w, wt = s, at[s]
+	s := c ^ 1
+	if st := at[s]; st < wt {
+		w, wt = s, st
 	}
 	i := (p + int(c)) >> 1
 	win[i] = w
