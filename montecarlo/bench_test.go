@@ -39,8 +39,8 @@ func BenchmarkOCCEngine(b *testing.B) {
 	}
 }
 
-// benchEngine plays trials with the given engine and reports calls/s and
-// the cost of one trial.
+// benchEngine plays trials with the given engine and reports calls per
+// second (wall clock and CPU) and the calls of one trial.
 func benchEngine(b *testing.B, sc model.Scenario, use EngineName) {
 	e, err := NewEngineUsing(sc, use)
 	if err != nil {
@@ -49,12 +49,13 @@ func benchEngine(b *testing.B, sc model.Scenario, use EngineName) {
 	var t Trial
 	var calls int64
 	b.ReportAllocs()
+	cpu := cpuSeconds()
 	for i := 0; b.Loop(); i++ {
 		t.reset(i)
 		e.Play(Stream(1, sc, i), &t, false)
 		calls += t.Calls
 	}
-	b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "calls/s")
+	reportCPU(b, cpu, calls, "calls")
 	b.ReportMetric(float64(calls)/float64(b.N), "calls/trial")
 }
 

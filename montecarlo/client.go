@@ -36,6 +36,9 @@ type ClientEngine struct {
 	retries    int
 	maxElapsed float64
 	timeless   bool // no elapsed-time limit
+	// plain: the law depends on n alone and nobody gives up (no retry or
+	// elapsed-time limit), so the losers take retryPlain's loop.
+	plain bool
 }
 
 type affine struct {
@@ -75,7 +78,54 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 			}
 		}
 	}
+	e.plain = e.prev == nil && len(e.laws) > 0 && e.retries == 0 && e.timeless
 	return e, nil
+}
+
+// retryPlain schedules the next send of every loser of the tick in the
+// ring slot for a plain engine (e.plain): wait's class path written into
+// the loop with the ring, the retry counts and the class tables in locals,
+// and the next slot found by a subtraction rather than a division. It
+// draws what wait would, in the same order. It returns false when the run
+// was cancelled.
+func (e *ClientEngine) retryPlain(src *rand.PCG, losers []int32, slot int, t *Trial) bool {
+	ring, retry := e.ring, e.retry
+	ticks, affine, laws := e.ticks, e.affine, e.laws
+	rounding := e.sc.Rounding
+	r, last := len(ring), len(laws)-1
+	for i, id := range losers {
+		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+			return false
+		}
+		// Retries past Classes() share one law, so the count saturates
+		// rather than wrap after 2³¹ retries.
+		n := retry[id]
+		if n < math.MaxInt32 {
+			n++
+			retry[id] = n
+		}
+		c := min(int(n), last)
+		w := ticks[c] // > 0 for a point mass
+		if w == 0 {
+			var d float64
+			if a := &affine[c]; a.ok {
+				if d = a.lo + uniform(src)*a.width; d > a.max {
+					d = a.max
+				}
+			} else {
+				d = laws[c].Draw(uniform(src))
+			}
+			w = rounding.Ticks(d)
+		}
+		s := slot + w // (tick + w) mod r, as slot = tick mod r and w ≥ 1
+		if s >= r {
+			if s -= r; s >= r {
+				s %= r
+			}
+		}
+		ring[s] = append(ring[s], id)
+	}
+	return true
 }
 
 // wait is the wait in ticks before retry n of client id, or −1 when the
@@ -177,33 +227,39 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if len(winners) > 0 {
 			last = tick
 			pending -= len(winners)
-			for _, id := range winners {
-				start := 0
-				if e.first != nil {
-					start = int(e.first[id])
+			if e.first == nil { // every client started at tick 0
+				t.servedMany(tick+1, int64(len(winners)))
+			} else {
+				for _, id := range winners {
+					t.served(tick - int(e.first[id]) + 1)
 				}
-				t.served(tick - start + 1)
 			}
 		}
-		for i, id := range losers {
-			if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+		if e.plain {
+			if !e.retryPlain(src, losers, slot, t) {
 				return // cancelled within one huge tick
 			}
-			// Retries past Classes() share one law, so the count saturates
-			// rather than wrap after 2³¹ retries (a collision cohort can
-			// retry for ever).
-			if e.retry[id] < math.MaxInt32 {
-				e.retry[id]++
+		} else {
+			for i, id := range losers {
+				if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+					return // cancelled within one huge tick
+				}
+				// Retries past Classes() share one law, so the count saturates
+				// rather than wrap after 2³¹ retries (a collision cohort can
+				// retry for ever).
+				if e.retry[id] < math.MaxInt32 {
+					e.retry[id]++
+				}
+				n := int(e.retry[id])
+				w := e.wait(src, id, n, tick)
+				if w < 0 {
+					t.GaveUp++
+					pending--
+					continue
+				}
+				s := (tick + w) % r
+				e.ring[s] = append(e.ring[s], id)
 			}
-			n := int(e.retry[id])
-			w := e.wait(src, id, n, tick)
-			if w < 0 {
-				t.GaveUp++
-				pending--
-				continue
-			}
-			s := (tick + w) % r
-			e.ring[s] = append(e.ring[s], id)
 		}
 		e.ring[slot] = cur[:0]
 	}

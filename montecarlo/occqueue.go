@@ -27,8 +27,8 @@ import "math"
 // platform.
 type clientQueue struct {
 	at   []uint64 // at[c] is client c's pending event time's bits, none when it has none; len P
-	win  []int32   // win[i], 1 ≤ i < P: the client with the earliest event below node i
-	size int       // P
+	win  []int32  // win[i], 1 ≤ i < P: the client with the earliest event below node i
+	size int      // P
 }
 
 // none is the time of a client with no pending event: +Inf's bits.
