@@ -86,15 +86,17 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 // ring slot for a plain engine (e.plain): wait's class path written into
 // the loop with the ring, the retry counts and the class tables in locals,
 // and the next slot found by a subtraction rather than a division. It
-// draws what wait would, in the same order. It returns false when the run
-// was cancelled.
+// draws what wait would, in the same order, from a copy of the stream that
+// it writes back. It returns false when the run was cancelled.
 func (e *ClientEngine) retryPlain(src *rand.PCG, losers []int32, slot int, t *Trial) bool {
 	ring, retry := e.ring, e.retry
 	ticks, affine, laws := e.ticks, e.affine, e.laws
 	rounding := e.sc.Rounding
 	r, last := len(ring), len(laws)-1
+	g := *src // the stream in a local, which the compiler keeps closer
 	for i, id := range losers {
 		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+			*src = g
 			return false
 		}
 		// Retries past Classes() share one law, so the count saturates
@@ -109,11 +111,11 @@ func (e *ClientEngine) retryPlain(src *rand.PCG, losers []int32, slot int, t *Tr
 		if w == 0 {
 			var d float64
 			if a := &affine[c]; a.ok {
-				if d = a.lo + uniform(src)*a.width; d > a.max {
+				if d = a.lo + uniform(&g)*a.width; d > a.max {
 					d = a.max
 				}
 			} else {
-				d = laws[c].Draw(uniform(src))
+				d = laws[c].Draw(uniform(&g))
 			}
 			w = rounding.Ticks(d)
 		}
@@ -125,7 +127,21 @@ func (e *ClientEngine) retryPlain(src *rand.PCG, losers []int32, slot int, t *Tr
 		}
 		ring[s] = append(ring[s], id)
 	}
+	*src = g
 	return true
+}
+
+// shuffleFront is a partial Fisher–Yates shuffle: it puts a uniform random
+// sample of n of the ids, in uniform random order, at the front, drawing
+// from a copy of the stream that it writes back.
+func shuffleFront(src *rand.PCG, ids []int32, n int) {
+	g := *src
+	m := len(ids)
+	for i := range n {
+		j := i + int(below(&g, uint64(m-i)))
+		ids[i], ids[j] = ids[j], ids[i]
+	}
+	*src = g
 }
 
 // wait is the wait in ticks before retry n of client id, or −1 when the
@@ -212,16 +228,10 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		case sc.Server == model.Collision:
 			losers = cur
 		case k <= m-k: // shuffle the k winners to the front
-			for i := range k {
-				j := i + int(below(src, uint64(m-i)))
-				cur[i], cur[j] = cur[j], cur[i]
-			}
+			shuffleFront(src, cur, k)
 			winners, losers = cur[:k], cur[k:]
 		default: // fewer losers than winners: shuffle the losers to the front
-			for i := range m - k {
-				j := i + int(below(src, uint64(m-i)))
-				cur[i], cur[j] = cur[j], cur[i]
-			}
+			shuffleFront(src, cur, m-k)
 			losers, winners = cur[:m-k], cur[m-k:]
 		}
 		if len(winners) > 0 {
