@@ -34,9 +34,19 @@ vet:
 
 # Both Monte Carlo engines (calls/s, allocations, cost versus N), the
 # count engine's samplers, and the sweep runner (points/s, trials/s).
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
+# Where the time goes, one core each: calls/s per engine (per second of wall
+# clock and of CPU) at the issue's reference scenario, events/s of the OCC
+# engine on the blog's grid and its queue alone, the two operations a
+# per-client call is made of (a random draw, a bucket write) and an OCC hop;
+# then the sweep, and the side-by-side ratios against the seed article's
+# numpy code and the AWS blog's simulator (each skips when absent).
+bench: bench-engines bench-vs-seed bench-vs-aws
 	$(GO) test -run '^$$' -bench Sweep -benchmem ./sweep
+
+.PHONY: bench-engines
+bench-engines:
+	GOMAXPROCS=1 $(GO) test -run '^$$' -cpu 1 -benchmem \
+		-bench 'ClientEngine|CountEngine|OCCEngine|OCCGrid|OCCQueue|RandomDraw|BucketWrite|Hop$$' ./montecarlo
 
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;

@@ -29,6 +29,14 @@ func BenchmarkClientEngine(b *testing.B) {
 	}
 }
 
+// BenchmarkCountEngine measures the count engine on the reference
+// scenario, whose cost does not grow with N.
+func BenchmarkCountEngine(b *testing.B) {
+	sc := model.Default()
+	sc.Clients, sc.Capacity, sc.Policy.Kind = 100000, 1000, model.Full
+	b.Run("full/N=100000/k=1000", func(b *testing.B) { benchEngine(b, sc, Counts) })
+}
+
 // BenchmarkOCCEngine measures the OCC event engine on the blog's N = 100
 // scenario, per policy.
 func BenchmarkOCCEngine(b *testing.B) {

@@ -64,6 +64,26 @@ func reportCPU(b *testing.B, cpu0 float64, work int64, unit string) {
 	}
 }
 
+// BenchmarkHop is one network hop of the OCC engine, |Normal(10, 2)| from
+// a client's rand.Rand over its PCG stream, as the engine draws it four
+// times per lost write: the part of an event's cost the queue cannot
+// remove and the stream fixes.
+func BenchmarkHop(b *testing.B) {
+	var e OCCEngine
+	e.net = make([]rand.PCG, 1)
+	e.net[0].Seed(1, 2)
+	e.rng = []*rand.Rand{rand.New(&e.net[0])}
+	var s float64
+	n := 0
+	cpu := cpuSeconds()
+	for b.Loop() {
+		s += e.hop(0)
+		n++
+	}
+	sinkFloat = s
+	reportCPU(b, cpu, int64(n), "hops")
+}
+
 // BenchmarkOCCQueue is the event queue alone under the OCC engine's
 // pattern for 190 clients: take the earliest write and put it back one
 // attempt plus a backoff later (four hops of about 10 ms and a full-jitter
