@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -322,5 +323,56 @@ func TestRefusesHugeCohort(t *testing.T) {
 	sc.Clients = MaxEngineClients + 1
 	if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1, Use: Clients}); err == nil || !strings.Contains(err.Error(), "--clients") {
 		t.Fatalf("a plan gave the per-client engine more clients than MaxEngineClients (%v)", err)
+	}
+}
+
+// The per-client engine's fast path for plain policies (retryPlain, with
+// its counts as uint8 classes or as int32 retry numbers) plays the very
+// trials of its general path (wait for every loser), draw for draw: the
+// same calls, completion, peak and latency histogram for every trial, with
+// and without a first-request window and under every rounding.
+func TestPlainPathMatchesGeneralPath(t *testing.T) {
+	for _, c := range []struct {
+		kind     model.Kind
+		window   int
+		rounding model.Rounding
+	}{
+		{model.Full, 1, model.HalfEven}, {model.Expo, 1, model.HalfEven}, {model.Equal, 9, model.Ceil},
+		{model.Fixed, 1, model.Floor}, {model.None, 3, model.HalfUp}, {model.Full, 5, model.Floor},
+	} {
+		sc := model.Default()
+		sc.Clients, sc.Capacity, sc.Policy.Kind = 2000, 20, c.kind
+		sc.FirstWindow, sc.Rounding = c.window, c.rounding
+		build := func(counts string) *ClientEngine {
+			e, err := NewClientEngine(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !e.plain || e.class == nil {
+				t.Fatalf("%s: not a plain engine with class counts", c.kind)
+			}
+			switch counts {
+			case "int32":
+				e.class, e.retry = nil, make([]int32, sc.Clients)
+			case "general":
+				e.class, e.retry, e.plain = nil, make([]int32, sc.Clients), false
+			}
+			return e
+		}
+		engines := map[string]*ClientEngine{"uint8": build("uint8"), "int32": build("int32"), "general": build("general")}
+		for i := range 30 {
+			var want Trial
+			engines["general"].Play(Stream(5, sc, i), &want, true)
+			for _, name := range []string{"uint8", "int32"} {
+				var got Trial
+				engines[name].Play(Stream(5, sc, i), &got, true)
+				if got.Calls != want.Calls || got.Completion != want.Completion || got.Peak != want.Peak ||
+					got.Served != want.Served || got.Censored != want.Censored ||
+					!slices.Equal(got.Latency, want.Latency) || !slices.Equal(got.Arrivals, want.Arrivals) {
+					t.Fatalf("%s window %d %s, trial %d: the %s fast path played calls %d completion %d peak %d, the general path %d %d %d",
+						c.kind, c.window, c.rounding, i, name, got.Calls, got.Completion, got.Peak, want.Calls, want.Completion, want.Peak)
+				}
+			}
+		}
 	}
 }
