@@ -35,7 +35,10 @@ func TestCancelStopsALongTrial(t *testing.T) {
 			return s
 		}(), Cohort{}, Default},
 	} {
-		p, err := NewPlan(c.sc, c.w, Options{Trials: 1, Seed: 1, Workers: 1, Use: c.use})
+		// The memory budget is raised: a cohort of 2³¹ would hold about 10⁹
+		// distinct latencies if it ran to the end, which the default budget
+		// refuses; cancelled at 200 ms it holds a few thousand.
+		p, err := NewPlan(c.sc, c.w, Options{Trials: 1, Seed: 1, Workers: 1, Use: c.use, MaxMemory: 1 << 40})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
