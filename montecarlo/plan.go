@@ -387,7 +387,7 @@ func (Layers) choose(_ model.Scenario, want EngineName) (Choice, error) {
 	return Choice{Layered, "a stack of layers: the call-tree engine"}, nil
 }
 func (w Layers) engineBytes(model.Scenario, Choice) int64 { return 64 + 8*int64(len(w.Attempts)) }
-func (Layers) series(model.Scenario, Choice) seriesSize { return seriesSize{} }
+func (Layers) series(model.Scenario, Choice) seriesSize   { return seriesSize{} }
 func (w Layers) build(model.Scenario, Choice) (Engine, error) {
 	return &StackEngine{Failure: w.Failure, Attempts: append([]int(nil), w.Attempts...)}, nil
 }
