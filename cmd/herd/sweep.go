@@ -245,6 +245,11 @@ func openSweepOut(path string, resume bool, hash string, total int, shard sweep.
 	if path == "" {
 		return nil, 0, nil
 	}
+	// The rows are read back to resume and cut at a half-written row, which
+	// only a regular file allows (reading a FIFO would wait for a writer).
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, 0, usageError{fmt.Errorf("--out %s: is not a regular file (mode %v); a sweep's rows go to a file it can resume, or to standard output without --out", path, fi.Mode().Type())}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, 0, err

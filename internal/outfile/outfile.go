@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // RefusedError is a path that Write will not write, with the reason; a
@@ -88,6 +89,21 @@ func plan(path string) (target string, direct bool, err error) {
 	return target, true, nil // a device, a FIFO or a socket: written as it stands
 }
 
+// openDirect opens a device or FIFO for writing. A FIFO is opened without
+// blocking: with no reader an open would wait for ever, deaf to Ctrl-C
+// (the command is stuck in the system call), so it is refused instead.
+func openDirect(path, target string) (*os.File, error) {
+	fi, err := os.Stat(target)
+	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.OpenFile(target, os.O_WRONLY, 0)
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ENXIO) {
+		return nil, &RefusedError{path, "is a FIFO that no process is reading; start its reader first"}
+	}
+	return f, err
+}
+
 // Write writes data to path as the package doc says. A regular file (new
 // or replaced) is written to a temporary file in the same directory and
 // renamed over it, so a reader sees the old bytes or the new, never half;
@@ -98,7 +114,7 @@ func Write(path string, data []byte) error {
 		return err
 	}
 	if direct {
-		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		f, err := openDirect(path, target)
 		if err != nil {
 			return err
 		}
