@@ -104,10 +104,13 @@ func NewPlan(sc model.Scenario, w Workload, opt Options) (*Plan, error) {
 		trial += s.bytes()
 	}
 	if one := engine + trial; one > budget {
-		return nil, &LimitError{Engine: c.Engine,
-			Reason: fmt.Sprintf("would need about %s for one engine playing this %s, over the memory budget of %s",
-				bytesText(one), w.Name(), bytesText(budget)),
-			Alternative: memoryAlternative(sc)}
+		reason := fmt.Sprintf("would need about %s for one engine playing this %s, over the memory budget of %s",
+			bytesText(one), w.Name(), bytesText(budget))
+		if trial > engine {
+			reason = fmt.Sprintf("would need about %s for one trial of this %s, whose latencies (about %d distinct values, at 40 bytes each with the pooled law) are over the memory budget of %s",
+				bytesText(one), w.Name(), latencyRuns(sc), bytesText(budget))
+		}
+		return nil, &LimitError{Engine: c.Engine, Reason: reason, Alternative: memoryAlternative(sc)}
 	}
 	workers := opt.Workers
 	if workers == 0 {

@@ -147,7 +147,7 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 	if err != nil {
 		return sweep.SweepSpec{}, err
 	}
-	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
+	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid, MaxMemory: opt.MaxMemory}
 	if o.spec != "" {
 		if spec, err = sweep.ReadSweepSpec(o.spec, spec); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
