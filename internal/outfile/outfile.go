@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // RefusedError is a path that Write will not write, with the reason; a
@@ -91,18 +92,27 @@ func plan(path string) (target string, direct bool, err error) {
 
 // openDirect opens a device or FIFO for writing. A FIFO is opened without
 // blocking: with no reader an open would wait for ever, deaf to Ctrl-C
-// (the command is stuck in the system call), so it is refused instead.
+// (the command is stuck in the system call), so a reader gets fifoGrace
+// to appear and the FIFO is refused after it.
 func openDirect(path, target string) (*os.File, error) {
 	fi, err := os.Stat(target)
 	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
 		return os.OpenFile(target, os.O_WRONLY, 0)
 	}
-	f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, syscall.ENXIO) {
-		return nil, &RefusedError{path, "is a FIFO that no process is reading; start its reader first"}
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if !errors.Is(err, syscall.ENXIO) {
+			return f, err
+		}
+		if time.Since(start) > fifoGrace {
+			return nil, &RefusedError{path, fmt.Sprintf("is a FIFO that no process opened for reading within %v; start its reader first", fifoGrace)}
+		}
 	}
-	return f, err
 }
+
+// fifoGrace is how long Write waits for a FIFO's reader: within the
+// second that Ctrl-C is promised to take.
+const fifoGrace = 500 * time.Millisecond
 
 // Write writes data to path as the package doc says. A regular file (new
 // or replaced) is written to a temporary file in the same directory and
