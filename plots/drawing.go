@@ -28,7 +28,12 @@ type Drawing struct {
 	Rows   []Row
 	// Note is a line of small print under the panels: what the bands are,
 	// how many trials, which seed.
-	Note          string
+	Note string
+	// Cite, when set, is the cite line printed under the note (herd's
+	// version and revision, the command): set when the figure is drawn,
+	// never by the figure's function, so that committed figures and
+	// goldens carry no revision.
+	Cite          string
 	Width, Height vg.Length
 }
 
@@ -124,11 +129,14 @@ func (d *Drawing) draw(c draw.Canvas) (err error) {
 
 	area.Max.Y = d.drawLegend(area) - vg.Points(4)
 
-	if d.Note != "" {
+	for _, small := range []string{d.Cite, d.Note} { // from the bottom up
+		if small == "" {
+			continue
+		}
 		note := textStyle(font.From(bodyFont, noteSize), draw.XLeft)
 		note.YAlign = draw.YBottom
 		note.Color = grey
-		lines := wrap(note, d.Note, area.Max.X-area.Min.X)
+		lines := wrap(note, small, area.Max.X-area.Min.X)
 		area.FillText(note, area.Min, lines)
 		area.Min.Y += note.Height(lines) + vg.Points(4)
 	}

@@ -21,11 +21,16 @@ type plotsOptions struct {
 	List    bool           // list the figures instead of drawing them
 	Config  plots.Config
 	Out     string // the directory the figures are written into
+	// Cite, when set, is the cite line each figure's small print ends with
+	// (--cite, the default); committed figures are drawn without it, so
+	// that they stay byte-identical for the same tree.
+	Cite string
 }
 
 func newCmdPlots(f *factory, runF func(*plotsOptions) error) *cobra.Command {
 	opts := &plotsOptions{IO: f.IO}
 	var only []string
+	var cite bool
 	c := &cobra.Command{
 		Use:   "plots",
 		Short: "Draw the figure set (SVG, PNG and PDF) with 95% intervals",
@@ -33,10 +38,16 @@ func newCmdPlots(f *factory, runF func(*plotsOptions) error) *cobra.Command {
 NAME.pdf in --out. Seeds are fixed, so a second run writes byte-identical SVG
 and PNG files. --list names the figures with their captions; --only draws
 some of them. --scale multiplies every figure's trial counts, for a quick
-draft (the published figures use --scale 1).`,
+draft (the published figures use --scale 1).
+
+Each figure's small print ends with the cite line: herd's version, the VCS
+revision (marked when the tree was modified), this command and its seed.
+--cite=false leaves it out, for figures that are committed (make plots
+draws paper/figures so, and make paper draws the paper's own with it).`,
 		Example: `  herd plots --out paper/figures
   herd plots --list
-  herd plots --only tail-convergence,arrivals-timeline --out /tmp/figs --scale 0.1`,
+  herd plots --only tail-convergence,arrivals-timeline --out /tmp/figs --scale 0.1
+  herd plots --cite=false --out paper/figures`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Ctx = c.Context()
@@ -50,6 +61,9 @@ draft (the published figures use --scale 1).`,
 					}
 					opts.Figures = append(opts.Figures, fig)
 				}
+			}
+			if cite {
+				opts.Cite = "Cite: " + f.provenance().withRun(opts.Config.Seed, 0, "").Cite
 			}
 			if !opts.List {
 				opts.Config.Cache = &plots.Cache{}
@@ -70,6 +84,7 @@ draft (the published figures use --scale 1).`,
 	fs.Float64Var(&opts.Config.Scale, "scale", 1, "multiply every figure's trial counts by this factor in (0, 1]")
 	fs.Uint64Var(&opts.Config.Seed, "seed", 1, "random seed; the same seed gives byte-identical SVG and PNG")
 	fs.IntVar(&opts.Config.Workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
+	fs.BoolVar(&cite, "cite", true, "end each figure's small print with the cite line (version, revision, command); false for committed figures")
 	_ = c.RegisterFlagCompletionFunc("only", cobra.FixedCompletions(plots.Names(), cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
@@ -102,6 +117,7 @@ func plotsRun(opts *plotsOptions) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
+		d.Cite = opts.Cite
 		for _, format := range plots.Formats {
 			b, err := d.Render(format)
 			if err != nil {
