@@ -113,7 +113,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		{"calls", func(c analysis.Comparison) stats.Difference { return c.Calls }},
 		{"completion (ticks)", func(c analysis.Comparison) stats.Difference { return c.Completion }},
 	} {
-		hm, bar, err := differenceMap(study, "full - decorrelated: "+m.label, diff, m.of)
+		hm, bar, err := differenceMap(study, "full - decorrelated: "+m.label, "full - decorrelated, "+m.label, diff, m.of)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +124,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	rows = append(rows, heat)
 	keys := policyMarkerKeys(study.Kinds)
-	keys = append(keys, Key{"heat maps: n.s. = 95% interval of the paired difference contains 0", nil})
+	keys = append(keys, Key{"heat maps: paired difference and its 95% half-width (+/-), or n.s. where the interval contains 0", nil})
 	return &Drawing{
 		Title:  "Sensitivity to base and cap, N = 100 clients, capacity k = 10 requests/tick",
 		Legend: keys,
@@ -148,7 +148,7 @@ func (g grid) Y(r int) float64    { return float64(r) }
 // differenceMap draws the paired differences as a heat map on a diverging
 // blue–red scale centred on 0, each cell labelled with its estimate or
 // marked n.s., and returns it with its colour bar.
-func differenceMap(study analysis.SensitivityGrid, title string, diff [][]analysis.Comparison, of func(analysis.Comparison) stats.Difference) (*plot.Plot, *plot.Plot, error) {
+func differenceMap(study analysis.SensitivityGrid, title, barLabel string, diff [][]analysis.Comparison, of func(analysis.Comparison) stats.Difference) (*plot.Plot, *plot.Plot, error) {
 	g := grid{}
 	lim := 0.0
 	labels := plotter.XYLabels{}
@@ -159,9 +159,14 @@ func differenceMap(study analysis.SensitivityGrid, title string, diff [][]analys
 			d := of(cmp)
 			z = append(z, d.Mean)
 			lim = math.Max(lim, math.Abs(d.Mean))
+			// The estimate and its 95% half-width, so that each cell
+			// shows how sure it is; n.s. where the interval holds 0.
 			s := fmt.Sprintf("%+.3g", d.Mean)
-			if !d.Significant {
+			switch {
+			case !d.Significant:
 				s += "\nn.s."
+			case d.CI95 != nil:
+				s += fmt.Sprintf("\n+/-%.2g", (d.CI95[1]-d.CI95[0])/2)
 			}
 			labels.XYs = append(labels.XYs, plotter.XY{X: float64(c), Y: float64(b)})
 			labels.Labels = append(labels.Labels, s)
@@ -208,7 +213,7 @@ func differenceMap(study analysis.SensitivityGrid, title string, diff [][]analys
 	p.X.Min, p.X.Max = -0.5, float64(len(capNames))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(baseNames))-0.5
 
-	bar := newPanel("", "", "")
+	bar := newPanel("", "", barLabel)
 	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
 	bar.HideX()
 	bar.X.Min, bar.X.Max = 0, 1
