@@ -131,7 +131,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		Rows:   rows,
 		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed %d; error bars and the paired differences are 95%% Student-t intervals; "+
 			"the differences use common random numbers (trial i of both policies draws from one stream).", opt.Trials, opt.Seed),
-		Width: vg.Inch * 15, Height: vg.Inch * 11,
+		Width: vg.Inch * 15, Height: vg.Inch * 9,
 	}, nil
 }
 
