@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -20,6 +22,7 @@ import (
 type loadSweep struct {
 	analysis.LoadSweep
 	trials int
+	seed   uint64
 	// at[i][policy][j] summarizes k = Capacities[i], load Loads[j].
 	at []map[model.Kind][]analysis.Summary
 }
@@ -31,7 +34,7 @@ func runLoadSweep(ctx context.Context, cfg Config) (loadSweep, error) {
 	key := fmt.Sprintf("load-sweep/%d/%d", opt.Trials, opt.Seed)
 	return remember(cfg.Cache, key, func() (loadSweep, error) {
 		at, err := study.Run(ctx, opt, cfg.progress)
-		return loadSweep{LoadSweep: study, trials: opt.Trials, at: at}, err
+		return loadSweep{LoadSweep: study, trials: opt.Trials, seed: opt.Seed, at: at}, err
 	})
 }
 
@@ -204,14 +207,33 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) stat
 			Key{"closed form (none, fixed, expo; colour = policy)", []plot.Thumbnailer{&plotter.Line{LineStyle: solid(black)}}},
 			Key{"mean field (full, equal, decorrelated)", []plot.Thumbnailer{&plotter.Line{LineStyle: dashed(black)}}}),
 		Rows: []Row{row, residRow},
-		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean, narrower than the markers on the top row "+
+		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed %d; bands are 95%% Student-t intervals of the mean, narrower than the markers on the top row "+
 			"and shown against each policy's model on the bottom row (0 = the model's value; the closed form is exact, so none, fixed and expo sit on 0 with no spread). "+
 			"Markers are offset sideways by up to %.0f%% of N/k so that policies with equal values (none, fixed and expo always) stay apart; the lines are at the true N/k. "+
 			"Lines are models: the exact closed form where every wait is certain, the mean field (an approximation for large N that follows expected numbers and their "+
-			"fluctuations; herd validate holds it within 0.5%% in calls, 2%% in completion from N = 1,000 and N/k = 3 up) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks.",
-			s.trials, 100*(loadDodge-1)),
+			"fluctuations; herd validate holds it within 0.5%% in calls, 2%% in completion from N = 1,000 and N/k = 3 up) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks. "+
+			"Each panel's points are %s.",
+			s.trials, s.seed, 100*(loadDodge-1), s.commands()),
 		Width: vg.Inch * 13, Height: vg.Inch * 8,
 	}, nil
+}
+
+// commands is the herd sweep of each panel, as typed, with the sweep's
+// trials and seed: what reproduces the figure's points.
+func (s loadSweep) commands() string {
+	var kinds []string
+	for _, k := range s.Kinds {
+		kinds = append(kinds, string(k))
+	}
+	var cmds []string
+	for _, k := range s.Capacities {
+		var ns []string
+		for _, load := range s.Loads {
+			ns = append(ns, strconv.Itoa(load*k))
+		}
+		cmds = append(cmds, fmt.Sprintf("herd sweep -k %d -n %s --policy %s --trials %d --seed %d", k, strings.Join(ns, ","), strings.Join(kinds, ","), s.trials, s.seed))
+	}
+	return strings.Join(cmds, "; ")
 }
 
 // loadDodge is the largest factor by which sideBySide moves a glyph along the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -123,6 +124,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		heat.Panels = append(heat.Panels, hm, bar)
 	}
 	rows = append(rows, heat)
+	sc := study.Scenario(study.Kinds[0], study.Bases[0], study.Caps[0])
 	keys := policyMarkerKeys(study.Kinds)
 	keys = append(keys, Key{"heat maps: paired difference and its 95% half-width (+/-), or n.s. where the interval contains 0", nil})
 	return &Drawing{
@@ -130,7 +132,8 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		Legend: keys,
 		Rows:   rows,
 		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed %d; error bars and the paired differences are 95%% Student-t intervals; "+
-			"the differences use common random numbers (trial i of both policies draws from one stream).", opt.Trials, opt.Seed),
+			"the differences use common random numbers (trial i of both policies draws from one stream). Every point is herd sweep -n %d -k %d --policy %s --base %s --cap %s --trials %d --seed %d.",
+			opt.Trials, opt.Seed, sc.Clients, sc.Capacity, joinKinds(study.Kinds), joinValues(study.Bases), joinValues(study.Caps), opt.Trials, opt.Seed),
 		Width: vg.Inch * 15, Height: vg.Inch * 9,
 	}, nil
 }
@@ -219,4 +222,21 @@ func differenceMap(study analysis.SensitivityGrid, title, barLabel string, diff 
 	bar.X.Min, bar.X.Max = 0, 1
 	bar.Y.Min, bar.Y.Max = -lim, lim
 	return p, bar, nil
+}
+
+// joinKinds and joinValues write a sweep's lists as its flags take them.
+func joinKinds(ks []model.Kind) string {
+	var out []string
+	for _, k := range ks {
+		out = append(out, string(k))
+	}
+	return strings.Join(out, ",")
+}
+
+func joinValues(vs []float64) string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, formatTick(v))
+	}
+	return strings.Join(out, ",")
 }
