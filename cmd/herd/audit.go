@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,22 +9,18 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
 // auditOptions are what herd audit's flags said.
 type auditOptions struct {
-	IO       *iostreams
-	Ctx      context.Context
+	runOutput
 	Scenario model.Scenario
-	Run      montecarlo.Options
-	Output   output
 }
 
 func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
-	opts := &auditOptions{IO: f.IO}
+	opts := &auditOptions{runOutput: runOutput{IO: f.IO}}
 	var (
 		scenario scenarioFlags
 		run      runFlags
@@ -58,15 +53,11 @@ ignored.`,
   herd audit -n 10000 -k 100/s --tick 100ms --format markdown`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.Ctx = c.Context()
 			var err error
 			if opts.Scenario, err = scenario.scenario(); err != nil {
 				return err
 			}
-			if opts.Run, err = run.options(); err != nil {
-				return err
-			}
-			if opts.Output, err = out.resolve(f); err != nil {
+			if err := opts.resolve(c, f, &run, &out); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -103,16 +94,11 @@ func auditRun(opts *auditOptions) error {
 	}
 	opts.Output.Cite = opts.Output.Cite.withRun(opts.Run.Seed, opts.Run.Trials, engines(opts.Run.Use, scs...))
 	res := auditResult{a, a.Synchronized(), opts.Output.Cite}
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return writeJSON(w, res)
-		case "csv":
-			return auditCSV(w, a)
-		case "markdown":
-			return auditMarkdown(w, res)
-		}
-		return auditTable(w, res, opts.Output.Width)
+	return opts.Output.writeAs(opts.IO, renderers{
+		json:     res,
+		csv:      func(w io.Writer) error { return auditCSV(w, a) },
+		markdown: func(w io.Writer) error { return auditMarkdown(w, res) },
+		table:    func(w io.Writer) error { return auditTable(w, res, opts.Output.Width) },
 	})
 }
 

@@ -152,14 +152,10 @@ func claimsRun(opts *claimsOptions) error {
 	// Each claim's scenarios choose their own engine (the default rule).
 	opts.Output.Cite = opts.Output.Cite.withRun(co.Seed, co.Trials, "default, per scenario")
 	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return writeJSON(w, r)
-		case "markdown":
-			return claimsMarkdown(w, r)
-		}
-		return claimsTable(w, r, opts.Output.Width)
+	return opts.Output.writeAs(opts.IO, renderers{
+		json:     r,
+		markdown: func(w io.Writer) error { return claimsMarkdown(w, r) },
+		table:    func(w io.Writer) error { return claimsTable(w, r, opts.Output.Width) },
 	})
 }
 

@@ -180,14 +180,10 @@ func modelRun(opts *modelOptions) error {
 	res := modelResultOf(r, opts.Scenario)
 	res.Provenance = opts.Output.Cite
 	opts.Output.warn(opts.IO, res.Warnings)
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return writeJSON(w, res)
-		case "csv":
-			return modelCSV(w, res)
-		}
-		return modelTable(w, res)
+	return opts.Output.writeAs(opts.IO, renderers{
+		json:  res,
+		csv:   func(w io.Writer) error { return modelCSV(w, res) },
+		table: func(w io.Writer) error { return modelTable(w, res) },
 	})
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/internal/outfile"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -145,6 +147,51 @@ func (f *outputFlags) chooseFormat(ios *iostreams, path string) (string, error) 
 // o.Cite themselves — then writes it to standard output or, through a
 // temporary file and a rename, to --out: a failed run leaves no
 // half-written file.
+// renderers are a result's writers, one per --format; a command that
+// offers no csv or markdown leaves it nil and gets its table there.
+type renderers struct {
+	json     any // written by writeJSON
+	csv      func(io.Writer) error
+	markdown func(io.Writer) error
+	table    func(io.Writer) error
+}
+
+// writeAs writes a result in the format asked for, with its cite line.
+func (o output) writeAs(ios *iostreams, r renderers) error {
+	return o.write(ios, func(w io.Writer) error {
+		switch {
+		case o.Format == "json":
+			return writeJSON(w, r.json)
+		case o.Format == "csv" && r.csv != nil:
+			return r.csv(w)
+		case o.Format == "markdown" && r.markdown != nil:
+			return r.markdown(w)
+		}
+		return r.table(w)
+	})
+}
+
+// runOutput is what every command that runs trials and writes a result
+// takes from its flags: the context, the run (--trials, --seed,
+// --workers, --engine …) and the output (--format, --out).
+type runOutput struct {
+	IO     *iostreams
+	Ctx    context.Context
+	Run    montecarlo.Options
+	Output output
+}
+
+// resolve reads the run's and the output's flags into o.
+func (o *runOutput) resolve(c *cobra.Command, f *factory, run *runFlags, out *outputFlags) error {
+	o.Ctx = c.Context()
+	var err error
+	if o.Run, err = run.options(); err != nil {
+		return err
+	}
+	o.Output, err = out.resolve(f)
+	return err
+}
+
 func (o output) write(ios *iostreams, render func(w io.Writer) error) error {
 	var buf bytes.Buffer
 	if o.Format == "csv" {

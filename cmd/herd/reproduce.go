@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
@@ -32,15 +30,10 @@ func newCmdReproduce(f *factory) *cobra.Command {
 }
 
 // reproduceSeedOptions are what herd reproduce seed's flags said.
-type reproduceSeedOptions struct {
-	IO     *iostreams
-	Ctx    context.Context
-	Run    montecarlo.Options
-	Output output
-}
+type reproduceSeedOptions struct{ runOutput }
 
 func newCmdReproduceSeed(f *factory, runF func(*reproduceSeedOptions) error) *cobra.Command {
-	opts := &reproduceSeedOptions{IO: f.IO}
+	opts := &reproduceSeedOptions{runOutput{IO: f.IO}}
 	var run runFlags
 	out := outputFlags{markdown: true}
 	c := &cobra.Command{
@@ -56,12 +49,7 @@ two-sided z test at 99.9% on the difference of means (standard error
 --trials 30 mimics the article's own budget.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.Ctx = c.Context()
-			var err error
-			if opts.Run, err = run.options(); err != nil {
-				return err
-			}
-			if opts.Output, err = out.resolve(f); err != nil {
+			if err := opts.resolve(c, f, &run, &out); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -103,16 +91,11 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 			res.Agree++
 		}
 	}
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return writeJSON(w, res)
-		case "csv":
-			return reproduceCSV(w, res)
-		case "markdown":
-			return reproduceMarkdown(w, res)
-		}
-		return reproduceTable(w, res, opts.Output.Width)
+	return opts.Output.writeAs(opts.IO, renderers{
+		json:     res,
+		csv:      func(w io.Writer) error { return reproduceCSV(w, res) },
+		markdown: func(w io.Writer) error { return reproduceMarkdown(w, res) },
+		table:    func(w io.Writer) error { return reproduceTable(w, res, opts.Output.Width) },
 	})
 }
 

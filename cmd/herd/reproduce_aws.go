@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,21 +9,15 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
 // reproduceAWSOptions are what herd reproduce aws's flags said.
-type reproduceAWSOptions struct {
-	IO     *iostreams
-	Ctx    context.Context
-	Run    montecarlo.Options
-	Output output
-}
+type reproduceAWSOptions struct{ runOutput }
 
 func newCmdReproduceAWS(f *factory, runF func(*reproduceAWSOptions) error) *cobra.Command {
-	opts := &reproduceAWSOptions{IO: f.IO}
+	opts := &reproduceAWSOptions{runOutput{IO: f.IO}}
 	var run runFlags
 	out := outputFlags{markdown: true}
 	c := &cobra.Command{
@@ -42,12 +35,7 @@ The defaults mirror the blog's own run: 100 trials per point.`,
   herd reproduce aws --trials 10000 --format json --out aws.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.Ctx = c.Context()
-			var err error
-			if opts.Run, err = run.options(); err != nil {
-				return err
-			}
-			if opts.Output, err = out.resolve(f); err != nil {
+			if err := opts.resolve(c, f, &run, &out); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -85,16 +73,11 @@ func reproduceAWSRun(opts *reproduceAWSOptions) error {
 	}
 	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
 	res := reproduceAWSResult{Source: analysis.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: opts.Output.Cite}
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return writeJSON(w, res)
-		case "csv":
-			return reproduceAWSCSV(w, res)
-		case "markdown":
-			return reproduceAWSMarkdown(w, res)
-		}
-		return reproduceAWSTable(w, res, opts.Output.Width)
+	return opts.Output.writeAs(opts.IO, renderers{
+		json:     res,
+		csv:      func(w io.Writer) error { return reproduceAWSCSV(w, res) },
+		markdown: func(w io.Writer) error { return reproduceAWSMarkdown(w, res) },
+		table:    func(w io.Writer) error { return reproduceAWSTable(w, res, opts.Output.Width) },
 	})
 }
 

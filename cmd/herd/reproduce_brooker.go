@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -9,21 +8,15 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
-	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
 // reproduceBrookerOptions are what herd reproduce brooker's flags said.
-type reproduceBrookerOptions struct {
-	IO     *iostreams
-	Ctx    context.Context
-	Run    montecarlo.Options
-	Output output
-}
+type reproduceBrookerOptions struct{ runOutput }
 
 func newCmdReproduceBrooker(f *factory, runF func(*reproduceBrookerOptions) error) *cobra.Command {
-	opts := &reproduceBrookerOptions{IO: f.IO}
+	opts := &reproduceBrookerOptions{runOutput{IO: f.IO}}
 	var (
 		run runFlags
 		out outputFlags
@@ -57,12 +50,7 @@ are shown where a row has one.`,
   herd reproduce brooker --trials 1000 --format json --out brooker.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.Ctx = c.Context()
-			var err error
-			if opts.Run, err = run.options(); err != nil {
-				return err
-			}
-			if opts.Output, err = out.resolve(f); err != nil {
+			if err := opts.resolve(c, f, &run, &out); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -105,14 +93,10 @@ func reproduceBrookerRun(opts *reproduceBrookerOptions) error {
 	}
 	res := reproduceBrookerResult{Source: rec.Source, Commit: rec.Commit, Command: rec.Command, Date: rec.Date, HisRuns: rec.Seeds,
 		Trials: opt.Trials, Seed: opt.Seed, Level: r.Level, Compared: r.Comparisons, Agree: r.Agree, Rows: r.Rows, Provenance: opts.Output.Cite}
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return writeJSON(w, res)
-		case "csv":
-			return reproduceBrookerCSV(w, res)
-		}
-		return reproduceBrookerTable(w, res)
+	return opts.Output.writeAs(opts.IO, renderers{
+		json:  res,
+		csv:   func(w io.Writer) error { return reproduceBrookerCSV(w, res) },
+		table: func(w io.Writer) error { return reproduceBrookerTable(w, res) },
 	})
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,19 +9,15 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
 // simulateOptions are what herd simulate's flags said.
 type simulateOptions struct {
-	IO  *iostreams
-	Ctx context.Context
+	runOutput // Run.Arrivals: --arrivals, or --series in the open loop
 
 	Scenario model.Scenario
-	Run      montecarlo.Options // Run.Arrivals: --arrivals, or --series in the open loop
-	Output   output
 	Controls model.Controls
 	// Traffic is the open-loop traffic of --rate, or the closed loop's
 	// ticks, outage and drain; nil plays the cohort.
@@ -32,7 +27,7 @@ type simulateOptions struct {
 }
 
 func newCmdSimulate(f *factory, runF func(*simulateOptions) error) *cobra.Command {
-	opts := &simulateOptions{IO: f.IO}
+	opts := &simulateOptions{runOutput: runOutput{IO: f.IO}}
 	var (
 		scenario scenarioFlags
 		run      runFlags
@@ -142,15 +137,11 @@ rounding decides its result.`,
   herd simulate --server queue -n 100 -k 10 --rate 5 --outage 30 --timeout 5 --trials 200`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			opts.Ctx = c.Context()
 			var err error
 			if opts.Scenario, err = scenario.scenario(); err != nil {
 				return err
 			}
-			if opts.Run, err = run.options(); err != nil {
-				return err
-			}
-			if opts.Output, err = out.resolve(f); err != nil {
+			if err := opts.resolve(c, f, &run, &out); err != nil {
 				return err
 			}
 			if opts.Controls, err = controls.controls(c.Flags(), opts.Scenario); err != nil {
@@ -206,16 +197,11 @@ func simulateRun(opts *simulateOptions) error {
 	}
 	opts.Output.warn(opts.IO, s.Warnings)
 	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return writeJSON(w, simulateResult{s, opts.Output.Cite})
-		case "csv":
-			return summaryCSV(w, s)
-		case "markdown":
-			return summaryMarkdown(w, s)
-		}
-		return summaryTable(w, s, opts.Output.Width)
+	return opts.Output.writeAs(opts.IO, renderers{
+		json:     simulateResult{s, opts.Output.Cite},
+		csv:      func(w io.Writer) error { return summaryCSV(w, s) },
+		markdown: func(w io.Writer) error { return summaryMarkdown(w, s) },
+		table:    func(w io.Writer) error { return summaryTable(w, s, opts.Output.Width) },
 	})
 }
 
@@ -420,15 +406,10 @@ func simulateTraffic(opts *simulateOptions) error {
 	}
 	opts.Output.warn(opts.IO, s.Warnings)
 	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return writeJSON(w, trafficResult{s, opts.Output.Cite})
-		case "csv":
-			return trafficCSV(w, s)
-		case "markdown":
-			return trafficMarkdown(w, s)
-		}
-		return trafficTable(w, s, opts.Output.Width)
+	return opts.Output.writeAs(opts.IO, renderers{
+		json:     trafficResult{s, opts.Output.Cite},
+		csv:      func(w io.Writer) error { return trafficCSV(w, s) },
+		markdown: func(w io.Writer) error { return trafficMarkdown(w, s) },
+		table:    func(w io.Writer) error { return trafficTable(w, s, opts.Output.Width) },
 	})
 }

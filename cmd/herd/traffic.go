@@ -297,12 +297,21 @@ func trafficHead(s analysis.TrafficSummary) []string {
 	r := s.Recovered
 	return []string{
 		describe(s.Scenario),
-		fmt.Sprintf("%s for %d ticks%s; outage ticks %d…%d at capacity %d; reject cost %g; controls: %s",
-			loop, t.Ticks, drain, t.OutageStart, t.OutageStart+t.OutageLength-1, t.OutageCapacity, t.RejectCost, s.Controls.Name),
+		fmt.Sprintf("%s for %d ticks%s; %s; reject cost %g; controls: %s",
+			loop, t.Ticks, drain, outagePhrase(t.OutageStart, t.OutageLength, t.OutageCapacity), t.RejectCost, s.Controls.Name),
 		fmt.Sprintf("%d trials, seed %d: %d recovered within the horizon (share %s); mean ± half its 95%% interval",
 			s.Trials, s.Seed, r.Count, bracket(r.Value, r.CI95[0], r.CI95[1])),
 		fmt.Sprintf("engine: %s (%s)", s.Engine.Engine, s.Engine.Reason),
 	}
+}
+
+// outagePhrase says when the outage is and what capacity the server keeps
+// through it, or that there is none.
+func outagePhrase(start, length, capacity int) string {
+	if length <= 0 {
+		return "no outage"
+	}
+	return fmt.Sprintf("outage ticks %d…%d at capacity %d", start, start+length-1, capacity)
 }
 
 func trafficTable(w io.Writer, s analysis.TrafficSummary, width int) error {
