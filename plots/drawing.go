@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
@@ -85,7 +87,7 @@ func (d *Drawing) Render(format string) ([]byte, error) {
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(d.Width, d.Height),
 			vgimg.UseDPI(PNGResolution), vgimg.UseBackgroundColor(color.White))}
 	case "pdf":
-		c = vgpdf.New(d.Width, d.Height)
+		c = cp1252Canvas{vgpdf.New(d.Width, d.Height)}
 	default:
 		return nil, fmt.Errorf("unknown figure format %q (want svg, png or pdf)", format)
 	}
@@ -97,6 +99,24 @@ func (d *Drawing) Render(format string) ([]byte, error) {
 		return nil, fmt.Errorf("rendering %s: %w", format, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// cp1252Canvas is the PDF canvas with every string encoded in
+// Windows-1252 first: the PDF backend embeds its fonts with that code page
+// but writes a string's UTF-8 bytes as they are, so that "±", "²" or "…"
+// would print as two or three wrong characters. Characters outside the
+// code page cannot be drawn in a PDF at all (superscripts are drawn by
+// the superscripts text handler instead).
+type cp1252Canvas struct{ *vgpdf.Canvas }
+
+// cp1252 replaces what the code page lacks with its substitute character.
+var cp1252 = encoding.ReplaceUnsupported(charmap.Windows1252.NewEncoder())
+
+func (c cp1252Canvas) FillString(f font.Face, pt vg.Point, s string) {
+	if enc, err := cp1252.String(s); err == nil {
+		s = enc
+	}
+	c.Canvas.FillString(f, pt, s)
 }
 
 func textStyle(f font.Font, align draw.XAlignment) text.Style {
@@ -124,8 +144,9 @@ func (d *Drawing) draw(c draw.Canvas) (err error) {
 	area := draw.Crop(c, margin, -margin, margin, -margin)
 
 	title := textStyle(font.From(titleFont, titleSize), draw.XCenter)
-	area.FillText(title, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, d.Title)
-	area.Max.Y -= title.Height(d.Title) + vg.Points(6)
+	heading := wrap(title, d.Title, area.Max.X-area.Min.X) // a long title takes two lines
+	area.FillText(title, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, heading)
+	area.Max.Y -= title.Height(heading) + vg.Points(6)
 
 	area.Max.Y = d.drawLegend(area) - vg.Points(4)
 

@@ -78,9 +78,11 @@ func dotted(c color.Color) draw.LineStyle {
 // Fonts: sans serif reads better than gonum's default serif at figure
 // sizes. The smallest (ticks, small print) is 11.5 pt so that the paper,
 // which prints the widest figures at about 60% on landscape pages, sets no
-// text under 7 pt (TestPaperFigureTextAtLeast7pt). Titles are set larger, not bold: the PDF backend cannot select a
-// bold face it embedded. Every string drawn must be in Windows-1252, the only code page the
-// PDF backend encodes (so "-", not "−", and "sqrt", not "√").
+// text under 7 pt (TestPaperFigureTextAtLeast7pt). Titles are set larger,
+// not bold: the PDF backend cannot select a bold face it embedded. Every
+// string drawn must be in Windows-1252, the only code page the PDF backend's
+// fonts have (cp1252Canvas encodes it; so "-", not "−", and "sqrt", not
+// "√"; exponents are written 10^3 and drawn raised).
 var (
 	titleFont  = font.Font{Typeface: "Liberation", Variant: "Sans"}
 	bodyFont   = font.Font{Typeface: "Liberation", Variant: "Sans"}
