@@ -101,13 +101,33 @@ func (d *Drawing) Render(format string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// cp1252Canvas is the PDF canvas with every string encoded in
+// cp1252Canvas is the PDF canvas with its colours passed straight (see
+// SetColor) and every string encoded in
 // Windows-1252 first: the PDF backend embeds its fonts with that code page
 // but writes a string's UTF-8 bytes as they are, so that "±", "²" or "…"
 // would print as two or three wrong characters. Characters outside the
 // code page cannot be drawn in a PDF at all (superscripts are drawn by
 // the superscripts text handler instead).
 type cp1252Canvas struct{ *vgpdf.Canvas }
+
+// SetColor passes the colour straight (not premultiplied by its alpha):
+// the PDF backend reads RGBA()'s premultiplied components as the colour
+// and applies the alpha again, so that a translucent band came out dark
+// and greyish in PDFs (SVG and PNG were right).
+func (c cp1252Canvas) SetColor(col color.Color) {
+	if col == nil {
+		col = color.Black
+	}
+	c.Canvas.SetColor(straight(color.NRGBAModel.Convert(col).(color.NRGBA)))
+}
+
+// straight is an NRGBA colour whose RGBA gives the unpremultiplied
+// components, for the PDF backend only.
+type straight color.NRGBA
+
+func (s straight) RGBA() (r, g, b, a uint32) {
+	return uint32(s.R) * 0x101, uint32(s.G) * 0x101, uint32(s.B) * 0x101, uint32(s.A) * 0x101
+}
 
 // cp1252 replaces what the code page lacks with its substitute character.
 var cp1252 = encoding.ReplaceUnsupported(charmap.Windows1252.NewEncoder())
