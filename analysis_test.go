@@ -249,6 +249,55 @@ var wantVerdicts = map[string][2]claims.Verdict{
 	"sre-adaptive-throttling-k-times-accepts":      {claims.HoldsOnlyWhen, ""}, // only where rejections come from overload
 }
 
+// wantContentionVerdicts are the verdicts of `herd claims --source
+// contention` at seed 1 (claims.ContentionTrials per point), checked by
+// TestContentionClaimVerdicts in the long suite (about 30 s of CPU).
+//   - quadratic backoff: the ratio of the makespan to (n/lg n)^{3/2} falls
+//     with slope −0.12 over n = 512…16384, outside the ±0.1 of a Θ claim;
+//   - quadratic stations: at λ = 0.9 the backlog still grows over the
+//     200,000 ticks the rule reads (4.6% of λ; 1.3% over 800,000 ticks,
+//     shown beside).
+var wantContentionVerdicts = map[string]claims.Verdict{
+	"bender-beb-n-lg-n":                claims.Holds,
+	"bender-quadratic-n-over-lg-n-3-2": claims.Fails,
+	"bender-loglog-iterated":           claims.Holds,
+	"bender-loglog-best-monotone":      claims.Holds,
+	"hastad-beb-unstable-above-0.567":  claims.Holds,
+	"hastad-polynomial-stable-below-1": claims.Fails,
+}
+
+// checkContentionVerdicts compares the contention claims with
+// wantContentionVerdicts: each has its verdict, a regime, a key evidence
+// and, for the batch claims, ratios up to n = 16384 with no trial censored
+// at the default horizon (a censored trial makes the verdict
+// inconclusive).
+func checkContentionVerdicts(t *testing.T, got []claims.Result) {
+	t.Helper()
+	if len(got) != len(wantContentionVerdicts) || len(got) != claims.ContentionClaims() {
+		t.Fatalf("%d contention claims evaluated, want %d", len(got), len(wantContentionVerdicts))
+	}
+	for _, c := range got {
+		want, ok := wantContentionVerdicts[c.ID]
+		switch {
+		case !ok:
+			t.Errorf("contention claim %s has no expected verdict", c.ID)
+		case c.Verdict != want:
+			t.Errorf("%s: verdict %s (%s; %s), want %s", c.ID, c.Verdict, c.Note, c.KeyEvidence, want)
+		}
+		if c.Regime == "" || c.KeyEvidence == nil || c.Quote == "" || c.Check == "" || c.Transfer != claims.NotApplicable {
+			t.Errorf("%s: regime %q, key evidence %v, transfer %q", c.ID, c.Regime, c.KeyEvidence, c.Transfer)
+		}
+		if strings.HasPrefix(c.ID, "bender-") && !strings.Contains(c.Regime, "16384") {
+			t.Errorf("%s: regime %q does not reach n = 16384", c.ID, c.Regime)
+		}
+		for _, e := range c.Evidence {
+			if strings.Contains(e.Name, "censored") && !strings.Contains(e.Name, ", 0 censored)") {
+				t.Errorf("%s: %s", c.ID, e.Name)
+			}
+		}
+	}
+}
+
 // checkClaimVerdicts compares evaluated claims with wantVerdicts: verdict
 // in both models, a condition exactly when the verdict is holds-only-when,
 // quote, source, check and evidence present, and the transfer that the two

@@ -87,3 +87,15 @@ func TestClaimVerdictsStableAcrossSeeds(t *testing.T) {
 		}
 	}
 }
+
+// The contention claims get the verdicts of wantContentionVerdicts at seed
+// 1. (Default run: the claims package's planted checks,
+// TestThetaCheckCatchesAWrongExponent and TestStationRuleCatchesAStablePolicy,
+// on a shorter ladder.)
+func TestContentionClaimVerdicts(t *testing.T) {
+	got, err := claims.Evaluate(context.Background(), claims.Options{Seed: 1, Origin: claims.OriginContention})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkContentionVerdicts(t, got)
+}

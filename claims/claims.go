@@ -155,9 +155,9 @@ func (o Options) Validate() error {
 		return &model.FieldError{Flag: "trials", Valid: "≥ 2 for claims", Got: fmt.Sprint(o.Trials)}
 	}
 	switch o.Origin {
-	case "", "aws", "seed", OriginControls:
+	case "", "aws", "seed", OriginControls, OriginContention:
 	default:
-		return fmt.Errorf("claim origin must be aws, seed, controls or empty, got %q", o.Origin)
+		return fmt.Errorf("claim origin must be aws, seed, controls, contention or empty, got %q", o.Origin)
 	}
 	return nil
 }
@@ -177,6 +177,15 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 	}
 	if err := o.Validate(); err != nil {
 		return nil, err
+	}
+	if o.Origin == OriginContention {
+		// Not part of the default run of every source: its batches up to
+		// n = 16,384 take tens of seconds.
+		return EvaluateContention(ctx, montecarlo.Options{Seed: o.Seed, Workers: o.Workers}, func(n int) {
+			if o.Progress != nil {
+				o.Progress(n, ContentionClaims())
+			}
+		})
 	}
 	l := NewLab(ctx, montecarlo.Options{Trials: o.Trials, Seed: o.Seed, Workers: o.Workers})
 	l.freshScaling, l.scaling = o.FreshScaling, o.Scaling

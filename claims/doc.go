@@ -26,6 +26,12 @@
 //     doublings of N up to where the delays sit at the cap. Its OCC rungs
 //     cost minutes, so a run at seed 1 is committed (data/scaling.json,
 //     Committed) and a test checks that it is what the code computes.
+//   - EvaluateContention checks the classic results on backoff in
+//     contention resolution (Bender et al.'s batch makespans under the
+//     window policies of model.ContentionKinds, Håstad et al.'s stability
+//     of stations with queues) by ContentionRule, on the collision server
+//     with k = 1; `herd claims --source contention` runs them, and the
+//     default run of every source leaves them out for time.
 //   - Evaluate runs the registry in each claim's own model and in the other
 //     and returns a Result per claim, saying whether the verdict transfers;
 //     a growth claim's Finding names its regime ("for N ≥ …") and carries

@@ -18,9 +18,9 @@ func ExampleParseKind() {
 	// Output:
 	// "full": preset false, err <nil>
 	// "grpc-retry": preset true, err <nil>
-	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, or a library preset (herd presets lists them), got "jitter"
-	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, or a library preset (herd presets lists them), got "fulll" (did you mean full?)
-	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, or a library preset (herd presets lists them), got "cenkalti-v3" (did you mean cenkalti-v4?)
+	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, poly, loglog, sawtooth, window, or a library preset (herd presets lists them), got "jitter"
+	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, poly, loglog, sawtooth, window, or a library preset (herd presets lists them), got "fulll" (did you mean full?)
+	// "": preset false, err policy must be one of none, fixed, expo, full, equal, decorrelated, poly, loglog, sawtooth, window, or a library preset (herd presets lists them), got "cenkalti-v3" (did you mean cenkalti-v4?)
 }
 
 // Every policy's rule starts with its formula.

@@ -36,6 +36,8 @@ type scenarioJSON struct {
 	// QueueLimit and Timeout are the queue server's, absent elsewhere.
 	QueueLimit int `json:"queue_limit,omitempty"`
 	Timeout    int `json:"timeout,omitempty"`
+	// Exponent is the poly policy's r, absent when 0 (its default, 2).
+	Exponent float64 `json:"exponent,omitempty"`
 }
 
 // MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
@@ -51,6 +53,7 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		Time: s.Time.String(), Window: durationString(s.Window()),
 		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
 		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
+		Exponent: s.Policy.Exponent,
 	})
 }
 
@@ -121,7 +124,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 	*s = Scenario{
 		Clients: j.Clients, Server: server, Capacity: j.Capacity,
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
-			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick},
+			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
 		Time: tm, Latency: trip, FirstSpread: spread,
 		FailureRate: j.FailureRate,

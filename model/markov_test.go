@@ -33,6 +33,11 @@ func heldOut() map[string]model.Scenario {
 	col2 := mk(3, 2, model.Equal, 1, 8, model.Ceil)
 	col2.Server, col2.Horizon = model.Collision, 20
 	out["equal collision N3 k2 cap8 horizon20"] = col2
+	for _, kind := range model.ContentionKinds() {
+		c := mk(3, 1, kind, 1, 4, model.HalfEven)
+		c.Server, c.Horizon = model.Collision, 10
+		out[string(kind)+" collision N3 k1 cap4 horizon10"] = c
+	}
 	win := mk(4, 1, model.Full, 1, 8, model.HalfEven)
 	win.FirstWindow = 2
 	out["full N4 k1 first window 2"] = win
@@ -41,6 +46,9 @@ func heldOut() map[string]model.Scenario {
 
 func TestMarkovEqualsBruteForce(t *testing.T) {
 	slow := map[string]bool{"full N5 k1 cap8 ceil": true, "full collision N3 k1 cap4 horizon12": true}
+	for _, kind := range model.ContentionKinds() {
+		slow[string(kind)+" collision N3 k1 cap4 horizon10"] = true
+	}
 	for name, sc := range heldOut() {
 		t.Run(name, func(t *testing.T) {
 			if slow[name] && testing.Short() {

@@ -79,8 +79,8 @@ func editDistance(a, b string) int {
 }
 
 func kindNames() string {
-	names := make([]string, 0, len(kinds))
-	for _, k := range kinds {
+	names := make([]string, 0, len(kinds)+len(contention))
+	for _, k := range append(Kinds(), ContentionKinds()...) {
 		names = append(names, string(k))
 	}
 	return strings.Join(names, ", ")
@@ -97,6 +97,9 @@ type Policy struct {
 	Base       float64 // base delay; > 0 (textbook policies)
 	Cap        float64 // largest delay; ≥ Base (textbook policies)
 	FixedDelay float64 // the delay of Fixed; ≥ 0
+	// Exponent is Poly's r (W_n = ⌈base·n^r⌉); 0 means DefaultExponent,
+	// and every other kind leaves it 0.
+	Exponent float64
 	// Retries is the retry limit: a client whose retry number would exceed
 	// it gives up instead of retrying. 0 means no limit.
 	Retries int
@@ -344,8 +347,12 @@ func (p Policy) Describe() string {
 	switch p.Kind {
 	case Fixed:
 		s += fmt.Sprintf(" (delay %g)", p.FixedDelay)
-	case Expo, Full, Equal, Decorrelated:
+	case Expo, Full, Equal, Decorrelated, LogLog, Sawtooth:
 		s += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
+	case Poly:
+		s += fmt.Sprintf(" (base %g, cap %g, exponent %g)", p.Base, p.Cap, p.exponent())
+	case Window:
+		s += fmt.Sprintf(" (window %g)", p.topWindow())
 	}
 	if p.Kind.IsPreset() {
 		s += " (library preset)"

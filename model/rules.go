@@ -107,6 +107,24 @@ var textbook = []rule{
 	},
 }
 
+// contention are the window policies' rules, in the order of
+// ContentionKinds. Their laws depend on n alone; their largest delay is
+// the top window ⌊cap⌋.
+var contention = []rule{
+	{kind: Poly, formula: "slot uniform on 1…W_n, W_n = min(⌊cap⌋, ⌈base·n^r⌉), r = --exponent (2: quadratic); r-polynomial backoff (Bender et al., SPAA 2005; Håstad, Leighton, Rogoff, SIAM J. Comput. 1996)",
+		random: true, law: slotRule, start: atBase, classes: windowClasses, sup: windowSup, largest: topWindowRule},
+	{kind: LogLog, formula: "slot uniform on 1…W_n, w₁ = 2·base, w_{n+1} = w_n·(1 + 1/lg lg max(w_n, 4)), W_n = min(⌊cap⌋, ⌈w_n⌉); loglog-iterated backoff (Bender et al., SPAA 2005)",
+		random: true, law: slotRule, start: atBase, classes: windowClasses, sup: windowSup, largest: topWindowRule},
+	{kind: Sawtooth, formula: "slot uniform on 1…W_n, phase j = 1, 2, … plays windows base·2^j, base·2^(j−1), …, base·2, then ⌊cap⌋ once a phase's top passes it; sawtooth backoff/backon (Bender et al., IPDPS 2004 / SPAA 2005)",
+		random: true, law: slotRule, start: atBase, classes: windowClasses, sup: windowSup, largest: topWindowRule},
+	{kind: Window, formula: "slot uniform on 1…W, W = ⌊cap⌋ for every retry; a fixed window (Bender et al., SPAA 2005)",
+		random: true, law: slotRule, start: atBase, classes: windowClasses, sup: windowSup, largest: topWindowRule},
+}
+
+func slotRule(p Policy, n int, _ float64) Law { return slotLaw(p.ContentionWindow(n)) }
+func windowSup(p Policy, n int) float64       { return p.ContentionWindow(n) }
+func topWindowRule(p Policy) float64          { return p.topWindow() }
+
 func atBase(p Policy) float64 { return p.Base }
 func atCap(p Policy) float64  { return p.Cap }
 func oneClass(Policy) int     { return 1 }
@@ -196,11 +214,14 @@ func presetRule(ps *Preset) rule {
 var rules, kinds = register()
 
 func register() (map[Kind]*rule, []Kind) {
-	m := make(map[Kind]*rule, len(textbook)+len(presets))
+	m := make(map[Kind]*rule, len(textbook)+len(contention)+len(presets))
 	var ks []Kind
 	for i := range textbook {
 		m[textbook[i].kind] = &textbook[i]
 		ks = append(ks, textbook[i].kind)
+	}
+	for i := range contention {
+		m[contention[i].kind] = &contention[i]
 	}
 	for i := range presets {
 		r := presetRule(&presets[i])

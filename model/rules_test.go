@@ -27,6 +27,9 @@ func goldenPolicies() []Policy {
 	for _, ps := range Presets() {
 		out = append(out, ps.Policy(0), ps.Policy(100*time.Millisecond))
 	}
+	for _, k := range ContentionKinds() {
+		out = append(out, Policy{Kind: k, Base: 1, Cap: 32}, Policy{Kind: k, Base: 0.3, Cap: 1000.5})
+	}
 	return out
 }
 

@@ -110,7 +110,8 @@ func (s Scenario) MaxDelayTicks() int {
 // at least one client and the next tick with arrivals follows within
 // MaxDelayTicks, so the last success comes by W−1 + (N−1)·MaxDelayTicks.
 // The collision server has no such bound (a cohort larger than k can stay
-// synchronized forever), so it gets 10,000 ticks. An OCC scenario's horizon
+// synchronized forever): it gets 10,000 ticks, or more where a random
+// policy's makespan needs it (collisionHorizon). An OCC scenario's horizon
 // is in milliseconds and MaxHorizon, since its trials always finish.
 func (s Scenario) DefaultHorizon() int {
 	if s.Server == OCC {
@@ -120,7 +121,7 @@ func (s Scenario) DefaultHorizon() int {
 		return s.continuousHorizon()
 	}
 	if s.Server == Collision {
-		return 10000
+		return s.collisionHorizon()
 	}
 	if s.Server == Queue {
 		return s.queueHorizon()
@@ -194,6 +195,9 @@ func (s Scenario) Validate() error {
 		return bad("horizon", fmt.Sprintf("0 (automatic) or an integer in [1, %d] ticks", int64(MaxHorizon)), s.Horizon)
 	}
 	if err := s.validateTime(bad); err != nil {
+		return err
+	}
+	if err := s.validateContention(bad); err != nil {
 		return err
 	}
 	if err := s.validateFlaky(bad); err != nil {

@@ -14,6 +14,7 @@ import (
 var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed",
 	"failure-rate", "time", "window", "latency", "first-spread",
 	"queue-limit", "timeout",
+	"exponent",
 }
 
 // IsSpecField reports whether name is one of SpecFields.
@@ -42,6 +43,7 @@ type Spec struct {
 	base, cap, fixedDelay                          float64
 	tick, maxElapsed                               time.Duration
 	failureRate                                    float64
+	exponent                                       float64 // Poly's r (contention.go)
 	// rate is the capacity given as a rate, in requests per second (0:
 	// given per tick, or not given); Scenario converts it with the tick.
 	rate     float64
@@ -91,12 +93,12 @@ func (s *Spec) Set(field, text string) error {
 			return bad("a number")
 		}
 		*map[string]*float64{"base": &s.base, "cap": &s.cap, "fixed-delay": &s.fixedDelay}[field] = x
-	case "failure-rate":
+	case "failure-rate", "exponent":
 		x, e := strconv.ParseFloat(text, 64)
 		if e != nil {
 			return bad("a number")
 		}
-		s.failureRate = x
+		*map[string]*float64{"failure-rate": &s.failureRate, "exponent": &s.exponent}[field] = x
 	case "tick", "max-elapsed":
 		d, e := time.ParseDuration(text)
 		if e != nil {
@@ -227,6 +229,9 @@ func (s Spec) Scenario() (Scenario, error) {
 	if s.Given("failure-rate") {
 		sc.FailureRate = s.failureRate
 	}
+	if s.Given("exponent") {
+		sc.Policy.Exponent = s.exponent
+	}
 	if err := s.applyTime(&sc); err != nil {
 		return sc, err
 	}
@@ -288,7 +293,7 @@ func SpecOf(sc Scenario) Spec {
 	s.server, s.kind, s.rounding = sc.Server, sc.Policy.Kind, sc.Rounding
 	s.base, s.cap, s.fixedDelay = sc.Policy.Base, sc.Policy.Cap, sc.Policy.FixedDelay
 	s.tick, s.maxElapsed = sc.Policy.Tick, sc.Policy.MaxElapsed
-	s.failureRate = sc.FailureRate
+	s.failureRate, s.exponent = sc.FailureRate, sc.Policy.Exponent
 	s.queueLimit, s.timeout = sc.Queue.Limit, sc.Queue.Timeout
 	if sc.Policy.Kind.IsPreset() {
 		delete(s.given, "base")

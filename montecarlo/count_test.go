@@ -50,6 +50,16 @@ func agreementScenarios() []model.Scenario {
 			})
 		}
 	}
+	// The window policies of the contention literature on the collision
+	// server (k = 1, and k = 2 beside it), where their results are stated.
+	for _, kind := range model.ContentionKinds() {
+		for _, e := range []struct{ n, k int }{{30, 1}, {12, 2}} {
+			out = append(out, model.Scenario{
+				Clients: e.n, Capacity: e.k, Server: model.Collision, Rounding: model.HalfEven, FirstWindow: 1,
+				Policy: model.Policy{Kind: kind, Base: 1, Cap: 64},
+			})
+		}
+	}
 	return append(out, limitScenarios()...)
 }
 
@@ -344,6 +354,9 @@ func TestCountLaws(t *testing.T) {
 		{"full n=3", model.Policy{Kind: model.Full, Base: 1, Cap: 32}.Law(3, 1)},
 		{"equal n=4", model.Policy{Kind: model.Equal, Base: 0.3, Cap: 7.5}.Law(4, 0.3)},
 		{"expo n=2", model.Policy{Kind: model.Expo, Base: 1.5, Cap: 40}.Law(2, 1.5)},
+		{"poly n=3", model.Policy{Kind: model.Poly, Base: 1, Cap: 64}.Law(3, 1)},
+		{"loglog n=5", model.Policy{Kind: model.LogLog, Base: 1, Cap: 64}.Law(5, 1)},
+		{"sawtooth n=5", model.Policy{Kind: model.Sawtooth, Base: 1, Cap: 64}.Law(5, 1)},
 		{"lattice", steps},
 		{"clamped at a tie", clamped},
 	} {

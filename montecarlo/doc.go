@@ -47,4 +47,9 @@
 // It shares the OCC engine's heap and per-client streams, allocates
 // nothing per event, and records give-ups and latencies in ms (a
 // histogram of geometric bins, LatencyBinEdge) besides Trial.Time.
+//
+// RunStations plays Håstad, Leighton and Rogoff's channel (Stations): N
+// stations with FIFO queues fed Bernoulli arrivals, whose heads send with
+// probability 1/W_b after b collisions, on the collision server; trial i
+// on Stream(seed, scenario, i), whatever the workers.
 package montecarlo

@@ -51,9 +51,23 @@ default (--scaling committed) they are read from the committed run of that
 study, claims/data/scaling.json, when --seed is its seed (1), and rerun
 otherwise; --scaling fresh reruns them, and --scaling-out FILE writes the
 study's rungs (the committed file is "herd claims --scaling fresh
---scaling-out claims/data/scaling.json").`,
+--scaling-out claims/data/scaling.json").
+
+--source contention checks the classic results on backoff in contention
+resolution, which "all" leaves out (they take tens of seconds): Bender,
+Farach-Colton, He, Kuszmaul and Leiserson (SPAA 2005) — a batch of n on a
+simple multiple-access channel (--server collision -k 1) resolves in
+Θ(n lg n) under binary exponential backoff, Θ((n/lg n)^{3/2}) under quadratic
+backoff (--policy poly) and Θ(n lg lg n / lg lg lg n) under loglog-iterated
+backoff (--policy loglog), the best monotone policy — judged from the ratio
+of the makespan to its Θ form over n = 32 … 16384 (40 trials per n, whatever
+--trials says); and Håstad, Leighton and Rogoff (SIAM J. Comput. 1996) —
+N stations with queues fed at a total rate λ: binary exponential backoff is
+unstable above λ ≈ 0.567 + 1/(4N − 2), superlinear polynomial backoff stable
+for every λ < 1.`,
 		Example: `  herd claims
   herd claims --source aws --format markdown > claims.md
+  herd claims --source contention --format json
   herd claims --format json --trials 4000 --seed 7`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -66,9 +80,9 @@ study's rungs (the committed file is "herd claims --scaling fresh
 			switch origin {
 			case "all":
 				origin = ""
-			case "aws", "seed", "controls":
+			case "aws", "seed", "controls", "contention":
 			default:
-				return usageError{fmt.Errorf("--source must be one of aws, seed, controls, all, got %q", source)}
+				return usageError{fmt.Errorf("--source must be one of aws, seed, controls, contention, all, got %q", source)}
 			}
 			// Claims have no CSV: a .csv --out still gets JSON.
 			opts.Output = output{Format: out.format, Path: stdoutPath(out.out), Cite: f.provenance()}
@@ -106,8 +120,8 @@ study's rungs (the committed file is "herd claims --scaling fresh
 		},
 	}
 	run.register(c, claims.DefaultTrials)
-	c.Flags().StringVar(&source, "source", "all", "which claims: aws|seed|controls|all")
-	complete(c, "source", []string{"aws", "seed", "controls", "all"})
+	c.Flags().StringVar(&source, "source", "all", "which claims: aws|seed|controls|contention|all (all: every source but contention)")
+	complete(c, "source", []string{"aws", "seed", "controls", "contention", "all"})
 	c.Flags().StringVar(&scaling, "scaling", "committed", "the growth claims' scaling study: committed (read the committed run when --seed is its seed) or fresh (rerun it, minutes)")
 	complete(c, "scaling", []string{"committed", "fresh"})
 	c.Flags().StringVar(&opts.ScalingOut, "scaling-out", "", "also write the scaling study's rungs (JSON) to this file")
@@ -126,8 +140,12 @@ type claimsResult struct {
 }
 
 func claimsRun(opts *claimsOptions) error {
-	bar := newProgress(opts.IO, "claims", len(claims.All()))
 	co := opts.Claims
+	total := len(claims.All())
+	if co.Origin == claims.OriginContention {
+		total, co.Trials = claims.ContentionClaims(), claims.ContentionTrials
+	}
+	bar := newProgress(opts.IO, "claims", total)
 	if co.Origin == "" || co.Origin == "aws" || opts.ScalingOut != "" {
 		ladders := newProgress(opts.IO, "scaling ladders", len(claims.ScalingModels)*len(claims.ScalingKinds))
 		s, err := claims.RunScaling(opts.Ctx, montecarlo.Options{Seed: co.Seed, Workers: co.Workers}, co.FreshScaling, func(done, _ int) { ladders.set(done) })
@@ -205,8 +223,23 @@ func otherText(c claims.Result, regime bool) string {
 	return c.Other.Model + ": " + findingText(c.Other.Verdict, c.Other.Condition, c.Other.Regime)
 }
 
+// contentionOnly reports whether every claim of r is a contention claim
+// (--source contention), whose rule is not the growth rule.
+func contentionOnly(r claimsResult) bool {
+	for _, c := range r.Claims {
+		if c.Origin != claims.OriginContention {
+			return false
+		}
+	}
+	return len(r.Claims) > 0
+}
+
 func claimsTable(w io.Writer, r claimsResult, width int) error {
-	fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
+	if contentionOnly(r) {
+		fmt.Fprintf(w, "herd claims --source contention: %d trials per point, seed %d; 95%% intervals; policies paired on common random numbers.\n%s\n\n", r.Trials, r.Seed, claims.ContentionRule)
+	} else {
+		fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
+	}
 	t := newTable(column{name: "claim"}, column{name: "model", wrap: true}, column{name: "verdict", wrap: true},
 		column{name: "other model", wrap: true}, column{name: "transfer", wrap: true})
 	for _, c := range r.Claims {
@@ -236,7 +269,11 @@ func claimsTable(w io.Writer, r claimsResult, width int) error {
 // claimsMarkdown writes one table row per claim, for a design review.
 func claimsMarkdown(w io.Writer, r claimsResult) error {
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
-	fmt.Fprintf(w, "Verdicts by herd (%d trials per scenario, seed %d, 95%% intervals, paired comparisons on common random numbers).\n\n%s\n\n", r.Trials, r.Seed, claims.GrowthRule)
+	rule := claims.GrowthRule
+	if contentionOnly(r) {
+		rule = claims.ContentionRule
+	}
+	fmt.Fprintf(w, "Verdicts by herd (%d trials per scenario, seed %d, 95%% intervals, paired comparisons on common random numbers).\n\n%s\n\n", r.Trials, r.Seed, rule)
 	fmt.Fprintln(w, "| claim | source | quote | verdict (own model) | evidence | other model | transfer |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, c := range r.Claims {

@@ -21,7 +21,7 @@ import (
 // change a delay's law.
 var delayScenarioFlags = map[string]bool{
 	"policy": true, "base": true, "cap": true, "fixed-delay": true,
-	"tick": true, "retries": true, "max-elapsed": true,
+	"tick": true, "retries": true, "max-elapsed": true, "exponent": true,
 }
 
 // delaysOptions are what herd delays' flags said.
@@ -136,6 +136,7 @@ type delayPolicyJSON struct {
 	Tick       string  `json:"tick,omitempty"`
 	Retries    int     `json:"retries,omitempty"`
 	MaxElapsed string  `json:"max_elapsed,omitempty"`
+	Exponent   float64 `json:"exponent,omitempty"`
 }
 
 const noRounding = "none: the unrounded delays a library waits (no tick rounding)"
@@ -190,8 +191,13 @@ func delaysJSON(a model.DelayAnalysis) delaysResult {
 		switch p.Kind {
 		case model.Fixed:
 			j.FixedDelay = p.FixedDelay
-		case model.Expo, model.Full, model.Equal, model.Decorrelated:
+		case model.Expo, model.Full, model.Equal, model.Decorrelated, model.LogLog, model.Sawtooth, model.Window:
 			j.Base, j.Cap = p.Base, p.Cap
+		case model.Poly:
+			j.Base, j.Cap, j.Exponent = p.Base, p.Cap, p.Exponent
+			if j.Exponent == 0 {
+				j.Exponent = model.DefaultExponent
+			}
 		}
 	}
 	if t := p.TickLength(); t > 0 {

@@ -24,6 +24,7 @@ type scenarioFlags struct {
 	retries               int
 	tick, maxElapsed      time.Duration
 	failureRate           float64
+	exponent              float64
 	// The time model (registerTime).
 	timeModel, latency  string
 	window, firstSpread time.Duration
@@ -36,7 +37,7 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.IntVarP(&f.clients, "clients", "n", d.Clients, "number of clients N that fail together (≥ 1)")
 	fs.StringVarP(&f.capacity, "capacity", "k", strconv.Itoa(d.Capacity), "requests the server accepts per tick (≥ 1), or a rate such as 100/s or 5/ms converted with --tick")
 	fs.StringVar(&f.server, "server", d.Server.String(), "server model: "+strings.Join(model.ServerNames(), "|"))
-	fs.StringVar(&f.policy, "policy", string(d.Policy.Kind), "retry policy: "+kindList()+", or a library preset (see herd presets)")
+	fs.StringVar(&f.policy, "policy", string(d.Policy.Kind), "retry policy: "+kindList()+", or a library preset (see herd presets); for the collision server the window policies of the contention literature: "+contentionList())
 	fs.Float64Var(&f.base, "base", d.Policy.Base, "base delay in ticks (> 0); with --server occ in ms, default 5")
 	fs.Float64Var(&f.cap, "cap", d.Policy.Cap, "largest delay in ticks (≥ base); with --server occ in ms, default 2000")
 	fs.Float64Var(&f.fixedDelay, "fixed-delay", d.Policy.FixedDelay, "delay of the fixed policy in ticks (≥ 0); with --server occ in ms, default 10")
@@ -47,12 +48,13 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.IntVar(&f.retries, "retries", 0, "retry limit after which a client gives up (0: none; default: the preset's own limit)")
 	fs.DurationVar(&f.maxElapsed, "max-elapsed", 0, "give up when time since the first send plus the next delay exceeds this (0: none; default: the preset's own)")
 	fs.Float64Var(&f.failureRate, "failure-rate", 0, "with --server flaky: the probability p in [0, 1] that each call the server takes fails, whatever the load (the setting of Brooker's retry_sim); -k still caps each tick (-k 1000000: no cap)")
+	fs.Float64Var(&f.exponent, "exponent", 0, "with --policy poly: the exponent r of its windows W_n = ⌈base·n^r⌉, in (0, 16] (0: 2, quadratic backoff; Bender et al., SPAA 2005)")
 	f.registerTime(fs)
 	registerQueueFlags(fs)
 	f.fs = fs
 	complete(c, "time", model.TimeNames())
 	complete(c, "server", model.ServerNames())
-	complete(c, "policy", append(kindNames(), presetNames()...))
+	complete(c, "policy", append(append(kindNames(), contentionNames()...), presetNames()...))
 	complete(c, "rounding", model.RoundingNames())
 }
 
@@ -65,6 +67,24 @@ func kindNames() []string {
 }
 
 func kindList() string { return strings.Join(kindNames(), "|") }
+
+func contentionNames() []string {
+	var s []string
+	for _, k := range model.ContentionKinds() {
+		s = append(s, string(k))
+	}
+	return s
+}
+
+// contentionList says each window policy's definition and source
+// (Kind.Formula), for --help.
+func contentionList() string {
+	var s []string
+	for _, k := range model.ContentionKinds() {
+		s = append(s, string(k)+" ("+k.Formula()+")")
+	}
+	return strings.Join(s, "; ")
+}
 
 func presetNames() []string {
 	var s []string

@@ -194,6 +194,13 @@ func waitLaw(sc model.Scenario, n int) map[int]float64 {
 		ceiling *= 2
 	}
 	ceiling = math.Min(ceiling, p.Cap)
+	if w, ok := slots(p, n); ok {
+		law := map[int]float64{}
+		for j := 1; j <= w; j++ {
+			law[j] = 1 / float64(w)
+		}
+		return law
+	}
 	var lo, hi float64 // the delay is uniform on [lo, hi), a point when equal
 	switch p.Kind {
 	case model.None:
@@ -236,4 +243,46 @@ func waitLaw(sc model.Scenario, n int) map[int]float64 {
 		}
 	}
 	return law
+}
+
+// slots is the window W of retry n of a window policy of the contention
+// literature (a slot uniform on 1…W), written from the definitions in
+// model/contention.go's doc, not from its code: poly ⌈base·n^r⌉, loglog
+// w₁ = 2·base, w ← w·(1 + 1/lg lg max(w, 4)), sawtooth's phases j of
+// windows base·2^j … base·2, window ⌊cap⌋; each at most ⌊cap⌋ and at
+// least 1.
+func slots(p model.Policy, n int) (int, bool) {
+	top := math.Max(1, math.Floor(p.Cap))
+	fit := func(w float64) (int, bool) { return int(math.Max(1, math.Min(top, math.Ceil(w)))), true }
+	switch p.Kind {
+	case model.Poly:
+		r := p.Exponent
+		if r == 0 {
+			r = 2
+		}
+		return fit(p.Base * math.Pow(float64(n), r))
+	case model.LogLog:
+		w := 2 * p.Base
+		for range n - 1 {
+			w *= 1 + 1/math.Log2(math.Log2(math.Max(w, 4)))
+		}
+		return fit(w)
+	case model.Sawtooth:
+		var seq []float64
+		for j := 1; len(seq) < n; j++ {
+			if p.Base*math.Pow(2, float64(j)) > top {
+				for len(seq) < n {
+					seq = append(seq, top)
+				}
+				break
+			}
+			for i := j; i >= 1 && len(seq) < n; i-- {
+				seq = append(seq, p.Base*math.Pow(2, float64(i)))
+			}
+		}
+		return fit(seq[n-1])
+	case model.Window:
+		return int(top), true
+	}
+	return 0, false
 }
