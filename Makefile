@@ -27,7 +27,7 @@ test-long:
 	$(GO) test -tags long ./...
 
 race:
-	$(GO) test -race -short -timeout 30m ./montecarlo ./analysis ./sweep
+	$(GO) test -race -timeout 50m ./...
 
 vet:
 	$(GO) vet ./...
@@ -98,7 +98,7 @@ live-check:
 # Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
 # byte-identical files. See `herd plots --list`.
 plots: build
-	./bin/herd plots --out paper/figures
+	./bin/herd plots --cite=false --out paper/figures
 
 # The notebooks, executed headless in place with Debian's Python (python3 on
 # PATH may be another one without pandas): they call bin/herd with
@@ -122,5 +122,11 @@ notebooks: build
 paper-data: build
 	./bin/herd paper-data --out paper/generated
 
-paper: paper-data plots
+# The paper draws its own figures into paper/build (not committed), each
+# with the cite line in its small print, and puts the revision on the title
+# page and in the PDF's metadata: paper/figures (make plots) stay free of
+# revisions, so that they are byte-identical for the same tree.
+paper: paper-data build
+	./bin/herd plots --out paper/build/figures
+	./bin/herd version | sed -n 's/^revision \(.*\)$$/\\newcommand{\\herdrevision}{\1}/p' > paper/build/revision.tex
 	cd paper && latexmk -pdf -interaction=nonstopmode -halt-on-error herd.tex

@@ -27,7 +27,7 @@ func playWork(t *testing.T, sc model.Scenario, w Workload, opt Options) []Trial 
 	}
 	err = p.Run(context.Background(), func(tr *Trial) error {
 		c := *tr
-		c.Latency = append([]int64(nil), tr.Latency...)
+		c.Latency = tr.Latency.Clone()
 		c.Arrivals = append([]int64(nil), tr.Arrivals...)
 		out = append(out, c)
 		return nil
@@ -74,7 +74,7 @@ func TestNoJitterMatchesCohort(t *testing.T) {
 			if tr.Censored || tr.Calls != calls || tr.Completion != completion {
 				t.Fatalf("%+v: engine calls %d completion %d censored %v; cohort %d, %d", sc, tr.Calls, tr.Completion, tr.Censored, calls, completion)
 			}
-			for l, c := range tr.Latency {
+			for l, c := range tr.Latency.Dense() {
 				if c != latency[l] {
 					t.Fatalf("%+v: %d clients with latency %d, cohort says %d", sc, c, l, latency[l])
 				}
@@ -280,7 +280,7 @@ func TestFirstWindow(t *testing.T) {
 	var tick0 float64
 	const trials = 2000
 	for _, tr := range playAll(t, sc, Options{Trials: trials, Seed: 5, Arrivals: true}) {
-		if tr.Calls != 1000 || tr.Latency[1] != 1000 || len(tr.Arrivals) > 10 {
+		if tr.Calls != 1000 || tr.Latency.Count(1) != 1000 || len(tr.Arrivals) > 10 {
 			t.Fatalf("window trial: %+v", tr)
 		}
 		tick0 += float64(tr.Arrivals[0])
