@@ -27,15 +27,20 @@ test-long:
 	$(GO) test -tags long ./...
 
 race:
-	$(GO) test -race -short -timeout 30m ./montecarlo ./analysis ./sweep
+	$(GO) test -race -timeout 50m ./...
 
 vet:
 	$(GO) vet ./...
 
 # Both Monte Carlo engines (calls/s, allocations, cost versus N), the
 # count engine's samplers, and the sweep runner (points/s, trials/s).
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./montecarlo
+# Where the time goes, one core each: calls/s per engine (per second of wall
+# clock and of CPU) at the issue's reference scenario, events/s of the OCC
+# engine on the blog's grid and its queue alone, the two operations a
+# per-client call is made of (a random draw, a bucket write) and an OCC hop;
+# then the sweep, and the side-by-side ratios against the seed article's
+# numpy code and the AWS blog's simulator (each skips when absent).
+bench: bench-engines bench-vs-seed bench-vs-aws
 	$(GO) test -run '^$$' -bench Sweep -benchmem ./sweep
 
 # How long herd claims and make plots take after the build (medians of
@@ -48,6 +53,11 @@ bench-claims: build
 	scripts/bench-runs.sh claims
 bench-plots: build
 	scripts/bench-runs.sh plots
+
+.PHONY: bench-engines
+bench-engines:
+	GOMAXPROCS=1 $(GO) test -run '^$$' -cpu 1 -benchmem \
+		-bench 'ClientEngine|CountEngine|OCCEngine|OCCGrid|OCCQueue|RandomDraw|BucketWrite|Hop$$' ./montecarlo
 
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;
@@ -99,7 +109,7 @@ live-check:
 # Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
 # byte-identical files. See `herd plots --list`.
 plots: build
-	./bin/herd plots --out paper/figures
+	./bin/herd plots --cite=false --out paper/figures
 
 # The notebooks, executed headless in place with Debian's Python (python3 on
 # PATH may be another one without pandas): they call bin/herd with
@@ -123,5 +133,11 @@ notebooks: build
 paper-data: build
 	./bin/herd paper-data --out paper/generated
 
-paper: paper-data plots
+# The paper draws its own figures into paper/build (not committed), each
+# with the cite line in its small print, and puts the revision on the title
+# page and in the PDF's metadata: paper/figures (make plots) stay free of
+# revisions, so that they are byte-identical for the same tree.
+paper: paper-data build
+	./bin/herd plots --out paper/build/figures
+	./bin/herd version | sed -n 's/^revision \(.*\)$$/\\newcommand{\\herdrevision}{\1}/p' > paper/build/revision.tex
 	cd paper && latexmk -pdf -interaction=nonstopmode -halt-on-error herd.tex

@@ -61,7 +61,7 @@ func TestClosedFormEqualsEveryMonteCarloTrial(t *testing.T) {
 				t.Errorf("%+v trial %d: calls %d completion %d censored %v; closed form %d and %d",
 					sc, tr.Index, tr.Calls, tr.Completion, tr.Censored, c.Calls, c.Completion)
 			}
-			for l, n := range tr.Latency {
+			for l, n := range tr.Latency.Dense() {
 				if n != latency[int64(l)] {
 					t.Errorf("%+v trial %d: %d clients with latency %d, closed form %d", sc, tr.Index, n, l, latency[int64(l)])
 				}

@@ -315,6 +315,7 @@ type PresetsAuditPoint struct {
 	Policy                 string
 	Preset, Synchronized   bool
 	Completion, GaveUpRate stats.Estimate // completion in the audit's unit; gave-up as a share of N
+	CallsPerClient         stats.Estimate
 	Sync                   stats.Estimate
 }
 
@@ -333,7 +334,7 @@ func PresetsAuditData(a Audit) []PresetsAuditPoint {
 			g.CI95 = &stats.Interval{g.CI95[0] / n, g.CI95[1] / n}
 		}
 		out = append(out, PresetsAuditPoint{Policy: r.Policy, Preset: r.Preset, Synchronized: r.Synchronized,
-			Completion: *r.Completion, GaveUpRate: g, Sync: *r.Sync})
+			Completion: *r.Completion, GaveUpRate: g, CallsPerClient: r.Calls.Scale(1 / n), Sync: *r.Sync})
 	}
 	return out
 }

@@ -83,8 +83,8 @@ func ComparePolicies(ctx context.Context, labels []string, scs []model.Scenario,
 			x := pairTrial{calls: float64(t.Calls), completion: t.CompletionTime(), gaveUp: float64(t.GaveUp), censored: t.Censored}
 			if t.Served > 0 {
 				var sum int64
-				for l, n := range t.Latency {
-					sum += int64(l) * n
+				for _, r := range t.Latency.Runs() {
+					sum += r.Value * r.Count
 				}
 				x.latency, x.served = float64(sum)/float64(t.Served), true
 			}

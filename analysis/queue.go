@@ -64,31 +64,18 @@ func (f *queueFold) add(t *montecarlo.Trial) {
 	f.timedOut.Add(float64(q.TimedOut))
 	f.rejected.Add(float64(q.Rejected))
 	f.peak.Add(float64(q.PeakQueue))
-	if m, ok := histMean(q.Response); ok {
+	if m, ok := q.Response.Mean(); ok {
 		f.respMean.Add(m)
 	}
 	f.resp.Add(q.Response)
 	if f.open {
-		if m, ok := histMean(t.Latency); ok {
+		if m, ok := t.Latency.Mean(); ok {
 			f.latMean.Add(m)
 		}
 		f.lat.Add(t.Latency)
 	}
 	f.queueAt = addSeries(f.queueAt, q.QueueAt)
 	f.wastedAt = addSeries(f.wastedAt, q.WastedAt)
-}
-
-// histMean is the mean of the values a histogram counts.
-func histMean(h []int64) (float64, bool) {
-	var n, sum int64
-	for v, c := range h {
-		n += c
-		sum += int64(v) * c
-	}
-	if n == 0 {
-		return 0, false
-	}
-	return float64(sum) / float64(n), true
 }
 
 // stats is the folded statistics, nil when no trial was on the queue

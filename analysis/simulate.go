@@ -62,8 +62,8 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 	}
 	choice := plan.Choice
 	var calls, completion, latency, peak, gaveUp stats.Moments
-	var compHist []int64
-	var compTimes []float64 // continuous time: the completions, for exact quantiles
+	var compHist stats.Histogram // completions in ticks, one run per distinct value
+	var compTimes []float64      // continuous time: the completions, for exact quantiles
 	var lat stats.LatencyCDF
 	var arrivals []stats.Moments
 	var queue queueFold
@@ -90,13 +90,10 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 		queue.add(t)
 		peak.Add(float64(t.Peak))
 		gaveUp.Add(float64(t.GaveUp))
-		for int64(len(compHist)) <= t.Completion {
-			compHist = append(compHist, 0)
-		}
-		compHist[t.Completion]++
+		compHist.Add(t.Completion, 1)
 		var sum int64
-		for l, c := range t.Latency {
-			sum += int64(l) * c
+		for _, r := range t.Latency.Runs() {
+			sum += r.Value * r.Count
 		}
 		if t.Served > 0 { // a trial where every client gave up has no latency
 			latency.Add(float64(sum) / float64(t.Served))
@@ -145,7 +142,7 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 	s.Peak = &p
 	s.Latency = &Distribution{Estimate: latency.Estimate(), Quantiles: map[string]stats.Quantile{}}
 	for _, pc := range stats.Percentiles {
-		s.Completion.Quantiles[pc.Name] = stats.QuantileOf(compHist, pc.P)
+		s.Completion.Quantiles[pc.Name] = compHist.Quantile(pc.P)
 		s.Latency.Quantiles[pc.Name] = lat.Quantile(pc.P)
 	}
 	for i := range arrivals {

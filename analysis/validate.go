@@ -268,9 +268,9 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 		completion.Add(float64(t.Completion))
 		var served int64
 		same := true
-		for l, n := range t.Latency {
-			served += n
-			same = same && n == latency[int64(l)]
+		for _, r := range t.Latency.Runs() {
+			served += r.Count
+			same = same && r.Count == latency[r.Value]
 		}
 		if !same || served != int64(sc.Clients) {
 			badLatency++

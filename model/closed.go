@@ -10,6 +10,11 @@ import (
 type Unsupported struct {
 	Method string // "closed", "markov" or "meanfield"
 	Reason string
+	// Limit says the scenario is beyond a bound of the model's work (the
+	// exact chain's --max-states), which the reason names with the flag to
+	// raise or the model to use instead, rather than outside what the
+	// model describes.
+	Limit bool
 }
 
 func (e *Unsupported) Error() string { return e.Method + ": " + e.Reason }

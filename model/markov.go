@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -17,6 +18,9 @@ type MarkovOptions struct {
 	// and would otherwise run to the horizon); the mass left is reported as
 	// Unfinished. 0 runs to the horizon, which is exact.
 	Tail float64
+	// Context ends a long propagation (nil: none); the chain looks at it
+	// between states, so a cancel stops it within milliseconds.
+	Context context.Context
 }
 
 // DefaultMaxStates keeps the chain to a few hundred megabytes and, more
@@ -101,6 +105,13 @@ func MarkovChain(sc Scenario, opt MarkovOptions) (Markov, error) {
 	no := func(format string, a ...any) (Markov, error) {
 		return Markov{}, &Unsupported{Method: "markov", Reason: fmt.Sprintf(format, a...)}
 	}
+	tooLarge := func(format string, a ...any) (Markov, error) {
+		return Markov{}, &Unsupported{Method: "markov", Reason: fmt.Sprintf(format, a...), Limit: true}
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if err := modelled(MethodMarkov, sc); err != nil {
 		return Markov{}, err
 	}
@@ -122,12 +133,16 @@ func MarkovChain(sc Scenario, opt MarkovOptions) (Markov, error) {
 	cells := depth * ch.classes
 	bound := multisets(cells, sc.Clients)
 	if cells > math.MaxUint16 {
-		return no("a state has %d cells (classes × ticks of wait), more than the chain encodes (%d); the state space is up to %.3g states",
+		return tooLarge("a state has %d cells (classes × ticks of wait), more than the chain encodes (%d); the state space is up to %.3g states; use meanfield, a smaller --cap or --first-window",
 			cells, math.MaxUint16, bound)
 	}
 	if lb := ch.firstTickStates(); lb > float64(opt.MaxStates) {
-		return no("the state space has at least %.3g states at tick 1 (at most %.3g in all), more than the limit of %d; use a smaller N or meanfield",
+		return tooLarge("the state space has at least %.3g states at tick 1 (at most %.3g in all), more than the limit of %d (--max-states); use a smaller N or meanfield",
 			lb, bound, opt.MaxStates)
+	}
+	if fan, tick := ch.secondWave(); fan > float64(opt.MaxStates) && tick < sc.EffectiveHorizon() {
+		return tooLarge("the likeliest state at tick %d has %.3g successors, more than the limit of %d states at one tick (--max-states; at most %.3g states in all); use a smaller N or meanfield",
+			tick, fan, opt.MaxStates, bound)
 	}
 	m := Markov{Scenario: sc}
 	var calls mass // of the finished trials
@@ -143,9 +158,12 @@ func MarkovChain(sc Scenario, opt MarkovOptions) (Markov, error) {
 		m.PeakStates = max(m.PeakStates, len(cur.keys))
 		next := newStates()
 		for i, key := range cur.keys {
+			if err := ctx.Err(); err != nil {
+				return Markov{}, err
+			}
 			done, err := ch.step(key, cur.acc[i], &next, opt.MaxStates)
 			if err != nil {
-				return no("propagating tick %d: %v (a priori at most %.3g states); use a smaller N, meanfield, or a larger --max-states", t, err, bound)
+				return tooLarge("propagating tick %d: %v (a priori at most %.3g states); use a smaller N, meanfield, or a larger --max-states", t, err, bound)
 			}
 			if done.p > 0 {
 				for len(m.Distribution) <= t+1 {
@@ -299,6 +317,45 @@ func (ch *chain) firstTickStates() float64 {
 		return 1
 	}
 	return multisets(len(ch.laws[0].P)-1, losers)
+}
+
+// secondWave is the fan-out of a state the chain is sure to reach and
+// step, and its tick, for a synchronized cohort (W = 1): the N − k losers
+// of tick 0 (all N on the collision server, when N > k) spread over the
+// first retry's wait, and in the likeliest outcome the mode of a binomial
+// share of them — those on its likeliest wait — arrives together; its
+// losers spread over the second retry's wait. Every state of that tick
+// with those arrivals has at least this many successors, so a fan-out
+// beyond the limit is a refusal known before tick 1 is built, which for a
+// large N takes seconds and hundreds of megabytes.
+func (ch *chain) secondWave() (float64, int) {
+	sc := ch.sc
+	losers := func(m int) int {
+		switch {
+		case sc.Server == Capacity:
+			return max(0, m-sc.Capacity)
+		case m > sc.Capacity:
+			return m
+		}
+		return 0
+	}
+	first := losers(sc.Clients)
+	if sc.FirstWindow > 1 || first == 0 {
+		return 1, 0
+	}
+	w := ch.laws[0]
+	best := 0
+	for i, p := range w.P {
+		if p > w.P[best] {
+			best = i
+		}
+	}
+	together := int(math.Floor(float64(first+1) * w.P[best])) // a mode of Bin(first, P)
+	lose := losers(min(together, first))
+	if lose == 0 {
+		return 1, 0
+	}
+	return multisets(len(ch.laws[min(1, ch.classes-1)].P)-1, lose), w.Min + best
 }
 
 // step propagates one state through tick t into next and returns the

@@ -63,7 +63,7 @@ var solvers = []struct {
 		return Solution{Calls: Moment{Mean: float64(r.Calls)}, Completion: Moment{Mean: float64(r.Completion)}, KnowsSD: true, Closed: &r}, nil
 	}},
 	{MethodMarkov, func(sc Scenario, o SolveOptions) (Solution, error) {
-		r, err := MarkovChain(sc, MarkovOptions{MaxStates: o.MaxStates})
+		r, err := MarkovChain(sc, MarkovOptions{MaxStates: o.MaxStates, Context: o.Context})
 		if err != nil {
 			return Solution{}, err
 		}

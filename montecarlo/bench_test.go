@@ -29,6 +29,14 @@ func BenchmarkClientEngine(b *testing.B) {
 	}
 }
 
+// BenchmarkCountEngine measures the count engine on the reference
+// scenario, whose cost does not grow with N.
+func BenchmarkCountEngine(b *testing.B) {
+	sc := model.Default()
+	sc.Clients, sc.Capacity, sc.Policy.Kind = 100000, 1000, model.Full
+	b.Run("full/N=100000/k=1000", func(b *testing.B) { benchEngine(b, sc, Counts) })
+}
+
 // BenchmarkOCCEngine measures the OCC event engine on the blog's N = 100
 // scenario, per policy.
 func BenchmarkOCCEngine(b *testing.B) {
@@ -39,8 +47,8 @@ func BenchmarkOCCEngine(b *testing.B) {
 	}
 }
 
-// benchEngine plays trials with the given engine and reports calls/s and
-// the cost of one trial.
+// benchEngine plays trials with the given engine and reports calls per
+// second (wall clock and CPU) and the calls of one trial.
 func benchEngine(b *testing.B, sc model.Scenario, use EngineName) {
 	e, err := NewEngineUsing(sc, use)
 	if err != nil {
@@ -49,12 +57,13 @@ func benchEngine(b *testing.B, sc model.Scenario, use EngineName) {
 	var t Trial
 	var calls int64
 	b.ReportAllocs()
+	cpu := cpuSeconds()
 	for i := 0; b.Loop(); i++ {
 		t.reset(i)
 		e.Play(Stream(1, sc, i), &t, false)
 		calls += t.Calls
 	}
-	b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "calls/s")
+	reportCPU(b, cpu, calls, "calls")
 	b.ReportMetric(float64(calls)/float64(b.N), "calls/trial")
 }
 

@@ -20,9 +20,13 @@ type ClientEngine struct {
 	sc      model.Scenario
 	horizon int
 	ring    [][]int32
-	retry   []int32   // retry number n of each client
-	prev    []float64 // previous unrounded delay (Decorrelated only)
-	first   []int32   // first send tick (first-request window only)
+	retry   []int32 // retry number n of each client
+	// class[id] is min(n, Classes()) for a plain engine with at most 255
+	// classes (retry is nil then): all retryPlain needs of n, in a quarter
+	// of the memory, which keeps the cohort's counts in a nearer cache.
+	class []uint8
+	prev  []float64 // previous unrounded delay (Decorrelated only)
+	first []int32   // first send tick (first-request window only)
 	// For policies whose law depends on n alone: the law of retry n is
 	// laws[c] with c = min(n, len(laws)−1), or the fixed wait ticks[c]
 	// (> 0) when that law is a point mass.
@@ -36,6 +40,9 @@ type ClientEngine struct {
 	retries    int
 	maxElapsed float64
 	timeless   bool // no elapsed-time limit
+	// plain: the law depends on n alone and nobody gives up (no retry or
+	// elapsed-time limit), so the losers take retryPlain's loop.
+	plain bool
 }
 
 type affine struct {
@@ -49,7 +56,6 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 	e := &ClientEngine{sc: sc, horizon: sc.EffectiveHorizon()}
 	r := max(sc.MaxDelayTicks(), sc.FirstWindow) + 1
 	e.ring = make([][]int32, r)
-	e.retry = make([]int32, sc.Clients)
 	if sc.Policy.Stateful() {
 		e.prev = make([]float64, sc.Clients)
 	}
@@ -75,7 +81,84 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 			}
 		}
 	}
+	e.plain = e.prev == nil && len(e.laws) > 0 && e.retries == 0 && e.timeless
+	if e.plain && len(e.laws)-1 <= math.MaxUint8 {
+		e.class = make([]uint8, sc.Clients)
+	} else {
+		e.retry = make([]int32, sc.Clients)
+	}
 	return e, nil
+}
+
+// retryPlain schedules the next send of every loser of the tick in the
+// ring slot for a plain engine (e.plain): wait's class path written into
+// the loop with the ring, the retry counts and the class tables in locals,
+// and the next slot found by a subtraction rather than a division. It
+// draws what wait would, in the same order, from a copy of the stream that
+// it writes back. It returns false when the run was cancelled.
+func (e *ClientEngine) retryPlain(src *rand.PCG, losers []int32, slot int, t *Trial) bool {
+	if e.class != nil {
+		return retryPlain(e, e.class, src, losers, slot, t)
+	}
+	return retryPlain(e, e.retry, src, losers, slot, t)
+}
+
+// retryPlain is the loop of ClientEngine.retryPlain over the clients'
+// retry counts, kept as min(n, Classes()) in class[id] (uint8) or as n
+// saturating at 2³¹−1 in retry[id] (int32): the law taken is the same.
+func retryPlain[T uint8 | int32](e *ClientEngine, count []T, src *rand.PCG, losers []int32, slot int, t *Trial) bool {
+	ring := e.ring
+	ticks, affine, laws := e.ticks, e.affine, e.laws
+	rounding := e.sc.Rounding
+	r, last := len(ring), len(laws)-1
+	top := T(min(last, math.MaxInt32)) // the count saturates here
+	g := *src                          // the stream in a local, which the compiler keeps closer
+	for i, id := range losers {
+		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+			*src = g
+			return false
+		}
+		n := count[id]
+		if n < top {
+			n++
+			count[id] = n
+		}
+		c := int(n)
+		w := ticks[c] // > 0 for a point mass
+		if w == 0 {
+			var d float64
+			if a := &affine[c]; a.ok {
+				if d = a.lo + uniform(&g)*a.width; d > a.max {
+					d = a.max
+				}
+			} else {
+				d = laws[c].Draw(uniform(&g))
+			}
+			w = rounding.Ticks(d)
+		}
+		s := slot + w // (tick + w) mod r, as slot = tick mod r and w ≥ 1
+		if s >= r {
+			if s -= r; s >= r {
+				s %= r
+			}
+		}
+		ring[s] = append(ring[s], id)
+	}
+	*src = g
+	return true
+}
+
+// shuffleFront is a partial Fisher–Yates shuffle: it puts a uniform random
+// sample of n of the ids, in uniform random order, at the front, drawing
+// from a copy of the stream that it writes back.
+func shuffleFront(src *rand.PCG, ids []int32, n int) {
+	g := *src
+	m := len(ids)
+	for i := range n {
+		j := i + int(below(&g, uint64(m-i)))
+		ids[i], ids[j] = ids[j], ids[i]
+	}
+	*src = g
 }
 
 // wait is the wait in ticks before retry n of client id, or −1 when the
@@ -125,7 +208,11 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if id&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
 			return // cancelled while a huge cohort is laid out
 		}
-		e.retry[id] = 0
+		if e.class != nil {
+			e.class[id] = 0
+		} else {
+			e.retry[id] = 0
+		}
 		at := 0
 		if e.first != nil {
 			at = int(below(src, uint64(sc.FirstWindow)))
@@ -162,48 +249,48 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		case sc.Server == model.Collision:
 			losers = cur
 		case k <= m-k: // shuffle the k winners to the front
-			for i := range k {
-				j := i + int(below(src, uint64(m-i)))
-				cur[i], cur[j] = cur[j], cur[i]
-			}
+			shuffleFront(src, cur, k)
 			winners, losers = cur[:k], cur[k:]
 		default: // fewer losers than winners: shuffle the losers to the front
-			for i := range m - k {
-				j := i + int(below(src, uint64(m-i)))
-				cur[i], cur[j] = cur[j], cur[i]
-			}
+			shuffleFront(src, cur, m-k)
 			losers, winners = cur[:m-k], cur[m-k:]
 		}
 		if len(winners) > 0 {
 			last = tick
 			pending -= len(winners)
-			for _, id := range winners {
-				start := 0
-				if e.first != nil {
-					start = int(e.first[id])
+			if e.first == nil { // every client started at tick 0
+				t.servedMany(tick+1, int64(len(winners)))
+			} else {
+				for _, id := range winners {
+					t.served(tick - int(e.first[id]) + 1)
 				}
-				t.served(tick - start + 1)
 			}
 		}
-		for i, id := range losers {
-			if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+		if e.plain {
+			if !e.retryPlain(src, losers, slot, t) {
 				return // cancelled within one huge tick
 			}
-			// Retries past Classes() share one law, so the count saturates
-			// rather than wrap after 2³¹ retries (a collision cohort can
-			// retry for ever).
-			if e.retry[id] < math.MaxInt32 {
-				e.retry[id]++
+		} else {
+			for i, id := range losers {
+				if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+					return // cancelled within one huge tick
+				}
+				// Retries past Classes() share one law, so the count saturates
+				// rather than wrap after 2³¹ retries (a collision cohort can
+				// retry for ever).
+				if e.retry[id] < math.MaxInt32 {
+					e.retry[id]++
+				}
+				n := int(e.retry[id])
+				w := e.wait(src, id, n, tick)
+				if w < 0 {
+					t.GaveUp++
+					pending--
+					continue
+				}
+				s := (tick + w) % r
+				e.ring[s] = append(e.ring[s], id)
 			}
-			n := int(e.retry[id])
-			w := e.wait(src, id, n, tick)
-			if w < 0 {
-				t.GaveUp++
-				pending--
-				continue
-			}
-			s := (tick + w) % r
-			e.ring[s] = append(e.ring[s], id)
 		}
 		e.ring[slot] = cur[:0]
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func playWork(t *testing.T, sc model.Scenario, w Workload, opt Options) []Trial 
 	}
 	err = p.Run(context.Background(), func(tr *Trial) error {
 		c := *tr
-		c.Latency = append([]int64(nil), tr.Latency...)
+		c.Latency = tr.Latency.Clone()
 		c.Arrivals = append([]int64(nil), tr.Arrivals...)
 		out = append(out, c)
 		return nil
@@ -73,7 +74,7 @@ func TestNoJitterMatchesCohort(t *testing.T) {
 			if tr.Censored || tr.Calls != calls || tr.Completion != completion {
 				t.Fatalf("%+v: engine calls %d completion %d censored %v; cohort %d, %d", sc, tr.Calls, tr.Completion, tr.Censored, calls, completion)
 			}
-			for l, c := range tr.Latency {
+			for l, c := range tr.Latency.Dense() {
 				if c != latency[l] {
 					t.Fatalf("%+v: %d clients with latency %d, cohort says %d", sc, c, l, latency[l])
 				}
@@ -279,7 +280,7 @@ func TestFirstWindow(t *testing.T) {
 	var tick0 float64
 	const trials = 2000
 	for _, tr := range playAll(t, sc, Options{Trials: trials, Seed: 5, Arrivals: true}) {
-		if tr.Calls != 1000 || tr.Latency[1] != 1000 || len(tr.Arrivals) > 10 {
+		if tr.Calls != 1000 || tr.Latency.Count(1) != 1000 || len(tr.Arrivals) > 10 {
 			t.Fatalf("window trial: %+v", tr)
 		}
 		tick0 += float64(tr.Arrivals[0])
@@ -322,5 +323,61 @@ func TestRefusesHugeCohort(t *testing.T) {
 	sc.Clients = MaxEngineClients + 1
 	if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1, Use: Clients}); err == nil || !strings.Contains(err.Error(), "--clients") {
 		t.Fatalf("a plan gave the per-client engine more clients than MaxEngineClients (%v)", err)
+	}
+}
+
+// The per-client engine's fast path for plain policies (retryPlain, with
+// its counts as uint8 classes or as int32 retry numbers) plays the very
+// trials of its general path (wait for every loser), draw for draw: the
+// same calls, completion, peak and latency histogram for every trial, with
+// and without a first-request window and under every rounding.
+func TestPlainPathMatchesGeneralPath(t *testing.T) {
+	for _, c := range []struct {
+		kind     model.Kind
+		window   int
+		rounding model.Rounding
+	}{
+		{model.Full, 1, model.HalfEven}, {model.Expo, 1, model.HalfEven}, {model.Equal, 9, model.Ceil},
+		{model.Fixed, 1, model.Floor}, {model.None, 3, model.HalfUp}, {model.Full, 5, model.Floor},
+		{model.Poly, 1, model.HalfEven}, {model.LogLog, 4, model.HalfEven}, {model.Sawtooth, 1, model.Ceil},
+		{model.Window, 2, model.HalfEven},
+	} {
+		sc := model.Default()
+		sc.Clients, sc.Capacity, sc.Policy.Kind = 2000, 20, c.kind
+		sc.FirstWindow, sc.Rounding = c.window, c.rounding
+		build := func(counts string) *ClientEngine {
+			e, err := NewClientEngine(sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !e.plain {
+				t.Fatalf("%s: not a plain engine", c.kind)
+			}
+			switch counts {
+			case "int32":
+				if e.class == nil {
+					return e // more than 255 classes: int32 counts already
+				}
+				e.class, e.retry = nil, make([]int32, sc.Clients)
+			case "general":
+				e.class, e.retry, e.plain = nil, make([]int32, sc.Clients), false
+			}
+			return e
+		}
+		engines := map[string]*ClientEngine{"uint8": build("uint8"), "int32": build("int32"), "general": build("general")}
+		for i := range 30 {
+			var want Trial
+			engines["general"].Play(Stream(5, sc, i), &want, true)
+			for _, name := range []string{"uint8", "int32"} {
+				var got Trial
+				engines[name].Play(Stream(5, sc, i), &got, true)
+				if got.Calls != want.Calls || got.Completion != want.Completion || got.Peak != want.Peak ||
+					got.Served != want.Served || got.Censored != want.Censored ||
+					!slices.Equal(got.Latency.Runs(), want.Latency.Runs()) || !slices.Equal(got.Arrivals, want.Arrivals) {
+					t.Fatalf("%s window %d %s, trial %d: the %s fast path played calls %d completion %d peak %d, the general path %d %d %d",
+						c.kind, c.window, c.rounding, i, name, got.Calls, got.Completion, got.Peak, want.Calls, want.Completion, want.Peak)
+				}
+			}
+		}
 	}
 }

@@ -132,8 +132,8 @@ func collect(t *testing.T, sc model.Scenario, trials int, seed uint64, newEngine
 		s.calls = append(s.calls, float64(tr.Calls))
 		s.completion = append(s.completion, float64(tr.Completion))
 		var sum int64
-		for l, c := range tr.Latency {
-			sum += int64(l) * c
+		for _, r := range tr.Latency.Runs() {
+			sum += r.Value * r.Count
 		}
 		s.latency = append(s.latency, float64(sum)/float64(max(1, tr.Served)))
 		s.gaveUp = append(s.gaveUp, float64(tr.GaveUp))
@@ -330,11 +330,7 @@ func TestCountEngineHugeCohort(t *testing.T) {
 	if tr.Censored || tr.Served != int64(sc.Clients) || tr.Calls < int64(sc.Clients) || tr.Completion < 100 {
 		t.Errorf("trial: censored %v, served %d, calls %d, completion %d", tr.Censored, tr.Served, tr.Calls, tr.Completion)
 	}
-	var sum int64
-	for _, c := range tr.Latency {
-		sum += c
-	}
-	if sum != int64(sc.Clients) {
+	if sum := tr.Latency.Total(); sum != int64(sc.Clients) {
 		t.Errorf("latency histogram holds %d clients, want %d", sum, sc.Clients)
 	}
 }

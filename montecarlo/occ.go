@@ -34,7 +34,7 @@ type OCCEngine struct {
 	net     []rand.PCG   // client c's stream
 	rng     []*rand.Rand // rand.New(&net[c]), for NormFloat64
 	client  []occClient
-	queue   []occEvent // a 4-ary min-heap on the write time
+	queue   clientQueue // the clients' next writes
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy
 	// (Decorrelated), whose law is asked of the policy at every retry.
@@ -62,7 +62,6 @@ func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
 		e.rng[c] = rand.New(&e.net[c])
 	}
 	e.client = make([]occClient, sc.Clients)
-	e.queue = make([]occEvent, 0, sc.Clients)
 	e.laws = classLaws(sc.Policy)
 	return e, nil
 }
@@ -98,7 +97,8 @@ func (e *OCCEngine) attempt(c int32, s float64) float64 {
 func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	t.Continuous = true
 	sc := &e.sc
-	q := e.queue[:0]
+	q := &e.queue
+	q.reset(sc.Clients)
 	for c := range int32(sc.Clients) {
 		e.net[c].Seed(src.Uint64(), src.Uint64())
 		e.client[c] = occClient{prev: sc.Policy.Start()}
@@ -106,16 +106,21 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if sc.FirstWindow > 1 {
 			start = uniform(&e.net[c]) * float64(sc.FirstWindow)
 		}
-		q = append(q, occEvent{at: e.attempt(c, start), client: c})
+		q.at[c] = math.Float64bits(e.attempt(c, start))
 	}
-	for i := (len(q) - 2) / 4; i >= 0; i-- {
-		siftDown(q, i)
-	}
+	q.build()
 	lastWin := math.Inf(-1) // when the row's version last changed
 	done := 0.0
-	for len(q) > 0 && q[0].at <= e.horizon && !t.stopped(1) {
-		ev := &q[0]
-		c, w := ev.client, ev.at
+	pending := false
+	for {
+		c, w := q.next()
+		if math.IsInf(w, 1) {
+			break
+		}
+		if w > e.horizon || t.stopped(1) {
+			pending = true
+			break
+		}
 		t.Calls++
 		if arrivals {
 			t.CallTimes = append(t.CallTimes, w)
@@ -125,17 +130,14 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			lastWin = w
 			t.Served++
 			done = max(done, w+e.hop(c))
-			q[0] = q[len(q)-1]
-			q = q[:len(q)-1]
+			q.setBits(c, none)
 		} else { // a loss: the response, the backoff, the next attempt
 			cl.retry++
 			fail := w + e.hop(c)
-			ev.at = e.attempt(c, fail+e.backoff(c, cl.retry))
+			q.set(c, e.attempt(c, fail+e.backoff(c, cl.retry)))
 		}
-		siftDown(q, 0)
 	}
-	e.queue = q
-	t.Censored = len(q) > 0
+	t.Censored = pending
 	t.Time = done
 }
 

@@ -21,6 +21,10 @@ type Workload interface {
 	validate(sc model.Scenario) error
 	choose(sc model.Scenario, want EngineName) (Choice, error)
 	engineBytes(sc model.Scenario, c Choice) int64
+	// series is what the per-tick series of one trial take when
+	// Options.Arrivals asks for them: their bytes per tick, the most ticks
+	// a trial plays, and the flags that bound those ticks.
+	series(sc model.Scenario, c Choice) seriesSize
 	build(sc model.Scenario, c Choice) (Engine, error)
 }
 
@@ -88,12 +92,25 @@ func NewPlan(sc model.Scenario, w Workload, opt Options) (*Plan, error) {
 		budget = DefaultMemory
 	}
 	engine := w.engineBytes(sc, c)
-	trial := trialBytes(sc, c, opt.Arrivals)
+	trial := trialBytes(sc)
+	if opt.Arrivals {
+		s := w.series(sc, c)
+		if b := s.bytes(); engine+trial+b > budget {
+			return nil, &LimitError{Engine: c.Engine,
+				Reason: fmt.Sprintf("would need about %s with one trial's per-tick series (--%s): %d bytes a tick over up to %d ticks, over the memory budget of %s",
+					bytesText(engine+trial+b), s.flag, s.perTick, s.ticks, bytesText(budget)),
+				Alternative: fmt.Sprintf("give %s, leave out --%s, or raise --max-memory", s.bound, s.flag)}
+		}
+		trial += s.bytes()
+	}
 	if one := engine + trial; one > budget {
-		return nil, &LimitError{Engine: c.Engine,
-			Reason: fmt.Sprintf("would need about %s for one engine playing this %s, over the memory budget of %s",
-				bytesText(one), w.Name(), bytesText(budget)),
-			Alternative: memoryAlternative(sc)}
+		reason := fmt.Sprintf("would need about %s for one engine playing this %s, over the memory budget of %s",
+			bytesText(one), w.Name(), bytesText(budget))
+		if trial > engine {
+			reason = fmt.Sprintf("would need about %s for one trial of this %s, whose latencies (about %d distinct values, at 40 bytes each with the pooled law) are over the memory budget of %s",
+				bytesText(one), w.Name(), latencyRuns(sc), bytesText(budget))
+		}
+		return nil, &LimitError{Engine: c.Engine, Reason: reason, Alternative: memoryAlternative(sc)}
 	}
 	workers := opt.Workers
 	if workers == 0 {
@@ -114,12 +131,59 @@ func memoryAlternative(sc model.Scenario) string {
 	return "lower --cap, --clients or --first-window, or raise --max-memory"
 }
 
-// trialBytes is what one buffered trial takes besides its engine. A tick
-// trial's latency histogram (and arrivals, when asked) grows with its
-// completion, which only the horizon bounds — a bound far above most
-// trials — so it is counted at a nominal size here, and the histogram's
-// growth is not yet refused before allocation.
-func trialBytes(model.Scenario, Choice, bool) int64 { return 4 << 10 }
+// trialBytes is what one buffered trial takes besides its engine and its
+// per-tick series: its fixed records and its latency histograms (a
+// trial's and, on the queue server, its response times), at 16 bytes per
+// distinct value, and as much again and half for the pooled latency law
+// the fold keeps (stats.LatencyCDF, 24 bytes per distinct latency).
+func trialBytes(sc model.Scenario) int64 {
+	runs := latencyRuns(sc)
+	if sc.Server == model.Queue {
+		runs *= 2
+	}
+	return 4<<10 + 40*runs
+}
+
+// latencyRuns estimates the distinct latencies of one trial of a cohort.
+// They are at most one per client served and one per tick of the horizon;
+// and as the server serves at most k clients a tick, a cohort's latencies
+// span its first window and about N/k ticks of successes — twice that
+// leaves room for the ticks a jittered cohort leaves idle.
+func latencyRuns(sc model.Scenario) int64 {
+	n, k := int64(sc.Clients), max(1, int64(sc.Capacity))
+	span := int64(sc.FirstWindow) + 2*((n+k-1)/k)
+	return max(1, min(n, int64(sc.EffectiveHorizon())+1, span))
+}
+
+// seriesSize is what one trial's per-tick series take (Options.Arrivals):
+// perTick bytes for each of up to ticks ticks; flag is the flag that asks
+// for them and bound names the flags that bound the ticks, for a refusal.
+type seriesSize struct {
+	perTick, ticks int64
+	flag, bound    string
+}
+
+// bytes counts the series at their length plus a quarter for the slack
+// append leaves when it grows a large slice.
+func (s seriesSize) bytes() int64 {
+	if s.ticks > (1<<62)/max(1, s.perTick) {
+		return 1 << 62
+	}
+	b := s.perTick * s.ticks
+	return b + b/4
+}
+
+// horizonSeries is a cohort's series: one value per tick up to the horizon
+// (a censored trial plays them all).
+func horizonSeries(sc model.Scenario, perTick int64) seriesSize {
+	return seriesSize{perTick, int64(sc.EffectiveHorizon()) + 1, "arrivals", "a shorter --horizon"}
+}
+
+// trafficSeries is open- or closed-loop traffic's series: one value per
+// tick played, the traffic's ticks and its drain.
+func trafficSeries(t model.Traffic, perTick int64) seriesSize {
+	return seriesSize{perTick, int64(t.Ticks) + int64(t.DrainTicks()) + 1, "series", "fewer --ticks (or --drain=false)"}
+}
 
 func bytesText(b int64) string {
 	switch {
@@ -176,6 +240,15 @@ func (Cohort) engineBytes(sc model.Scenario, c Choice) int64 {
 		return 100 * int64(sc.Clients)
 	}
 	return EngineBytes(sc, c.Engine)
+}
+func (Cohort) series(sc model.Scenario, c Choice) seriesSize {
+	switch c.Engine {
+	case QueueName: // arrivals, queue length and wasted completions
+		return horizonSeries(sc, 24)
+	case Events: // the times of the calls, not a series of ticks
+		return seriesSize{}
+	}
+	return horizonSeries(sc, 8) // arrivals
 }
 func (Cohort) build(sc model.Scenario, c Choice) (Engine, error) {
 	switch c.Engine {
@@ -238,6 +311,12 @@ func (w OpenLoop) engineBytes(sc model.Scenario, c Choice) int64 {
 func requestEngineBytes(sc model.Scenario, ctl model.Controls, live int64, wake int) int64 {
 	return ctl.BytesPerClient(sc)*int64(sc.Clients) + 24*int64(sc.MaxDelayTicks()+1) + 24*int64(wake) + 24*live
 }
+func (w OpenLoop) series(_ model.Scenario, c Choice) seriesSize {
+	if c.Engine == QueueName { // sends, goodput, backlog, queue length, wasted completions
+		return trafficSeries(w.Traffic, 40)
+	}
+	return trafficSeries(w.Traffic, 24) // sends, goodput, backlog
+}
 func (w OpenLoop) build(sc model.Scenario, c Choice) (Engine, error) {
 	if c.Engine == QueueName {
 		return NewQueueEngine(sc, &w.Traffic, w.Controls)
@@ -282,6 +361,9 @@ func (w ClosedLoop) engineBytes(sc model.Scenario, _ Choice) int64 {
 	// At most one request per client is alive.
 	return requestEngineBytes(sc, w.Controls, int64(sc.Clients), max(w.Loop.Think+2, sc.FirstWindow))
 }
+func (w ClosedLoop) series(model.Scenario, Choice) seriesSize {
+	return trafficSeries(w.Traffic, 24) // sends, goodput, backlog
+}
 func (w ClosedLoop) build(sc model.Scenario, _ Choice) (Engine, error) {
 	return NewClosedLoopEngine(sc, w.Traffic, w.Loop, w.Controls)
 }
@@ -308,6 +390,7 @@ func (Layers) choose(_ model.Scenario, want EngineName) (Choice, error) {
 	return Choice{Layered, "a stack of layers: the call-tree engine"}, nil
 }
 func (w Layers) engineBytes(model.Scenario, Choice) int64 { return 64 + 8*int64(len(w.Attempts)) }
+func (Layers) series(model.Scenario, Choice) seriesSize   { return seriesSize{} }
 func (w Layers) build(model.Scenario, Choice) (Engine, error) {
 	return &StackEngine{Failure: w.Failure, Attempts: append([]int(nil), w.Attempts...)}, nil
 }

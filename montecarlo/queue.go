@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -26,16 +27,18 @@ type QueueTrial struct {
 	Wasted    int64
 	PeakQueue int64 // the longest queue after a tick's arrivals
 	Queued    int64 // requests in the queue when the trial stopped
-	// Response[r] counts the successful attempts whose response time (wait
-	// plus one tick of service) was r ticks.
-	Response []int64
+	// Response counts the successful attempts by response time (wait plus
+	// one tick of service, in ticks).
+	Response stats.Histogram
 	// QueueAt[t] and WastedAt[t] are the queue's length after tick t and
 	// the wasted completions of tick t, recorded with Trial.Arrivals.
 	QueueAt, WastedAt []int64
 }
 
 func (q *QueueTrial) reset() {
-	*q = QueueTrial{Response: q.Response[:0], QueueAt: q.QueueAt[:0], WastedAt: q.WastedAt[:0]}
+	resp := q.Response
+	resp.Reset()
+	*q = QueueTrial{Response: resp, QueueAt: q.QueueAt[:0], WastedAt: q.WastedAt[:0]}
 }
 
 // queueTrial is the trial's QueueTrial, reset, reusing the one a previous
@@ -413,11 +416,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			useful++
 			last = tick
 			t.served(tick - int(e.born[id]) + 1)
-			rt := tick - int(e.sent[id]) + 1
-			for len(q.Response) <= rt {
-				q.Response = append(q.Response, 0)
-			}
-			q.Response[rt]++
+			q.Response.Add(int64(tick-int(e.sent[id])+1), 1)
 			live--
 			if o != nil {
 				e.ctl.outcome(e.client[id], tick, false, e.fails[id] > 0)

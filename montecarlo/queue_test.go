@@ -25,10 +25,10 @@ func queueTrials(t *testing.T, sc model.Scenario, w Workload, opt Options) []Tri
 	var out []Trial
 	err = p.Run(context.Background(), func(tr *Trial) error {
 		c := *tr
-		c.Latency = append([]int64(nil), tr.Latency...)
+		c.Latency = tr.Latency.Clone()
 		c.Arrivals = append([]int64(nil), tr.Arrivals...)
 		q := *tr.Queue
-		q.Response = append([]int64(nil), q.Response...)
+		q.Response = q.Response.Clone()
 		q.QueueAt = append([]int64(nil), q.QueueAt...)
 		q.WastedAt = append([]int64(nil), q.WastedAt...)
 		c.Queue = &q
@@ -118,7 +118,7 @@ func TestQueueCohortWithoutTimeout(t *testing.T) {
 	sc := queueScenario(47, 5, 0, 0, model.Full)
 	for _, x := range queueTrials(t, sc, Cohort{}, Options{Trials: 20, Seed: 1}) {
 		want := []int64{0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 2}
-		if x.Calls != 47 || x.Completion != 10 || fmt.Sprint(x.Latency) != fmt.Sprint(want) || fmt.Sprint(x.Queue.Response) != fmt.Sprint(want) {
+		if x.Calls != 47 || x.Completion != 10 || fmt.Sprint(x.Latency.Dense()) != fmt.Sprint(want) || fmt.Sprint(x.Queue.Response.Dense()) != fmt.Sprint(want) {
 			t.Fatalf("trial %+v, queue %+v", x, *x.Queue)
 		}
 	}

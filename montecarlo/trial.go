@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/stats"
 )
 
 // Trial is what one trial of a scenario records.
@@ -21,9 +22,10 @@ type Trial struct {
 	// a trial ends when every client is served or gave up.
 	GaveUp int64
 	Peak   int64 // the largest number of arrivals in one tick
-	// Latency[l] counts the clients whose latency (success tick − first
-	// send tick + 1) is l ticks; Latency[0] is always 0.
-	Latency []int64
+	// Latency counts the clients by latency (success tick − first send
+	// tick + 1, in ticks, never 0), one run per distinct latency: its size
+	// grows with the clients served, not with the completion.
+	Latency stats.Histogram
 	// Arrivals[t] is the number of arrivals at tick t, recorded only when
 	// Options.Arrivals is set.
 	Arrivals []int64
@@ -53,7 +55,9 @@ type Trial struct {
 }
 
 func (t *Trial) reset(i int) {
-	*t = Trial{Index: i, Latency: t.Latency[:0], Arrivals: t.Arrivals[:0], CallTimes: t.CallTimes[:0], stop: t.stop, spareQueue: t.spareQueue}
+	lat := t.Latency
+	lat.Reset()
+	*t = Trial{Index: i, Latency: lat, Arrivals: t.Arrivals[:0], CallTimes: t.CallTimes[:0], stop: t.stop, spareQueue: t.spareQueue}
 }
 
 // stopped reports whether the run was cancelled, looking at the flag once
@@ -80,10 +84,7 @@ func (t *Trial) CompletionTime() float64 {
 
 // served records one success of a client with the given latency.
 func (t *Trial) served(latency int) {
-	for len(t.Latency) <= latency {
-		t.Latency = append(t.Latency, 0)
-	}
-	t.Latency[latency]++
+	t.Latency.Add(int64(latency), 1)
 	t.Served++
 }
 
@@ -97,10 +98,7 @@ type Engine interface {
 
 // servedMany records n successes with the same latency.
 func (t *Trial) servedMany(latency int, n int64) {
-	for len(t.Latency) <= latency {
-		t.Latency = append(t.Latency, 0)
-	}
-	t.Latency[latency] += n
+	t.Latency.Add(int64(latency), n)
 	t.Served += n
 }
 

@@ -51,6 +51,7 @@ func (Window) choose(sc model.Scenario, want EngineName) (Choice, error) {
 	return Choice{WindowName, "continuous time: the window server's event engine"}, nil
 }
 func (Window) engineBytes(sc model.Scenario, _ Choice) int64 { return 64 * int64(sc.Clients) }
+func (Window) series(model.Scenario, Choice) seriesSize      { return seriesSize{} } // call times, not ticks
 func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 	return NewWindowEngine(sc)
 }

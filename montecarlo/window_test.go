@@ -61,10 +61,11 @@ func TestWindowEngineMatchesClosedForm(t *testing.T) {
 			for range w.Served {
 				probe := Trial{}
 				probe.servedAfter(l)
-				for len(hist) < len(probe.Latency) {
+				bin := int(probe.Latency.Max())
+				for len(hist) <= bin {
 					hist = append(hist, 0)
 				}
-				hist[len(probe.Latency)-1]++
+				hist[bin]++
 			}
 		}
 		playWindow(t, sc, 3, func(tr *Trial) {
@@ -72,13 +73,14 @@ func TestWindowEngineMatchesClosedForm(t *testing.T) {
 				t.Errorf("%v trial %d: calls %d served %d gave up %d completion %v ms; closed form %d, %d, %d, %v ms",
 					kv, tr.Index, tr.Calls, tr.Served, tr.GaveUp, tr.Time, want.Calls, want.Served, want.GaveUp, want.Completion)
 			}
-			for l := range max(len(hist), len(tr.Latency)) {
+			got := tr.Latency.Dense()
+			for l := range max(len(hist), len(got)) {
 				var a, b int64
 				if l < len(hist) {
 					a = hist[l]
 				}
-				if l < len(tr.Latency) {
-					b = tr.Latency[l]
+				if l < len(got) {
+					b = got[l]
 				}
 				if a != b {
 					t.Errorf("%v: latency bin %d holds %d clients, closed form %d", kv, l, b, a)
@@ -249,7 +251,7 @@ func TestWindowWorkersInvariant(t *testing.T) {
 	for i, w := range []int{1, 2, 5} {
 		err := Run(context.Background(), sc, Options{Trials: 40, Seed: 11, Workers: w}, func(tr *Trial) error {
 			c := *tr
-			c.Latency = append([]int64(nil), tr.Latency...)
+			c.Latency = tr.Latency.Clone()
 			c.stop = nil
 			runs[i] = append(runs[i], c)
 			return nil
@@ -261,7 +263,7 @@ func TestWindowWorkersInvariant(t *testing.T) {
 	for i := 1; i < 3; i++ {
 		for j := range runs[0] {
 			a, b := runs[0][j], runs[i][j]
-			if a.Calls != b.Calls || a.Time != b.Time || a.LatencySum != b.LatencySum || a.GaveUp != b.GaveUp || len(a.Latency) != len(b.Latency) {
+			if a.Calls != b.Calls || a.Time != b.Time || a.LatencySum != b.LatencySum || a.GaveUp != b.GaveUp || a.Latency.String() != b.Latency.String() {
 				t.Fatalf("trial %d differs between worker counts", j)
 			}
 		}

@@ -42,3 +42,9 @@ def quantile(q):
     hi = "∞" if hi is None else f"{hi:g}"
     lo = "−∞" if lo is None else f"{lo:g}"
     return f"{q['value']:g} [{lo}, {hi}]"
+
+
+def palette():
+    """Each policy's colour in herd's figures, {policy: '#RRGGBB'}: herd plots --palette,
+    so that a notebook's plots read like the paper's."""
+    return {e["policy"]: e["color"] for e in herd("plots", "--palette")["policies"]}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -125,6 +127,7 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 
 	get := func(kind model.Kind, n int) analysis.SeedComparison { return byKey[fmt.Sprint(kind, n)] }
 	minSaving, maxSaving := math.Inf(1), math.Inf(-1)
+	var fastest []fastestAt
 	for _, n := range []int{50, 100, 200} {
 		fixed := get(model.Fixed, n)
 		expo := get(model.Expo, n)
@@ -146,7 +149,9 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 			}
 		}
 		d.set(fmt.Sprintf("seed.fastest.%d", n), string(bestKind))
+		fastest = append(fastest, fastestAt{n, bestKind})
 	}
+	d.set("seed.fastest", fastestProse(fastest))
 	d.set("seed.saving.min", num(minSaving, 1))
 	d.set("seed.saving.max", num(maxSaving, 1))
 	// The text says finding (4) fails because at N = 50 decorrelated is the
@@ -158,6 +163,42 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 		}
 	}
 	return nil
+}
+
+// fastestAt is the fastest jittered policy at one N of the seed article.
+type fastestAt struct {
+	clients int
+	kind    model.Kind
+}
+
+// fastestProse says which policy is fastest where, naming each policy once
+// for its run of consecutive settings ("\pol{equal} at $N=50$ and
+// \pol{decorrelated} at $N=100$ and 200"), so the sentence never repeats
+// itself whatever the results.
+func fastestProse(at []fastestAt) string {
+	var parts []string
+	for i := 0; i < len(at); {
+		j := i + 1
+		for j < len(at) && at[j].kind == at[i].kind {
+			j++
+		}
+		var ns []string
+		for _, a := range at[i:j] {
+			ns = append(ns, strconv.Itoa(a.clients))
+		}
+		ns[0] = "$N=" + ns[0] + "$"
+		parts = append(parts, fmt.Sprintf(`\pol{%s} at %s`, at[i].kind, andList(ns)))
+		i = j
+	}
+	return andList(parts)
+}
+
+// andList joins items as prose: "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // stale reports that a statement the paper's text makes about a result no

@@ -6,6 +6,8 @@ import (
 	"os"
 	"regexp"
 	"testing"
+
+	"github.com/herdlab/herd/model"
 )
 
 // Generated files must not depend on the number of workers (CI compares
@@ -126,4 +128,25 @@ func TestDuplicateKeyPanics(t *testing.T) {
 		}
 	}()
 	d.set("a.b", "2")
+}
+
+// TestFastestProseNamesEachPolicyOnce: the sentence about the fastest
+// jittered policy names a policy once for its run of settings, never
+// "decorrelated at N = 100 and decorrelated at N = 200".
+func TestFastestProseNamesEachPolicyOnce(t *testing.T) {
+	for _, c := range []struct {
+		at   []fastestAt
+		want string
+	}{
+		{[]fastestAt{{50, model.Equal}, {100, model.Decorrelated}, {200, model.Decorrelated}},
+			`\pol{equal} at $N=50$ and \pol{decorrelated} at $N=100$ and 200`},
+		{[]fastestAt{{50, model.Full}, {100, model.Full}, {200, model.Full}},
+			`\pol{full} at $N=50$, 100 and 200`},
+		{[]fastestAt{{50, model.Full}, {100, model.Equal}, {200, model.Full}},
+			`\pol{full} at $N=50$, \pol{equal} at $N=100$ and \pol{full} at $N=200$`},
+	} {
+		if got := fastestProse(c.at); got != c.want {
+			t.Errorf("fastestProse(%v) = %q, want %q", c.at, got, c.want)
+		}
+	}
 }

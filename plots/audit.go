@@ -43,14 +43,18 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 			names[n-1-i] += " *"
 		}
 	}
+	// The panels in the order of the ranking: clients that gave up, calls,
+	// completion; then the synchronization of the first retries.
 	metrics := []struct {
-		title string
-		log   bool
-		of    func(analysis.PresetsAuditPoint) stats.Estimate
+		title      string
+		log        bool
+		of         func(analysis.PresetsAuditPoint) stats.Estimate
+		completion bool
 	}{
-		{fmt.Sprintf("completion (%s)", a.Unit), true, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Completion }},
-		{"share of clients that gave up", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.GaveUpRate }},
-		{"share of first retries within 1 s (exact)", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Sync }},
+		{"share of clients that gave up", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.GaveUpRate }, false},
+		{"calls per client (log axis)", true, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.CallsPerClient }, false},
+		{fmt.Sprintf("completion (%s, log axis)", a.Unit), true, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Completion }, true},
+		{"share of first retries within 1 s (exact)", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Sync }, false},
 	}
 	row := Row{}
 	for mi, m := range metrics {
@@ -90,6 +94,12 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 			if !d.Preset {
 				g, c = bigger(policyGlyph(model.Kind(d.Policy))), policyColor(model.Kind(d.Policy))
 			}
+			// A completion bought by abandoning clients is not a fast
+			// finish: drawn hollow and pale, so that it does not read as
+			// one.
+			if m.completion && abandons(d) {
+				g, c = abandonedGlyph, abandonedColor
+			}
 			if err := addTransposed(p, pts[i], g, c); err != nil {
 				return nil, err
 			}
@@ -102,6 +112,8 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 			keys = append(keys, Key{string(k), []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: bigger(policyGlyph(k))}}})
 		}
 	}
+	keys = append(keys, Key{fmt.Sprintf("completion where >= %.0f%% of clients gave up (early by abandoning them)", 100*abandonShare),
+		[]plot.Thumbnailer{&plotter.Scatter{GlyphStyle: abandonedGlyph}}})
 	keys = append(keys, Key{fmt.Sprintf("synchronized threshold %.0f%% (* = synchronized)", 100*a.SyncThreshold),
 		[]plot.Thumbnailer{&plotter.Line{LineStyle: dotted(black)}}})
 	return &Drawing{
@@ -112,9 +124,20 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 			"Ranked (top to bottom) by %s. Textbook policies use base 1, cap 32; presets their libraries' defaults and retry limits. "+
 			"Completion and the cohort share are over the trials that finished; a policy whose clients give up finishes early by abandoning them.",
 			study.Clients, study.Capacity, opt.Trials, opt.Seed, a.RankedBy),
-		Width: vg.Inch * 14, Height: vg.Inch * 9,
+		Width: vg.Inch * 15, Height: vg.Inch * 9,
 	}, nil
 }
+
+// abandonShare is the share of clients giving up above which a policy's
+// completion is drawn as abandoned rather than finished.
+const abandonShare = 0.01
+
+func abandons(d analysis.PresetsAuditPoint) bool { return d.GaveUpRate.Mean >= abandonShare }
+
+var (
+	abandonedColor = tint(grey, 0.45)
+	abandonedGlyph = draw.GlyphStyle{Color: abandonedColor, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
+)
 
 // addTransposed draws an estimate with value along x and position along
 // y: a horizontal 95% bar and a glyph.

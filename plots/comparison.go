@@ -31,14 +31,14 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	type cell struct {
 		sum       analysis.Summary
-		published *[2]float64 // calls, completion
+		published *[2]stats.Published // calls, completion: the article's mean ± sd
 	}
 	cells := map[int]map[model.Kind]cell{}
 	for _, n := range comparisonClients {
 		cells[n] = map[model.Kind]cell{}
 	}
 	for _, r := range rows {
-		cells[r.Clients][model.Kind(r.Policy)] = cell{r.Summary, &[2]float64{r.Calls.Published.Mean, r.Completion.Published.Mean}}
+		cells[r.Clients][model.Kind(r.Policy)] = cell{r.Summary, &[2]stats.Published{r.Calls.Published, r.Completion.Published}}
 	}
 	var missing []model.Scenario
 	for _, n := range comparisonClients {
@@ -89,9 +89,12 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 				pts[kind] = meanAt(float64(i)-0.12, m.of(c.sum))
 				ys.addPoints([]point{pts[kind]})
 				if c.published != nil {
+					// The article's mean ± its sd over its 30 trials: the
+					// spread of one trial, not an interval of the mean.
 					v := c.published[m.pub]
-					published = append(published, point{float64(i) + 0.12, v, v, v})
-					ys.add(v)
+					published = append(published, point{float64(i) + 0.12, v.Mean, v.Mean - v.SD, v.Mean + v.SD})
+					ys.add(v.Mean)
+					ys.addEnds(v.Mean-v.SD, v.Mean+v.SD)
 				}
 			}
 			if !m.log {
@@ -114,23 +117,28 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 				}
 				p.Add(bars, g)
 			}
+			sd, err := errorBars(p, published, grey)
+			if err != nil {
+				return nil, err
+			}
 			pub, err := scatter(published, articleGlyph)
 			if err != nil {
 				return nil, err
 			}
-			p.Add(pub)
+			p.Add(sd, pub)
 			row.Panels = append(row.Panels, p)
 		}
 		out = append(out, row)
 	}
 	keys := policyMarkerKeys(kinds)
-	keys = append(keys, Key{"seed article (mean of 30 trials)", []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: articleGlyph}}})
+	keys = append(keys, Key{"seed article: mean +/- sd of its 30 trials", []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: articleGlyph}}})
 	return &Drawing{
 		Title:  "Calls and completion by policy, capacity k = 10 requests/tick",
 		Legend: keys,
 		Rows:   out,
 		Note: fmt.Sprintf("Monte Carlo (left of each tick): %d trials per point, seed %d, the numbers of herd reproduce seed --trials %d --seed %d (none: herd simulate -n N --policy none --trials %d); "+
-			"bars are 95%% Student-t intervals of the mean (often narrower than the marker). Base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed, opt.Trials, opt.Seed, opt.Trials),
+			"bars are 95%% Student-t intervals of the mean (often narrower than the marker). The article's grey bars are its printed standard deviations, "+
+			"the spread of single trials (its standard error is sd/sqrt(30), about a fifth of the bar). Base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed, opt.Trials, opt.Seed, opt.Trials),
 		Width: vg.Inch * 13, Height: vg.Inch * 7.5,
 	}, nil
 }

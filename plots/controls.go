@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"math"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -202,7 +203,7 @@ func MetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 			return nil, err
 		}
 		cfg.progress(i+1, len(ctls))
-		p, err := mapPanel(fmt.Sprintf("%s: %d of %d stuck", controlName(ctl), m.StuckBelowCapacity(), len(m.Cells)), m, grid)
+		p, err := mapPanel(fmt.Sprintf("%s: %d of %d stuck", controlName(ctl), m.StuckBelowCapacity(), len(m.Cells)), m, grid, true)
 		if err != nil {
 			return nil, err
 		}
@@ -212,12 +213,13 @@ func MetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 	return &Drawing{
 		Title: fmt.Sprintf("Does the system come back after the outage? Full Jitter, lambda < k = %d everywhere, by retry control", sc.Capacity),
 		Legend: []Key{
-			{"recovers (95% interval of the recovered share above 1/2)", swatch(recoversColor)},
+			{"recovers (95% interval of the recovered share above 1/2; darker = slower)", swatch(recoversColor)},
 			{"stuck: does not recover although lambda < k (interval below 1/2)", swatch(stuckColor)},
 			{"cannot tell (interval contains 1/2)", swatch(unclearColor)},
 		},
 		Rows: []Row{row},
-		Note: fmt.Sprintf("Cell label: percentage of %d trials (seed %d) whose backlog fell back to k within the %d-tick horizon after a total outage from tick %d; intervals are exact Clopper-Pearson. "+
+		Note: fmt.Sprintf("Cell label: where every trial recovered, the mean ticks from the outage's end until the backlog fell back to k; elsewhere the percentage of %d trials (seed %d) "+
+			"that recovered within the %d-tick horizon after a total outage from tick %d; intervals of the recovered share are exact Clopper-Pearson. "+
 			"Open loop: Poisson arrivals from %d clients, capacity k = %d, Full Jitter (base 1, cap 32); rejecting a request costs %.0f%% of serving one, so goodput falls under overload. "+
 			"Trials whose backlog grows by %d after the outage are stopped and count as not recovered. Panel titles count the stuck cells.",
 			opt.Trials, opt.Seed, base.Ticks, base.OutageStart, sc.Clients, sc.Capacity, 100*base.RejectCost, base.CollapseBacklog),
@@ -225,9 +227,22 @@ func MetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 	}, nil
 }
 
+// recoveryShade is the recovered colour for a mean recovery time of t
+// ticks: from light (a tick) to dark (a thousand), on a log scale.
+func recoveryShade(t float64) color.NRGBA {
+	f := math.Min(1, math.Log10(1+math.Max(0, t))/3)
+	return tint(bluishGreen, 0.15+0.6*f)
+}
+
 // mapPanel draws one metastability map as coloured cells on a grid of
 // loads (columns) and outage lengths (rows).
-func mapPanel(title string, m analysis.MetastabilityMap, g analysis.MapGrid) (*plot.Plot, error) {
+//
+// With times, a cell where every trial recovered is labelled with its
+// mean recovery time in ticks and shaded darker the slower it is (so that
+// panels in which everything recovers still tell the controls apart);
+// other cells, and every cell without times, with the percentage of trials
+// that recovered.
+func mapPanel(title string, m analysis.MetastabilityMap, g analysis.MapGrid, times bool) (*plot.Plot, error) {
 	p := newPanel(title, "load lambda/k", "")
 	col := map[float64]int{}
 	for i, l := range g.Loads {
@@ -238,6 +253,7 @@ func mapPanel(title string, m analysis.MetastabilityMap, g analysis.MapGrid) (*p
 		rowOf[o] = i
 	}
 	labels := plotter.XYLabels{}
+	var fills []color.NRGBA
 	for _, c := range m.Cells {
 		x, y := float64(col[c.Load]), float64(rowOf[c.Outage])
 		fill := unclearColor
@@ -246,6 +262,9 @@ func mapPanel(title string, m analysis.MetastabilityMap, g analysis.MapGrid) (*p
 			fill = stuckColor
 		case c.Recovers():
 			fill = recoversColor
+			if times && c.RecoveryTicks != nil {
+				fill = recoveryShade(c.RecoveryTicks.Mean)
+			}
 		}
 		cell, err := plotter.NewPolygon(xyList{
 			{X: vg.Length(x - 0.5), Y: vg.Length(y - 0.5)}, {X: vg.Length(x + 0.5), Y: vg.Length(y - 0.5)},
@@ -254,10 +273,17 @@ func mapPanel(title string, m analysis.MetastabilityMap, g analysis.MapGrid) (*p
 			return nil, err
 		}
 		cell.Color = fill
+		fills = append(fills, fill)
 		cell.LineStyle = draw.LineStyle{Color: color.White, Width: vg.Points(1)}
 		p.Add(cell)
 		labels.XYs = append(labels.XYs, plotter.XY{X: x, Y: y})
-		labels.Labels = append(labels.Labels, fmt.Sprintf("%.0f", 100*c.Recovered.Value))
+		label := fmt.Sprintf("%.0f", 100*c.Recovered.Value)
+		if times && c.Recovered.Value == 1 && c.RecoveryTicks != nil {
+			label = fmt.Sprintf("%.0f", c.RecoveryTicks.Mean)
+		} else if times {
+			label += "%"
+		}
+		labels.Labels = append(labels.Labels, label)
 	}
 	l, err := plotter.NewLabels(labels)
 	if err != nil {
@@ -266,7 +292,7 @@ func mapPanel(title string, m analysis.MetastabilityMap, g analysis.MapGrid) (*p
 	for i := range l.TextStyle {
 		l.TextStyle[i] = textStyle(p.X.Tick.Label.Font, draw.XCenter)
 		l.TextStyle[i].YAlign = draw.YCenter
-		if m.Cells[i].Stuck() {
+		if f := fills[i]; 0.299*float64(f.R)+0.587*float64(f.G)+0.114*float64(f.B) < 140 { // a dark fill
 			l.TextStyle[i].Color = color.White
 		}
 	}

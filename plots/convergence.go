@@ -16,14 +16,16 @@ import (
 )
 
 // convergenceStyles draw the quantiles of analysis.TailStudy's Levels, in
-// order.
+// order: each its own colour and glyph (the policy is one, Full Jitter, so
+// the colours are free to tell the quantiles apart).
 var convergenceStyles = []struct {
+	color color.NRGBA
 	shape draw.GlyphDrawer
 	line  func(color.Color) draw.LineStyle
 }{
-	{draw.CircleGlyph{}, thin},
-	{draw.TriangleGlyph{}, thin},
-	{draw.SquareGlyph{}, thin},
+	{blue, draw.CircleGlyph{}, thin},
+	{orange, draw.TriangleGlyph{}, thin},
+	{vermillion, draw.SquareGlyph{}, thin},
 }
 
 // convergenceCohort is one column of tail-convergence; markov says whether
@@ -120,15 +122,15 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		if err := frame(&hw.Y, hs, true); err != nil {
 			return nil, err
 		}
-		for _, q := range exact {
-			line, err := curve([]point{{xs.min, q, q, q}, {xs.max, q, q, q}}, thin(black))
+		for i, q := range exact {
+			line, err := curve([]point{{xs.min, q, q, q}, {xs.max, q, q, q}}, dashed(convergenceStyles[i].color))
 			if err != nil {
 				return nil, err
 			}
 			est.Add(line)
 		}
-		c := policyColor(kind)
 		for i, l := range convergenceStyles[:len(study.Levels)] {
+			c := l.color
 			g := draw.GlyphStyle{Color: c, Radius: vg.Points(2.5), Shape: l.shape}
 			b, err := band(est, paths[i], translucent(c))
 			if err != nil {
@@ -171,15 +173,15 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 	var keys []Key
 	for i, p := range study.Levels {
 		l := convergenceStyles[i]
-		g := draw.GlyphStyle{Color: policyColor(model.Full), Radius: vg.Points(2.5), Shape: l.shape}
+		g := draw.GlyphStyle{Color: l.color, Radius: vg.Points(2.5), Shape: l.shape}
 		keys = append(keys, Key{fmt.Sprintf("p%.0f with 95%% band", 100*p), []plot.Thumbnailer{
-			&plotter.Polygon{Color: translucent(policyColor(model.Full))},
-			&plotter.Line{LineStyle: l.line(policyColor(model.Full))}, &plotter.Scatter{GlyphStyle: g}}})
+			&plotter.Polygon{Color: translucent(l.color)},
+			&plotter.Line{LineStyle: l.line(l.color)}, &plotter.Scatter{GlyphStyle: g}}})
 	}
 	if len(withExact) > 0 {
-		keys = append(keys, Key{"exact p50, p95, p99 (Markov chain)", []plot.Thumbnailer{&plotter.Line{LineStyle: thin(black)}}})
+		keys = append(keys, Key{"exact value (Markov chain; colour = quantile)", []plot.Thumbnailer{&plotter.Line{LineStyle: dashed(grey)}}})
 	}
-	keys = append(keys, Key{"guide: c / sqrt(n)", []plot.Thumbnailer{&plotter.Line{LineStyle: dotted(black)}}})
+	keys = append(keys, Key{"guide c/sqrt(n), c = first finite half-width times sqrt(its n)", []plot.Thumbnailer{&plotter.Line{LineStyle: dotted(black)}}})
 	return &Drawing{
 		Title:  "How many trials does a tail quantile of completion need?",
 		Legend: keys,
@@ -187,7 +189,7 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		Note: fmt.Sprintf("One study of %d trials per cohort, seed %d, estimated after its first n trials; bands are exact distribution-free order-statistic 95%% intervals "+
 			"(an unbounded end is drawn to the panel edge). Completion is a whole number of ticks, so an interval stops narrowing once it spans "+
 			"neighbouring ticks (half-width 0.5), and a half-width of 0 (both ends on one tick) or unbounded is not drawn; the guide is the 1/sqrt(n) rate "+
-			"of a continuous quantity.%s Base 1, cap 32.", opt.Trials, opt.Seed, exactNote(withExact)),
+			"of a continuous quantity, anchored at the first finite half-width (p50's, normally): c is that half-width times the square root of its trial count.%s Base 1, cap 32.", opt.Trials, opt.Seed, exactNote(withExact)),
 		Width: vg.Inch * 13, Height: vg.Inch * 9,
 	}, nil
 }
@@ -232,5 +234,5 @@ func exactNote(cohorts []string) string {
 	if len(cohorts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" Black lines: exact quantiles from the Markov chain (%s; the larger cohort is beyond its reach).", strings.Join(cohorts, "; "))
+	return fmt.Sprintf(" Dashed lines: exact quantiles from the Markov chain (%s; the larger cohort is beyond its reach).", strings.Join(cohorts, "; "))
 }

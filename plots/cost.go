@@ -256,7 +256,7 @@ func drawEngineCost(b costBench) (*Drawing, error) {
 		Rows:   []Row{{Panels: []*plot.Plot{p}, YLabel: "time per trial (ms, log axis)"}},
 		Note: fmt.Sprintf("Glyphs are the median of %s runs of %s (make bench-cost writes %s), whiskers span the fastest and the slowest run; "+
 			"full jitter, base 1, cap 32, N/k = 100, each trial played on one goroutine. The per-client engine is not run above 10^6 clients "+
-			"(10^7 takes seconds a trial, and above 5*10^7 it is refused). Measured on %s, GOMAXPROCS %d.",
+			"(10^7 takes seconds a trial, and above 50 million it is refused). Measured on %s, GOMAXPROCS %d.",
 			runs, costBenchmark, engineCostFile, machine, b.procs),
 		Width: vg.Inch * 9, Height: vg.Inch * 6.5,
 	}, nil

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
@@ -28,7 +30,12 @@ type Drawing struct {
 	Rows   []Row
 	// Note is a line of small print under the panels: what the bands are,
 	// how many trials, which seed.
-	Note          string
+	Note string
+	// Cite, when set, is the cite line printed under the note (herd's
+	// version and revision, the command): set when the figure is drawn,
+	// never by the figure's function, so that committed figures and
+	// goldens carry no revision.
+	Cite          string
 	Width, Height vg.Length
 }
 
@@ -80,7 +87,7 @@ func (d *Drawing) Render(format string) ([]byte, error) {
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(d.Width, d.Height),
 			vgimg.UseDPI(PNGResolution), vgimg.UseBackgroundColor(color.White))}
 	case "pdf":
-		c = vgpdf.New(d.Width, d.Height)
+		c = cp1252Canvas{vgpdf.New(d.Width, d.Height)}
 	default:
 		return nil, fmt.Errorf("unknown figure format %q (want svg, png or pdf)", format)
 	}
@@ -92,6 +99,44 @@ func (d *Drawing) Render(format string) ([]byte, error) {
 		return nil, fmt.Errorf("rendering %s: %w", format, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// cp1252Canvas is the PDF canvas with its colours passed straight (see
+// SetColor) and every string encoded in
+// Windows-1252 first: the PDF backend embeds its fonts with that code page
+// but writes a string's UTF-8 bytes as they are, so that "±", "²" or "…"
+// would print as two or three wrong characters. Characters outside the
+// code page cannot be drawn in a PDF at all (superscripts are drawn by
+// the superscripts text handler instead).
+type cp1252Canvas struct{ *vgpdf.Canvas }
+
+// SetColor passes the colour straight (not premultiplied by its alpha):
+// the PDF backend reads RGBA()'s premultiplied components as the colour
+// and applies the alpha again, so that a translucent band came out dark
+// and greyish in PDFs (SVG and PNG were right).
+func (c cp1252Canvas) SetColor(col color.Color) {
+	if col == nil {
+		col = color.Black
+	}
+	c.Canvas.SetColor(straight(color.NRGBAModel.Convert(col).(color.NRGBA)))
+}
+
+// straight is an NRGBA colour whose RGBA gives the unpremultiplied
+// components, for the PDF backend only.
+type straight color.NRGBA
+
+func (s straight) RGBA() (r, g, b, a uint32) {
+	return uint32(s.R) * 0x101, uint32(s.G) * 0x101, uint32(s.B) * 0x101, uint32(s.A) * 0x101
+}
+
+// cp1252 replaces what the code page lacks with its substitute character.
+var cp1252 = encoding.ReplaceUnsupported(charmap.Windows1252.NewEncoder())
+
+func (c cp1252Canvas) FillString(f font.Face, pt vg.Point, s string) {
+	if enc, err := cp1252.String(s); err == nil {
+		s = enc
+	}
+	c.Canvas.FillString(f, pt, s)
 }
 
 func textStyle(f font.Font, align draw.XAlignment) text.Style {
@@ -119,16 +164,20 @@ func (d *Drawing) draw(c draw.Canvas) (err error) {
 	area := draw.Crop(c, margin, -margin, margin, -margin)
 
 	title := textStyle(font.From(titleFont, titleSize), draw.XCenter)
-	area.FillText(title, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, d.Title)
-	area.Max.Y -= title.Height(d.Title) + vg.Points(6)
+	heading := wrap(title, d.Title, area.Max.X-area.Min.X) // a long title takes two lines
+	area.FillText(title, vg.Point{X: (area.Min.X + area.Max.X) / 2, Y: area.Max.Y}, heading)
+	area.Max.Y -= title.Height(heading) + vg.Points(6)
 
 	area.Max.Y = d.drawLegend(area) - vg.Points(4)
 
-	if d.Note != "" {
+	for _, small := range []string{d.Cite, d.Note} { // from the bottom up
+		if small == "" {
+			continue
+		}
 		note := textStyle(font.From(bodyFont, noteSize), draw.XLeft)
 		note.YAlign = draw.YBottom
 		note.Color = grey
-		lines := wrap(note, d.Note, area.Max.X-area.Min.X)
+		lines := wrap(note, small, area.Max.X-area.Min.X)
 		area.FillText(note, area.Min, lines)
 		area.Min.Y += note.Height(lines) + vg.Points(4)
 	}

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -18,6 +22,7 @@ import (
 type loadSweep struct {
 	analysis.LoadSweep
 	trials int
+	seed   uint64
 	// at[i][policy][j] summarizes k = Capacities[i], load Loads[j].
 	at []map[model.Kind][]analysis.Summary
 }
@@ -29,7 +34,7 @@ func runLoadSweep(ctx context.Context, cfg Config) (loadSweep, error) {
 	key := fmt.Sprintf("load-sweep/%d/%d", opt.Trials, opt.Seed)
 	return remember(cfg.Cache, key, func() (loadSweep, error) {
 		at, err := study.Run(ctx, opt, cfg.progress)
-		return loadSweep{LoadSweep: study, trials: opt.Trials, at: at}, err
+		return loadSweep{LoadSweep: study, trials: opt.Trials, seed: opt.Seed, at: at}, err
 	})
 }
 
@@ -123,15 +128,43 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) stat
 		}
 	}
 	xs := newSpan()
-	xs.add(float64(s.Loads[0]), float64(s.Loads[len(s.Loads)-1]))
+	xs.add(float64(s.Loads[0])/loadDodge, float64(s.Loads[len(s.Loads)-1])*loadDodge)
+	// The second row: each Monte Carlo mean and its band relative to its
+	// model's value, in percent. On the first row the bands are narrower
+	// than the glyphs; here they show, and so does how far the mean field
+	// is from the simulation.
+	resid := make([]map[model.Kind][]point, len(s.at))
+	rs := newSpan()
+	for i := range s.at {
+		resid[i] = map[model.Kind][]point{}
+		for _, kind := range kinds {
+			ref := closed[i][kind]
+			if ref == nil {
+				ref = field[i][kind]
+			}
+			for j, q := range pts[i][kind] {
+				v := ref[j].y
+				rel := func(y float64) float64 { return 100 * (y/v - 1) }
+				resid[i][kind] = append(resid[i][kind], point{q.x, rel(q.y), rel(q.lo), rel(q.hi)})
+			}
+			rs.addPoints(resid[i][kind])
+		}
+	}
 	row := Row{YLabel: yLabel}
+	residRow := Row{YLabel: "Monte Carlo / model - 1 (%)", Height: 0.6}
 	for i, k := range s.Capacities {
 		p := newPanel(fmt.Sprintf("k = %d requests/tick (N = %d to %d)", k, k*s.Loads[0], k*s.Loads[len(s.Loads)-1]),
 			"load N/k (clients per unit of capacity)", "")
-		if err := frame(&p.X, xs, true); err != nil {
-			return nil, err
+		r := newPanel("", "load N/k", "")
+		for _, ax := range []*plot.Axis{&p.X, &r.X} {
+			if err := frame(ax, xs, true); err != nil {
+				return nil, err
+			}
 		}
 		if err := frame(&p.Y, ys, true); err != nil {
+			return nil, err
+		}
+		if err := frame(&r.Y, rs, false); err != nil {
 			return nil, err
 		}
 		// Model lines first, so that the Monte Carlo glyphs of the policies
@@ -152,24 +185,79 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) stat
 				p.Add(l)
 			}
 		}
+		zero, err := curve([]point{{xs.min, 0, 0, 0}, {xs.max, 0, 0, 0}}, thin(grey))
+		if err != nil {
+			return nil, err
+		}
+		r.Add(zero)
 		for _, kind := range kinds {
-			if err := addEstimates(p, pts[i][kind], kind); err != nil {
+			if err := addEstimates(p, sideBySide(pts[i][kind], kinds, kind), kind); err != nil {
+				return nil, err
+			}
+			if err := addEstimates(r, sideBySide(resid[i][kind], kinds, kind), kind); err != nil {
 				return nil, err
 			}
 		}
 		row.Panels = append(row.Panels, p)
+		residRow.Panels = append(residRow.Panels, r)
 	}
 	return &Drawing{
 		Title: title,
 		Legend: append(policyKeys(kinds),
 			Key{"closed form (none, fixed, expo; colour = policy)", []plot.Thumbnailer{&plotter.Line{LineStyle: solid(black)}}},
 			Key{"mean field (full, equal, decorrelated)", []plot.Thumbnailer{&plotter.Line{LineStyle: dashed(black)}}}),
-		Rows: []Row{row},
-		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed 1; bands are 95%% Student-t intervals of the mean. "+
+		Rows: []Row{row, residRow},
+		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed %d; bands are 95%% Student-t intervals of the mean, narrower than the markers on the top row "+
+			"and shown against each policy's model on the bottom row (0 = the model's value; the closed form is exact, so none, fixed and expo sit on 0 with no spread). "+
+			"Markers are offset sideways by up to %.0f%% of N/k so that policies with equal values (none, fixed and expo always) stay apart; the lines are at the true N/k. "+
 			"Lines are models: the exact closed form where every wait is certain, the mean field (an approximation for large N that follows expected numbers and their "+
-			"fluctuations; herd validate holds it within 0.5%% in calls, 2%% in completion from N = 1,000 and N/k = 3 up) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks.", s.trials),
-		Width: vg.Inch * 13, Height: vg.Inch * 6,
+			"fluctuations; herd validate holds it within 0.5%% in calls, 2%% in completion from N = 1,000 and N/k = 3 up) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks. "+
+			"Each panel's points are %s.",
+			s.trials, s.seed, 100*(loadDodge-1), s.commands()),
+		Width: vg.Inch * 13, Height: vg.Inch * 8,
 	}, nil
+}
+
+// commands is the herd sweep of each panel, as typed, with the sweep's
+// trials and seed: what reproduces the figure's points.
+func (s loadSweep) commands() string {
+	var kinds []string
+	for _, k := range s.Kinds {
+		kinds = append(kinds, string(k))
+	}
+	var cmds []string
+	for _, k := range s.Capacities {
+		var ns []string
+		for _, load := range s.Loads {
+			ns = append(ns, strconv.Itoa(load*k))
+		}
+		cmds = append(cmds, fmt.Sprintf("herd sweep -k %d -n %s --policy %s --trials %d --seed %d", k, strings.Join(ns, ","), strings.Join(kinds, ","), s.trials, s.seed))
+	}
+	return strings.Join(cmds, "; ")
+}
+
+// loadDodge is the largest factor by which sideBySide moves a glyph along the
+// log N/k axis.
+const loadDodge = 1.12
+
+// sideBySide offsets kind's points along a log x axis by its place among kinds,
+// so that the glyphs of policies with equal values lie side by side: the
+// policies without jitter (the first half) and the jittered ones each
+// spread from 1/loadDodge to loadDodge.
+func sideBySide(pts []point, kinds []model.Kind, kind model.Kind) []point {
+	i := slices.Index(kinds, kind)
+	group := len(kinds) / 2
+	if group < 2 || i < 0 {
+		return pts
+	}
+	pos := float64(i%group)/float64(group-1)*2 - 1 // -1 … 1
+	f := math.Pow(loadDodge, pos)
+	out := make([]point, len(pts))
+	for j, q := range pts {
+		q.x *= f
+		out[j] = q
+	}
+	return out
 }
 
 // addEstimates draws one policy's Monte Carlo estimates: the 95% band and

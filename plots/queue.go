@@ -44,7 +44,7 @@ func QueueMetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 			return nil, fmt.Errorf("%s: %w", v.Name, err)
 		}
 		cfg.progress(i+1, len(variants))
-		p, err := mapPanel(fmt.Sprintf("%s: %d stuck", v.Name, m.StuckBelowCapacity()), m, grid)
+		p, err := mapPanel(fmt.Sprintf("%s: %d stuck", v.Name, m.StuckBelowCapacity()), m, grid, false)
 		if err != nil {
 			return nil, err
 		}

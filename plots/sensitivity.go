@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -113,7 +114,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		{"calls", func(c analysis.Comparison) stats.Difference { return c.Calls }},
 		{"completion (ticks)", func(c analysis.Comparison) stats.Difference { return c.Completion }},
 	} {
-		hm, bar, err := differenceMap(study, "full - decorrelated: "+m.label, diff, m.of)
+		hm, bar, err := differenceMap(study, "full - decorrelated: "+m.label, "full - decorrelated, "+m.label, diff, m.of)
 		if err != nil {
 			return nil, err
 		}
@@ -123,15 +124,17 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		heat.Panels = append(heat.Panels, hm, bar)
 	}
 	rows = append(rows, heat)
+	sc := study.Scenario(study.Kinds[0], study.Bases[0], study.Caps[0])
 	keys := policyMarkerKeys(study.Kinds)
-	keys = append(keys, Key{"heat maps: n.s. = 95% interval of the paired difference contains 0", nil})
+	keys = append(keys, Key{"heat maps: paired difference and its 95% half-width (+/-), or n.s. where the interval contains 0", nil})
 	return &Drawing{
 		Title:  "Sensitivity to base and cap, N = 100 clients, capacity k = 10 requests/tick",
 		Legend: keys,
 		Rows:   rows,
 		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed %d; error bars and the paired differences are 95%% Student-t intervals; "+
-			"the differences use common random numbers (trial i of both policies draws from one stream).", opt.Trials, opt.Seed),
-		Width: vg.Inch * 15, Height: vg.Inch * 11,
+			"the differences use common random numbers (trial i of both policies draws from one stream). Every point is herd sweep -n %d -k %d --policy %s --base %s --cap %s --trials %d --seed %d.",
+			opt.Trials, opt.Seed, sc.Clients, sc.Capacity, joinKinds(study.Kinds), joinValues(study.Bases), joinValues(study.Caps), opt.Trials, opt.Seed),
+		Width: vg.Inch * 15, Height: vg.Inch * 9,
 	}, nil
 }
 
@@ -148,7 +151,7 @@ func (g grid) Y(r int) float64    { return float64(r) }
 // differenceMap draws the paired differences as a heat map on a diverging
 // blue–red scale centred on 0, each cell labelled with its estimate or
 // marked n.s., and returns it with its colour bar.
-func differenceMap(study analysis.SensitivityGrid, title string, diff [][]analysis.Comparison, of func(analysis.Comparison) stats.Difference) (*plot.Plot, *plot.Plot, error) {
+func differenceMap(study analysis.SensitivityGrid, title, barLabel string, diff [][]analysis.Comparison, of func(analysis.Comparison) stats.Difference) (*plot.Plot, *plot.Plot, error) {
 	g := grid{}
 	lim := 0.0
 	labels := plotter.XYLabels{}
@@ -159,9 +162,14 @@ func differenceMap(study analysis.SensitivityGrid, title string, diff [][]analys
 			d := of(cmp)
 			z = append(z, d.Mean)
 			lim = math.Max(lim, math.Abs(d.Mean))
+			// The estimate and its 95% half-width, so that each cell
+			// shows how sure it is; n.s. where the interval holds 0.
 			s := fmt.Sprintf("%+.3g", d.Mean)
-			if !d.Significant {
+			switch {
+			case !d.Significant:
 				s += "\nn.s."
+			case d.CI95 != nil:
+				s += fmt.Sprintf("\n+/-%.2g", (d.CI95[1]-d.CI95[0])/2)
 			}
 			labels.XYs = append(labels.XYs, plotter.XY{X: float64(c), Y: float64(b)})
 			labels.Labels = append(labels.Labels, s)
@@ -208,10 +216,27 @@ func differenceMap(study analysis.SensitivityGrid, title string, diff [][]analys
 	p.X.Min, p.X.Max = -0.5, float64(len(capNames))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(baseNames))-0.5
 
-	bar := newPanel("", "", "")
+	bar := newPanel("", "", barLabel)
 	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
 	bar.HideX()
 	bar.X.Min, bar.X.Max = 0, 1
 	bar.Y.Min, bar.Y.Max = -lim, lim
 	return p, bar, nil
+}
+
+// joinKinds and joinValues write a sweep's lists as its flags take them.
+func joinKinds(ks []model.Kind) string {
+	var out []string
+	for _, k := range ks {
+		out = append(out, string(k))
+	}
+	return strings.Join(out, ",")
+}
+
+func joinValues(vs []float64) string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, formatTick(v))
+	}
+	return strings.Join(out, ",")
 }

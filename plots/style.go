@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"fmt"
 	"image/color"
 
 	"github.com/herdlab/herd/model"
@@ -75,18 +76,22 @@ func dotted(c color.Color) draw.LineStyle {
 }
 
 // Fonts: sans serif reads better than gonum's default serif at figure
-// sizes. Titles are set larger, not bold: the PDF backend cannot select a
-// bold face it embedded. Every string drawn must be in Windows-1252, the only code page the
-// PDF backend encodes (so "-", not "−", and "sqrt", not "√").
+// sizes. The smallest (ticks, small print) is 11.5 pt so that the paper,
+// which prints the widest figures at about 60% on landscape pages, sets no
+// text under 7 pt (TestPaperFigureTextAtLeast7pt). Titles are set larger,
+// not bold: the PDF backend cannot select a bold face it embedded. Every
+// string drawn must be in Windows-1252, the only code page the PDF backend's
+// fonts have (cp1252Canvas encodes it; so "-", not "−", and "sqrt", not
+// "√"; exponents are written 10^3 and drawn raised).
 var (
 	titleFont  = font.Font{Typeface: "Liberation", Variant: "Sans"}
 	bodyFont   = font.Font{Typeface: "Liberation", Variant: "Sans"}
-	titleSize  = vg.Points(15)
-	panelSize  = vg.Points(12)
-	labelSize  = vg.Points(11)
-	tickSize   = vg.Points(9.5)
-	legendSize = vg.Points(10.5)
-	noteSize   = vg.Points(9)
+	titleSize  = vg.Points(16)
+	panelSize  = vg.Points(12.5)
+	labelSize  = vg.Points(12)
+	tickSize   = vg.Points(11.5)
+	legendSize = vg.Points(11.5)
+	noteSize   = vg.Points(11.5)
 )
 
 var gridColor = color.NRGBA{0xe4, 0xe4, 0xe4, 0xff}
@@ -145,4 +150,45 @@ func engineStyleOf(e string) policyStyle {
 func engineGlyph(e string) draw.GlyphStyle {
 	s := engineStyleOf(e)
 	return draw.GlyphStyle{Color: s.color, Radius: vg.Points(4), Shape: s.shape}
+}
+
+// PaletteEntry is how one policy looks in herd's figures, for notebooks
+// and other tools that draw herd's data beside them.
+type PaletteEntry struct {
+	Policy string `json:"policy"`
+	Color  string `json:"color"` // #RRGGBB
+	Glyph  string `json:"glyph"`
+	// Marker and Filled are the glyph as matplotlib draws it: its marker
+	// code, and whether the marker is filled or only outlined.
+	Marker string `json:"marker"`
+	Filled bool   `json:"filled"`
+}
+
+// glyphNames are the gonum glyphs of policyStyles by the name a plotting
+// library would know them by (matplotlib's markers say the same shapes).
+var glyphNames = map[draw.GlyphDrawer]struct {
+	name, marker string
+	filled       bool
+}{
+	draw.CircleGlyph{}:   {"filled circle", "o", true},
+	draw.TriangleGlyph{}: {"open triangle", "^", false},
+	draw.BoxGlyph{}:      {"filled square", "s", true},
+	draw.SquareGlyph{}:   {"open square", "s", false},
+	draw.PyramidGlyph{}:  {"filled triangle", "^", true},
+	draw.RingGlyph{}:     {"open circle", "o", false},
+}
+
+// Palette is every textbook policy's colour and glyph in the figures, in
+// the order of model.Kinds.
+func Palette() []PaletteEntry {
+	var out []PaletteEntry
+	for _, k := range model.Kinds() {
+		s, ok := policyStyles[k]
+		if !ok {
+			continue
+		}
+		g := glyphNames[s.shape]
+		out = append(out, PaletteEntry{string(k), fmt.Sprintf("#%02X%02X%02X", s.color.R, s.color.G, s.color.B), g.name, g.marker, g.filled})
+	}
+	return out
 }

@@ -1,6 +1,12 @@
 package plots
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/herdlab/herd/analysis"
@@ -38,5 +44,51 @@ func TestTint(t *testing.T) {
 	}
 	if got := tint(bluishGreen, 0.3); got.A != 0xff || got.R <= bluishGreen.R {
 		t.Errorf("tint(bluish green, 0.3) = %v: not an opaque lighter colour", got)
+	}
+}
+
+// TestNotebooksUseHerdsPalette: the notebooks draw with herd's own
+// colours (herd plots --palette, through herdjson.palette), never with
+// colours of their own that drift from the figures'.
+func TestNotebooksUseHerdsPalette(t *testing.T) {
+	books, err := filepath.Glob("../notebooks/*.ipynb")
+	if err != nil || len(books) == 0 {
+		t.Fatalf("no notebooks found: %v", err)
+	}
+	hex := regexp.MustCompile(`#[0-9A-Fa-f]{6}\b`)
+	for _, b := range books {
+		raw, err := os.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nb struct {
+			Cells []struct {
+				Type   string   `json:"cell_type"`
+				Source []string `json:"source"`
+			} `json:"cells"`
+		}
+		if err := json.Unmarshal(raw, &nb); err != nil {
+			t.Fatalf("%s: %v", b, err)
+		}
+		for i, c := range nb.Cells {
+			if c.Type != "code" {
+				continue
+			}
+			if m := hex.FindString(strings.Join(c.Source, "")); m != "" {
+				t.Errorf("%s, cell %d: colour %s typed in; use herdjson.palette() (herd plots --palette)", filepath.Base(b), i, m)
+			}
+		}
+	}
+	py, err := os.ReadFile("../notebooks/herdjson.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(py), `herd("plots", "--palette")`) {
+		t.Error("notebooks/herdjson.py no longer reads the palette from herd plots --palette")
+	}
+	for _, e := range Palette() {
+		if c := policyColor(model.Kind(e.Policy)); fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) != e.Color {
+			t.Errorf("Palette gives %s for %s, the figures draw %v", e.Color, e.Policy, c)
+		}
 	}
 }

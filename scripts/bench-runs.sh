@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How long `herd claims` (WHAT=claims) or `herd plots --out DIR` (WHAT=plots,
+# How long `herd claims` (WHAT=claims) or `herd plots --cite=false --out DIR` (WHAT=plots,
 # what make plots runs) takes after the build: medians of RUNS runs
 # (default 3) of wall and CPU seconds (user + sys), the load average before
 # each run, and the ratio against the numbers before the run cache (issue
@@ -30,7 +30,7 @@ play() { # play OUT [extra flags]: one run into OUT, its times appended to $tmp/
 		( TIMEFORMAT='%U %S'; time "$herd" claims --format json "$@" >"$out" ) 2>"$tmp/cpu"
 	else
 		mkdir -p "$out"
-		( TIMEFORMAT='%U %S'; time "$herd" plots --out "$out" "$@" >/dev/null 2>"$tmp/log" ) 2>"$tmp/cpu"
+		( TIMEFORMAT='%U %S'; time "$herd" plots --cite=false --out "$out" "$@" >/dev/null 2>"$tmp/log" ) 2>"$tmp/cpu"
 	fi
 	t1=$(date +%s.%N)
 	read -r u s <"$tmp/cpu"

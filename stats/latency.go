@@ -10,34 +10,78 @@ import "math"
 // the spread of F_i(x) across trials, and a quantile's interval comes from
 // inverting those pointwise intervals (Woodruff's method with clustered
 // standard errors).
+//
+// Every F_i is a step function that only rises at the latencies trial i
+// saw, so the sums are kept at the union of those latencies alone (memory
+// grows with the distinct latencies, not with the largest): between two
+// points of the union every F_i, hence every sum, is the one at the point
+// below.
 type LatencyCDF struct {
 	n       int
-	sum, sq []float64 // Σ F_i(x) and Σ F_i(x)² over trials, x = 0, 1, …
+	at      []int64   // the latencies any folded trial saw, increasing
+	sum, sq []float64 // Σ F_i(x) and Σ F_i(x)² over trials at x = at[j]
 }
 
-// Add folds one trial's latency histogram (hist[l] clients with latency l).
-func (c *LatencyCDF) Add(hist []int64) {
-	var total int64
-	for _, h := range hist {
-		total += h
-	}
+// Add folds one trial's latency histogram.
+func (c *LatencyCDF) Add(hist Histogram) {
+	total := hist.Total()
 	if total == 0 {
 		return
 	}
+	c.insert(hist.Runs())
 	c.n++
-	// Extend earlier trials' CDFs, which are 1 beyond their support.
-	for len(c.sum) < len(hist) {
-		c.sum = append(c.sum, float64(c.n-1))
-		c.sq = append(c.sq, float64(c.n-1))
-	}
+	runs := hist.Runs()
 	var cum int64
-	for x := range c.sum {
-		if x < len(hist) {
-			cum += hist[x]
+	r := 0
+	for j, x := range c.at {
+		for r < len(runs) && runs[r].Value <= x {
+			cum += runs[r].Count
+			r++
 		}
 		f := float64(cum) / float64(total)
-		c.sum[x] += f
-		c.sq[x] += f * f
+		c.sum[j] += f
+		c.sq[j] += f * f
+	}
+}
+
+// insert adds the runs' values missing from at, each with the sums of the
+// point below it (the earlier trials' F_i do not rise in between), or 0
+// below every point (no earlier trial had served anyone yet). It merges
+// from the back, in place.
+func (c *LatencyCDF) insert(runs []Run) {
+	missing, j := 0, 0
+	for _, r := range runs {
+		for j < len(c.at) && c.at[j] < r.Value {
+			j++
+		}
+		if j == len(c.at) || c.at[j] != r.Value {
+			missing++
+		}
+	}
+	if missing == 0 {
+		return
+	}
+	old := len(c.at)
+	for range missing {
+		c.at, c.sum, c.sq = append(c.at, 0), append(c.sum, 0), append(c.sq, 0)
+	}
+	// i walks the old points, k the runs, w the slots, all from the back.
+	i, k := old-1, len(runs)-1
+	for w := len(c.at) - 1; w >= 0 && k >= 0; w-- {
+		switch {
+		case i >= 0 && c.at[i] >= runs[k].Value:
+			if c.at[i] == runs[k].Value {
+				k--
+			}
+			c.at[w], c.sum[w], c.sq[w] = c.at[i], c.sum[i], c.sq[i]
+			i--
+		default: // runs[k].Value is new: it takes the sums of the point below
+			c.at[w], c.sum[w], c.sq[w] = runs[k].Value, 0, 0
+			if i >= 0 {
+				c.sum[w], c.sq[w] = c.sum[i], c.sq[i]
+			}
+			k--
+		}
 	}
 }
 
@@ -54,11 +98,13 @@ func (c *LatencyCDF) Quantile(p float64) Quantile {
 		t = TQuantile(c.n - 1)
 	}
 	found := [3]bool{}
-	for x := range c.sum {
-		f := c.sum[x] / n
+	// The first latency where a condition holds is 0, where every F_i is
+	// still 0 (no client is served within 0 ticks), or a point of the union.
+	check := func(x int64, sum, sq float64) {
+		f := sum / n
 		se := 0.0
 		if c.n >= 2 {
-			v := (c.sq[x] - n*f*f) / (n - 1)
+			v := (sq - n*f*f) / (n - 1)
 			se = math.Sqrt(math.Max(v, 0) / n)
 		}
 		hi, lo := f+t*se, f-t*se
@@ -71,6 +117,12 @@ func (c *LatencyCDF) Quantile(p float64) Quantile {
 		if !found[2] && lo >= p {
 			q.CI95[1], found[2] = float64(x), true
 		}
+	}
+	if len(c.at) == 0 || c.at[0] > 0 {
+		check(0, 0, 0)
+	}
+	for j, x := range c.at {
+		check(x, c.sum[j], c.sq[j])
 	}
 	return q
 }

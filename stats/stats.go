@@ -129,24 +129,7 @@ func OrderStatisticRanks(n int, p float64) (l, u int) {
 // histogram hist (hist[v] values equal to v) with its exact order-statistic
 // interval.
 func QuantileOf(hist []int64, p float64) Quantile {
-	var n int64
-	for _, c := range hist {
-		n += c
-	}
-	q := Quantile{P: p, Value: math.NaN(), CI95: Interval{math.Inf(-1), math.Inf(1)}}
-	if n == 0 {
-		return q
-	}
-	l, u := OrderStatisticRanks(int(n), p)
-	rank := max(1, int64(math.Ceil(float64(n)*p)))
-	q.Value = float64(histRank(hist, rank))
-	if l >= 1 {
-		q.CI95[0] = float64(histRank(hist, int64(l)))
-	}
-	if u <= int(n) {
-		q.CI95[1] = float64(histRank(hist, int64(u)))
-	}
-	return q
+	return HistogramOf(hist).Quantile(p)
 }
 
 // QuantileOfSorted is the p-quantile X(⌈np⌉) of sorted values with its
@@ -167,18 +150,6 @@ func QuantileOfSorted(sorted []float64, p float64) Quantile {
 		q.CI95[1] = sorted[u-1]
 	}
 	return q
-}
-
-// histRank is the value of the r-th smallest (1-based) value in hist.
-func histRank(hist []int64, r int64) int {
-	var seen int64
-	for v, c := range hist {
-		seen += c
-		if seen >= r {
-			return v
-		}
-	}
-	return len(hist) - 1
 }
 
 // Percentiles are the quantiles herd reports, by name.

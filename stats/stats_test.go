@@ -116,7 +116,7 @@ func TestLatencyCDF(t *testing.T) {
 			for l := 1; l <= 5; l++ {
 				hist[l+shift] = 10
 			}
-			c.Add(hist)
+			c.Add(HistogramOf(hist))
 		}
 		if c.Quantile(0.75).CI95.Contains(8) {
 			covered++

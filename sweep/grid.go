@@ -43,6 +43,9 @@ type SweepSpec struct {
 	// SkipInvalid drops grid points that fail Scenario.Validate (cap below
 	// base, say) instead of refusing the sweep.
 	SkipInvalid bool
+	// MaxMemory is each point's memory budget (montecarlo.Options), 0 the
+	// default; results do not depend on it, so Hash leaves it out.
+	MaxMemory int64
 }
 
 // specFile is the shape of a spec file.

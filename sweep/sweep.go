@@ -51,7 +51,7 @@ func (s SweepSpec) Check(points []model.Scenario) error {
 }
 
 func (s SweepSpec) options(workers int) montecarlo.Options {
-	return montecarlo.Options{Trials: s.Trials, Seed: s.Seed, Workers: workers, Use: s.Engine}
+	return montecarlo.Options{Trials: s.Trials, Seed: s.Seed, Workers: workers, Use: s.Engine, MaxMemory: s.MaxMemory}
 }
 
 // SweepRow is one line of a sweep's output.

@@ -145,7 +145,7 @@ func (f *runFlags) register(c *cobra.Command, trials int) {
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
 	fs.IntVar(&f.workers, "workers", 0, fmt.Sprintf("parallel workers (0: one per CPU; at most %d); never changes results", montecarlo.MaxWorkers))
 	fs.StringVar(&f.engine, "engine", montecarlo.DefaultName, "Monte Carlo engine: "+strings.Join(montecarlo.EngineNames(), "|")+" (default and auto: the fastest exact engine, counts per retry class whenever the policy allows, else per client; the output says which ran)")
-	fs.StringVar(&f.maxMemory, "max-memory", "", fmt.Sprintf("memory budget of the run, e.g. 512MiB or 8GiB (default %s); a run whose engine would not fit is refused before it allocates", sizeText(montecarlo.DefaultMemory)))
+	fs.StringVar(&f.maxMemory, "max-memory", "", fmt.Sprintf("memory budget of the run, e.g. 512MiB or 8GiB (default %s); a run whose engines, buffered trials and per-tick series would not fit is refused before it allocates", sizeText(montecarlo.DefaultMemory)))
 	complete(c, "engine", montecarlo.EngineNames())
 }
 

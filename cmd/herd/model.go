@@ -90,9 +90,7 @@ A scenario a method cannot answer exits 1 with the reason.`,
 			if err := chain.options(c.Flags(), opts, &traffic, &controls); err != nil {
 				return err
 			}
-			if opts.Method == model.MethodChain {
-				opts.Solve.Context = c.Context()
-			}
+			opts.Solve.Context = c.Context() // the chains poll it
 			if err := model.CheckMethod(opts.Method, opts.Solve); err != nil {
 				return err
 			}

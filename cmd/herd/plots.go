@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,14 +20,21 @@ type plotsOptions struct {
 	Ctx     context.Context
 	Figures []plots.Figure // --only's, or every figure
 	List    bool           // list the figures instead of drawing them
+	Palette bool           // print the policies' colours and glyphs instead
+	Format  string         // of --palette: table or json
 	Config  plots.Config
 	Out     string // the directory the figures are written into
+	// Cite, when set, is the cite line each figure's small print ends with
+	// (--cite, the default); committed figures are drawn without it, so
+	// that they stay byte-identical for the same tree.
+	Cite string
 }
 
 func newCmdPlots(f *factory, runF func(*plotsOptions) error) *cobra.Command {
 	opts := &plotsOptions{IO: f.IO}
 	var only []string
 	var withCache func(context.Context) context.Context
+	var cite bool
 	c := &cobra.Command{
 		Use:   "plots",
 		Short: "Draw the figure set (SVG, PNG and PDF) with 95% intervals",
@@ -34,10 +42,20 @@ func newCmdPlots(f *factory, runF func(*plotsOptions) error) *cobra.Command {
 NAME.pdf in --out. Seeds are fixed, so a second run writes byte-identical SVG
 and PNG files. --list names the figures with their captions; --only draws
 some of them. --scale multiplies every figure's trial counts, for a quick
-draft (the published figures use --scale 1).`,
+draft (the published figures use --scale 1).
+
+Each figure's small print ends with the cite line: herd's version, the VCS
+revision (marked when the tree was modified), this command and its seed.
+--cite=false leaves it out, for figures that are committed (make plots
+draws paper/figures so, and make paper draws the paper's own with it).
+
+--palette prints each policy's colour and glyph in the figures (--format
+json for notebooks and other tools that draw beside them).`,
 		Example: `  herd plots --out paper/figures
   herd plots --list
-  herd plots --only tail-convergence,arrivals-timeline --out /tmp/figs --scale 0.1`,
+  herd plots --only tail-convergence,arrivals-timeline --out /tmp/figs --scale 0.1
+  herd plots --cite=false --out paper/figures
+  herd plots --palette --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Ctx = withCache(c.Context())
@@ -52,7 +70,16 @@ draft (the published figures use --scale 1).`,
 					opts.Figures = append(opts.Figures, fig)
 				}
 			}
-			if !opts.List {
+			if cite {
+				opts.Cite = "Cite: " + f.provenance().withRun(opts.Config.Seed, 0, "").Cite
+			}
+			if opts.Format != "table" && opts.Format != "json" {
+				return usageError{fmt.Errorf("--format must be table or json, got %q", opts.Format)}
+			}
+			if c.Flags().Changed("format") && !opts.Palette {
+				return usageError{fmt.Errorf("--format applies to --palette only (figures are written as %s)", strings.Join(plots.Formats, ", "))}
+			}
+			if !opts.List && !opts.Palette {
 				opts.Config.Cache = &plots.Cache{}
 				if err := opts.Config.Validate(); err != nil {
 					return usageError{fmt.Errorf("--%w", err)}
@@ -68,16 +95,22 @@ draft (the published figures use --scale 1).`,
 	fs := c.Flags()
 	fs.StringVar(&opts.Out, "out", "paper/figures", "directory to write the figures into (created if missing)")
 	fs.BoolVar(&opts.List, "list", false, "list the figures and their captions, draw nothing")
+	fs.BoolVar(&opts.Palette, "palette", false, "print each policy's colour and glyph in the figures, draw nothing")
+	fs.StringVar(&opts.Format, "format", "table", "output of --palette: table|json")
 	fs.StringSliceVar(&only, "only", nil, "draw only these figures (comma-separated names; see --list)")
 	fs.Float64Var(&opts.Config.Scale, "scale", 1, "multiply every figure's trial counts by this factor in (0, 1]")
 	fs.Uint64Var(&opts.Config.Seed, "seed", 1, "random seed; the same seed gives byte-identical SVG and PNG")
 	fs.IntVar(&opts.Config.Workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
+	fs.BoolVar(&cite, "cite", true, "end each figure's small print with the cite line (version, revision, command); false for committed figures")
 	_ = c.RegisterFlagCompletionFunc("only", cobra.FixedCompletions(plots.Names(), cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
 func plotsRun(opts *plotsOptions) error {
 	figs := opts.Figures
+	if opts.Palette {
+		return printPalette(opts)
+	}
 	if opts.List {
 		tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)
 		for _, f := range figs {
@@ -104,6 +137,7 @@ func plotsRun(opts *plotsOptions) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
+		d.Cite = opts.Cite
 		for _, format := range plots.Formats {
 			b, err := d.Render(format)
 			if err != nil {
@@ -117,4 +151,23 @@ func plotsRun(opts *plotsOptions) error {
 			strings.Join(plots.Formats, ","), time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// printPalette writes the policies' colours and glyphs: a table, or JSON
+// {"policies": [{"policy", "color", "glyph", "marker", "filled"}]}.
+func printPalette(opts *plotsOptions) error {
+	pal := plots.Palette()
+	if opts.Format == "json" {
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Policies []plots.PaletteEntry `json:"policies"`
+		}{pal})
+	}
+	tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "policy\tcolour\tglyph")
+	for _, e := range pal {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Policy, e.Color, e.Glyph)
+	}
+	return tw.Flush()
 }

@@ -121,7 +121,8 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	var ue usageError
 	var fe *model.FieldError
 	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
-	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &le) {
+	var me *model.Unsupported     // and so is one beyond a model's bound
+	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &le) || errors.As(err, &me) && me.Limit {
 		return exitUsage
 	}
 	return exitFailure

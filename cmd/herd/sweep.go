@@ -147,7 +147,7 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 	if err != nil {
 		return sweep.SweepSpec{}, err
 	}
-	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}
+	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid, MaxMemory: opt.MaxMemory}
 	if o.spec != "" {
 		if spec, err = sweep.ReadSweepSpec(o.spec, spec); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
@@ -244,6 +244,11 @@ func sweepRun(o *sweepOptions) error {
 func openSweepOut(path string, resume bool, hash string, total int, shard sweep.Shard) (*os.File, int, error) {
 	if path == "" {
 		return nil, 0, nil
+	}
+	// The rows are read back to resume and cut at a half-written row, which
+	// only a regular file allows (reading a FIFO would wait for a writer).
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, 0, usageError{fmt.Errorf("--out %s: is not a regular file (mode %v); a sweep's rows go to a file it can resume, or to standard output without --out", path, fi.Mode().Type())}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {

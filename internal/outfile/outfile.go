@@ -14,6 +14,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
+	"time"
 )
 
 // RefusedError is a path that Write will not write, with the reason; a
@@ -88,6 +90,30 @@ func plan(path string) (target string, direct bool, err error) {
 	return target, true, nil // a device, a FIFO or a socket: written as it stands
 }
 
+// openDirect opens a device or FIFO for writing. A FIFO is opened without
+// blocking: with no reader an open would wait for ever, deaf to Ctrl-C
+// (the command is stuck in the system call), so a reader gets fifoGrace
+// to appear and the FIFO is refused after it.
+func openDirect(path, target string) (*os.File, error) {
+	fi, err := os.Stat(target)
+	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.OpenFile(target, os.O_WRONLY, 0)
+	}
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		f, err := os.OpenFile(target, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if !errors.Is(err, syscall.ENXIO) {
+			return f, err
+		}
+		if time.Since(start) > fifoGrace {
+			return nil, &RefusedError{path, fmt.Sprintf("is a FIFO that no process opened for reading within %v; start its reader first", fifoGrace)}
+		}
+	}
+}
+
+// fifoGrace is how long Write waits for a FIFO's reader: within the
+// second that Ctrl-C is promised to take.
+const fifoGrace = 500 * time.Millisecond
+
 // Write writes data to path as the package doc says. A regular file (new
 // or replaced) is written to a temporary file in the same directory and
 // renamed over it, so a reader sees the old bytes or the new, never half;
@@ -98,7 +124,7 @@ func Write(path string, data []byte) error {
 		return err
 	}
 	if direct {
-		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		f, err := openDirect(path, target)
 		if err != nil {
 			return err
 		}

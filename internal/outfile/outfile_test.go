@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func read(t *testing.T, path string) string {
@@ -75,6 +76,14 @@ func TestWrite(t *testing.T) {
 	}
 	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatal("the FIFO was replaced")
+	}
+
+	// A FIFO no process reads is refused within a second, not waited on
+	// for ever (deaf to Ctrl-C).
+	start := time.Now()
+	var re *RefusedError
+	if err := Write(fifo, []byte("nobody")); !errors.As(err, &re) || time.Since(start) > 5*time.Second {
+		t.Fatalf("a FIFO without a reader: %v after %v; want a RefusedError at once", err, time.Since(start))
 	}
 
 	// A character device is written in place (/dev/null stays a device).
