@@ -173,19 +173,9 @@ func drawAWS(cfg Config, rows []analysis.AWSRow, series []analysis.Series, title
 	for i, s := range series {
 		kind := model.Kind(s.Policy)
 		kinds = append(kinds, kind)
-		b, err := band(p, pts[i], translucent(policyColor(kind)))
-		if err != nil {
+		if err := addBandedCurve(p, pts[i], policyColor(kind), policyGlyph(kind)); err != nil {
 			return nil, err
 		}
-		l, err := curve(pts[i], thin(policyColor(kind)))
-		if err != nil {
-			return nil, err
-		}
-		g, err := scatter(pts[i], policyGlyph(kind))
-		if err != nil {
-			return nil, err
-		}
-		p.Add(b, l, g)
 	}
 	bg, err := scatter(blogPts, blogGlyph)
 	if err != nil {
@@ -275,19 +265,9 @@ func awsRatioPanel(series []analysis.Series, pts [][]point, means map[model.Kind
 	}
 	p.X.Tick.Marker = powerTicks{10, 50, 100, 150, 190}
 	for _, kind := range analysis.Jittered {
-		b, err := band(p, ratios[kind], translucent(policyColor(kind)))
-		if err != nil {
+		if err := addBandedCurve(p, ratios[kind], policyColor(kind), policyGlyph(kind)); err != nil {
 			return nil, err
 		}
-		l, err := curve(ratios[kind], thin(policyColor(kind)))
-		if err != nil {
-			return nil, err
-		}
-		g, err := scatter(ratios[kind], policyGlyph(kind))
-		if err != nil {
-			return nil, err
-		}
-		p.Add(b, l, g)
 	}
 	bg, err := scatter(blogPts, blogGlyph)
 	if err != nil {

@@ -122,19 +122,25 @@ func RecoveryVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 
 // addControl draws one control's estimates: band, joining line and glyphs.
 func addControl(p *plot.Plot, pts []point, sty policyStyle) error {
-	b, err := band(p, pts, translucent(sty.color))
+	return addBandedCurve(p, pts, sty.color, draw.GlyphStyle{Color: sty.color, Radius: vg.Points(3), Shape: sty.shape})
+}
+
+// addBandedCurve draws one series of estimates in colour c: its 95% band,
+// a thin line joining the means and glyph g at each mean.
+func addBandedCurve(p *plot.Plot, pts []point, c color.NRGBA, g draw.GlyphStyle) error {
+	b, err := band(p, pts, translucent(c))
 	if err != nil {
 		return err
 	}
-	l, err := curve(pts, thin(sty.color))
+	l, err := curve(pts, thin(c))
 	if err != nil {
 		return err
 	}
-	g, err := scatter(pts, draw.GlyphStyle{Color: sty.color, Radius: vg.Points(3), Shape: sty.shape})
+	sc, err := scatter(pts, g)
 	if err != nil {
 		return err
 	}
-	p.Add(b, l, g)
+	p.Add(b, l, sc)
 	return nil
 }
 
