@@ -75,14 +75,7 @@ func (e *OCCEngine) hop(c int32) float64 {
 // uniform, even for a deterministic policy, so that the draws of different
 // policies stay aligned.
 func (e *OCCEngine) backoff(c int32, n int) float64 {
-	u := uniform(&e.net[c])
-	if e.laws != nil {
-		return e.laws[min(n, len(e.laws)-1)].Draw(u)
-	}
-	cl := &e.client[c]
-	var d float64
-	d, cl.prev = e.sc.Policy.Law(n, cl.prev).Sample(u)
-	return d
+	return drawDelay(e.laws, e.sc.Policy, n, &e.client[c].prev, uniform(&e.net[c]))
 }
 
 // attempt schedules the attempt of client c whose read is sent at s and

@@ -292,6 +292,19 @@ func NewEngineUsing(sc model.Scenario, want EngineName) (Engine, error) {
 	return p.Work.build(sc, p.Choice)
 }
 
+// drawDelay is a retry's delay drawn from the uniform u: from the law of
+// retry n's class when the policy has class laws (classLaws), else from
+// the policy's law given the state a stateful policy carries, which it
+// updates in prev.
+func drawDelay(laws []model.Law, pol model.Policy, n int, prev *float64, u float64) float64 {
+	if laws != nil {
+		return laws[min(n, len(laws)-1)].Draw(u)
+	}
+	var d float64
+	d, *prev = pol.Law(n, *prev).Sample(u)
+	return d
+}
+
 // classLaws is the delay law of each retry class n = 1…Classes() (index
 // n; index 0 unused), for engines that keep them on their hot path; nil
 // when the policy's law depends on each client's previous delay.

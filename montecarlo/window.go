@@ -109,14 +109,7 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 
 // backoff draws client c's delay before its retry n, in windows.
 func (e *WindowEngine) backoff(c int32, n int) float64 {
-	u := uniform(&e.net[c])
-	if e.laws != nil {
-		return e.laws[min(n, len(e.laws)-1)].Draw(u)
-	}
-	cl := &e.client[c]
-	var d float64
-	d, cl.prev = e.sc.Policy.Law(n, cl.prev).Sample(u)
-	return d
+	return drawDelay(e.laws, e.sc.Policy, n, &e.client[c].prev, uniform(&e.net[c]))
 }
 
 // Play runs one trial.
