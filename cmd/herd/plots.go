@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -132,18 +133,28 @@ func plotsRun(opts *plotsOptions) error {
 			}
 			bar.set(done)
 		}
-		d, err := f.Draw(opts.Ctx, cfg)
+		var d *plots.Drawing
+		var err error
+		pprof.Do(opts.Ctx, pprof.Labels("figure", f.Name, "stage", "compute"), func(ctx context.Context) {
+			d, err = f.Draw(ctx, cfg)
+		})
 		bar.finish()
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.Name, err)
 		}
 		d.Cite = opts.Cite
 		for _, format := range plots.Formats {
-			b, err := d.Render(format)
+			var b []byte
+			pprof.Do(opts.Ctx, pprof.Labels("figure", f.Name, "stage", "render-"+format), func(context.Context) {
+				b, err = d.Render(format)
+			})
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.Name, err)
 			}
-			if err := writeFileAtomic(filepath.Join(opts.Out, f.Name+"."+format), b); err != nil {
+			pprof.Do(opts.Ctx, pprof.Labels("figure", f.Name, "stage", "write"), func(context.Context) {
+				err = writeFileAtomic(filepath.Join(opts.Out, f.Name+"."+format), b)
+			})
+			if err != nil {
 				return err
 			}
 		}
