@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/herdlab/herd/montecarlo"
 )
@@ -75,9 +74,6 @@ type Config struct {
 	// Progress, when set, is called as a figure finishes units of work
 	// (done of total); total can grow as a figure reaches a new stage.
 	Progress func(done, total int)
-	// Cache, when set, shares computed data between figures drawn in one
-	// run (calls-vs-load and completion-vs-load share their sweep).
-	Cache *Cache
 }
 
 // DefaultConfig is the configuration of `make plots`: full trial counts,
@@ -110,33 +106,4 @@ func (c Config) progress(done, total int) {
 	if c.Progress != nil {
 		c.Progress(done, total)
 	}
-}
-
-// Cache holds data computed for one figure that another can reuse. Its
-// zero value is ready to use.
-type Cache struct {
-	mu sync.Mutex
-	m  map[string]any
-}
-
-// remember returns the value stored under key, computing and storing it
-// first when absent (or always, when c is nil).
-func remember[T any](c *Cache, key string, compute func() (T, error)) (T, error) {
-	if c == nil {
-		return compute()
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if v, ok := c.m[key]; ok {
-		return v.(T), nil
-	}
-	v, err := compute()
-	if err != nil {
-		return v, err
-	}
-	if c.m == nil {
-		c.m = map[string]any{}
-	}
-	c.m[key] = v
-	return v, nil
 }
