@@ -17,7 +17,7 @@ var cost = map[string]float64{
 	"queue-metastability-map": 17.8,
 	"recovery-vs-load":        13.6,
 	"aws-calls-vs-clients":    8.8,
-	"calls-vs-load":           6.2,
+	"calls-vs-load":           7.7,
 	"sensitivity-base-cap":    3.4,
 	"queue-hysteresis":        2.4,
 	"presets-audit":           1.8,
