@@ -9,16 +9,18 @@ import (
 )
 
 // cpuProfile is the file of the hidden --cpuprofile root flag: when set,
-// the command's CPU profile is written there (read it with go tool pprof),
-// to see where a run's time goes without a test harness around it.
+// the command's CPU profile is written there (read it with go tool pprof;
+// herd plots labels its samples by figure and stage, go tool pprof -tags),
+// to see where a run's time goes without a test harness around it. A
+// command's own --cpuprofile flag, if it has one, shadows this one.
 var cpuProfile struct {
 	path string
 	file *os.File
 }
 
 func init() {
-	cobra.OnInitialize(startCPUProfile)
-	cobra.OnFinalize(stopCPUProfile)
+	cobra.OnInitialize(beginCPUProfile)
+	cobra.OnFinalize(endCPUProfile)
 }
 
 // addProfileFlag registers --cpuprofile on root, hidden: it is for
@@ -28,10 +30,10 @@ func addProfileFlag(root *cobra.Command) {
 	_ = root.PersistentFlags().MarkHidden("cpuprofile")
 }
 
-// startCPUProfile starts profiling when --cpuprofile was given. cobra
+// beginCPUProfile starts profiling when --cpuprofile was given. cobra
 // calls it before the command runs; it cannot fail the command, so a file
 // that cannot be created is reported and the run goes on unprofiled.
-func startCPUProfile() {
+func beginCPUProfile() {
 	if cpuProfile.path == "" || cpuProfile.file != nil {
 		return
 	}
@@ -49,8 +51,8 @@ func startCPUProfile() {
 	cpuProfile.file = f
 }
 
-// stopCPUProfile writes the profile out once the command has run.
-func stopCPUProfile() {
+// endCPUProfile writes the profile out once the command has run.
+func endCPUProfile() {
 	if cpuProfile.file == nil {
 		return
 	}
