@@ -31,8 +31,7 @@ const MaxOCCClients = 10_000_000
 type OCCEngine struct {
 	sc      model.Scenario
 	horizon float64
-	net     []rand.PCG   // client c's stream
-	rng     []*rand.Rand // rand.New(&net[c]), for NormFloat64
+	net     []rand.PCG // client c's stream
 	client  []occClient
 	queue   clientQueue // the clients' next writes
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
@@ -57,18 +56,15 @@ type occEvent struct {
 func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
 	e := &OCCEngine{sc: sc, horizon: float64(sc.EffectiveHorizon())}
 	e.net = make([]rand.PCG, sc.Clients)
-	e.rng = make([]*rand.Rand, sc.Clients)
-	for c := range e.net {
-		e.rng[c] = rand.New(&e.net[c])
-	}
 	e.client = make([]occClient, sc.Clients)
 	e.laws = classLaws(sc.Policy)
 	return e, nil
 }
 
-// hop is one network delay of client c, |Normal(HopMean, HopSD)| ms.
+// hop is one network delay of client c, |Normal(HopMean, HopSD)| ms, the
+// draw rand.Rand.NormFloat64 makes from the client's stream.
 func (e *OCCEngine) hop(c int32) float64 {
-	return math.Abs(model.HopMean + model.HopSD*e.rng[c].NormFloat64())
+	return math.Abs(model.HopMean + model.HopSD*normal(&e.net[c]))
 }
 
 // backoff draws client c's delay before its retry n. It always consumes one

@@ -65,23 +65,38 @@ func reportCPU(b *testing.B, cpu0 float64, work int64, unit string) {
 }
 
 // BenchmarkHop is one network hop of the OCC engine, |Normal(10, 2)| from
-// a client's rand.Rand over its PCG stream, as the engine draws it four
-// times per lost write: the part of an event's cost the queue cannot
-// remove and the stream fixes.
+// a client's PCG stream, as the engine draws it four times per lost write:
+// the part of an event's cost the queue cannot remove and the stream
+// fixes. "engine" is the engine's hop (normal on the concrete PCG),
+// "NormFloat64" the same draws through rand.Rand's Source interface, as
+// the engine made them before.
 func BenchmarkHop(b *testing.B) {
-	var e OCCEngine
-	e.net = make([]rand.PCG, 1)
-	e.net[0].Seed(1, 2)
-	e.rng = []*rand.Rand{rand.New(&e.net[0])}
-	var s float64
-	n := 0
-	cpu := cpuSeconds()
-	for b.Loop() {
-		s += e.hop(0)
-		n++
-	}
-	sinkFloat = s
-	reportCPU(b, cpu, int64(n), "hops")
+	b.Run("engine", func(b *testing.B) {
+		var e OCCEngine
+		e.net = make([]rand.PCG, 1)
+		e.net[0].Seed(1, 2)
+		var s float64
+		n := 0
+		cpu := cpuSeconds()
+		for b.Loop() {
+			s += e.hop(0)
+			n++
+		}
+		sinkFloat = s
+		reportCPU(b, cpu, int64(n), "hops")
+	})
+	b.Run("NormFloat64", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 2))
+		var s float64
+		n := 0
+		cpu := cpuSeconds()
+		for b.Loop() {
+			s += math.Abs(model.HopMean + model.HopSD*r.NormFloat64())
+			n++
+		}
+		sinkFloat = s
+		reportCPU(b, cpu, int64(n), "hops")
+	})
 }
 
 // BenchmarkOCCQueue is the event queue alone under the OCC engine's

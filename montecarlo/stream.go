@@ -2,6 +2,7 @@ package montecarlo
 
 import (
 	"hash/fnv"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"strconv"
@@ -48,4 +49,107 @@ func below(src *rand.PCG, n uint64) uint64 {
 		}
 	}
 	return hi
+}
+
+// normal is a standard normal draw from src: the very draw, and the very
+// consumption of src, of rand.New(src).NormFloat64(), called on the
+// concrete PCG so that the common case inlines into the OCC engine's hop
+// instead of going through rand.Rand's Source interface on every word.
+//
+// The method is Marsaglia and Tsang's ziggurat ("The Ziggurat Method for
+// Generating Random Variables", J. Stat. Softw. 5(8), 2000) with 128
+// layers, as math/rand/v2 uses it: one 64-bit word u gives a signed 32-bit
+// j (its low half) and a layer i (bits 32…38); x = j·w[i] is accepted at
+// once when |j| < k[i], which is the case for more than 98% of the words.
+// The rest (normalRest) is the wedge test of layer i > 0 and the tail
+// beyond r of the base layer. The tables are built by zigguratTables from
+// the paper's recurrence; TestNormalMatchesNormFloat64 checks them and the
+// draws against NormFloat64.
+func normal(src *rand.PCG) float64 {
+	u := src.Uint64()
+	j := int32(u)
+	l := &ziggurat.layer[u>>32&0x7f]
+	a := uint32(j)
+	if j < 0 {
+		a = -a
+	}
+	if a < l.k {
+		return float64(j) * float64(l.w)
+	}
+	return normalRest(src, u)
+}
+
+// zigguratR is the paper's r for 128 layers, where the tail begins, and
+// zigguratV the area of each layer.
+const (
+	zigguratR = 3.442619855899
+	zigguratV = 9.91256303526217e-3
+)
+
+// zigguratLayer is one layer's numbers: the acceptance bound k on |j|, the
+// scale w from j to x, and f = exp(−x²/2) at the layer's outer edge.
+type zigguratLayer struct {
+	k    uint32
+	w, f float32
+}
+
+var ziggurat = zigguratTables()
+
+// zigguratTables builds the layers by the paper's recurrence: from the
+// outermost edge x = r inwards, each next edge x′ solves
+// v = x·(exp(−x′²/2) − exp(−x²/2)); the layers keep w and f as float32 and
+// k truncated to an integer, as the reference tables do.
+func zigguratTables() (z struct{ layer [128]zigguratLayer }) {
+	const m = 1 << 31
+	x := zigguratR
+	q := zigguratV / math.Exp(-0.5*x*x)
+	z.layer[0] = zigguratLayer{k: uint32(x / q * m), w: float32(q / m), f: 1}
+	z.layer[127].w, z.layer[127].f = float32(x/m), float32(math.Exp(-0.5*x*x))
+	for i := 126; i >= 1; i-- {
+		inner := math.Sqrt(-2 * math.Log(zigguratV/x+math.Exp(-0.5*x*x)))
+		z.layer[i+1].k = uint32(inner / x * m)
+		x = inner
+		z.layer[i].w, z.layer[i].f = float32(x/m), float32(math.Exp(-0.5*x*x))
+	}
+	return z
+}
+
+// normalRest finishes a normal draw whose first word u the ziggurat did
+// not accept at once; it loops, as the whole draw does, until a point is
+// accepted. src is an interface here, off the hot path, so that the tests
+// can script the words.
+func normalRest(src rand.Source, u uint64) float64 {
+	// float53 is rand.Rand.Float64: the low 53 bits of a word.
+	float53 := func() float64 { return float64(src.Uint64()<<11>>11) / (1 << 53) }
+	for {
+		j := int32(u)
+		i := u >> 32 & 0x7f
+		l := &ziggurat.layer[i]
+		x := float64(j) * float64(l.w)
+		a := uint32(j)
+		if j < 0 {
+			a = -a
+		}
+		if a < l.k {
+			return x
+		}
+		if i == 0 { // the tail beyond r, by Marsaglia's exponential rejection
+			for {
+				x = -math.Log(float53()) * (1 / zigguratR)
+				y := -math.Log(float53())
+				if y+y >= x*x {
+					break
+				}
+			}
+			if j > 0 {
+				return zigguratR + x
+			}
+			return -zigguratR - x
+		}
+		// The wedge between layer i's rectangle and the density.
+		if l.f+float32(float53())*(ziggurat.layer[i-1].f-l.f) < float32(math.Exp(-0.5*x*x)) {
+			return x
+		}
+		u = src.Uint64()
+	}
 }
