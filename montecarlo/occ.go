@@ -38,6 +38,9 @@ type OCCEngine struct {
 	// policy whose law depends on n alone; nil for a stateful policy
 	// (Decorrelated), whose law is asked of the policy at every retry.
 	laws []model.Law
+	// affine is laws as min(max, lo + u·width) (Law.Affine), drawn inline,
+	// when every one of them is a plain clamped uniform; else nil.
+	affine []affine
 }
 
 type occClient struct {
@@ -58,28 +61,51 @@ func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
 	e.net = make([]rand.PCG, sc.Clients)
 	e.client = make([]occClient, sc.Clients)
 	e.laws = classLaws(sc.Policy)
+	if e.laws != nil {
+		e.affine = make([]affine, len(e.laws))
+		for n, l := range e.laws[1:] {
+			a := &e.affine[n+1]
+			if a.lo, a.width, a.max, a.ok = l.Affine(); !a.ok {
+				e.affine = nil
+				break
+			}
+		}
+	}
 	return e, nil
 }
 
-// hop is one network delay of client c, |Normal(HopMean, HopSD)| ms, the
+// hop is one network delay of a client, |Normal(HopMean, HopSD)| ms, the
 // draw rand.Rand.NormFloat64 makes from the client's stream.
-func (e *OCCEngine) hop(c int32) float64 {
-	return math.Abs(model.HopMean + model.HopSD*normal(&e.net[c]))
+func hop(net *rand.PCG) float64 {
+	h := model.HopMean + model.HopSD*normal(net)
+	if h < 0 { // math.Abs, within the inliner's budget
+		h = -h
+	}
+	return h
 }
 
 // backoff draws client c's delay before its retry n. It always consumes one
 // uniform, even for a deterministic policy, so that the draws of different
 // policies stay aligned.
 func (e *OCCEngine) backoff(c int32, n int) float64 {
-	return drawDelay(e.laws, e.sc.Policy, n, &e.client[c].prev, uniform(&e.net[c]))
+	u := uniform(&e.net[c])
+	if e.affine != nil { // Law.Draw of the plain clamped uniform, inline
+		a := &e.affine[min(n, len(e.affine)-1)]
+		if d := a.lo + u*a.width; d < a.max {
+			return d
+		}
+		return a.max
+	}
+	return drawDelay(e.laws, e.sc.Policy, n, &e.client[c].prev, u)
 }
 
 // attempt schedules the attempt of client c whose read is sent at s and
 // returns the time its write reaches the server.
 func (e *OCCEngine) attempt(c int32, s float64) float64 {
-	r := s + e.hop(c)
+	net := &e.net[c]
+	r := s + hop(net)
 	e.client[c].read = r
-	return r + e.hop(c) + e.hop(c)
+	return r + hop(net) + hop(net)
 }
 
 // Play runs one trial.
@@ -88,9 +114,10 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	sc := &e.sc
 	q := &e.queue
 	q.reset(sc.Clients)
+	first := sc.Policy.Start()
 	for c := range int32(sc.Clients) {
 		e.net[c].Seed(src.Uint64(), src.Uint64())
-		e.client[c] = occClient{prev: sc.Policy.Start()}
+		e.client[c] = occClient{prev: first}
 		start := 0.0
 		if sc.FirstWindow > 1 {
 			start = uniform(&e.net[c]) * float64(sc.FirstWindow)
@@ -118,11 +145,11 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if lastWin < cl.read { // the version is still the one read: a win
 			lastWin = w
 			t.Served++
-			done = max(done, w+e.hop(c))
+			done = max(done, w+hop(&e.net[c]))
 			q.setBits(c, none)
 		} else { // a loss: the response, the backoff, the next attempt
 			cl.retry++
-			fail := w + e.hop(c)
+			fail := w + hop(&e.net[c])
 			q.set(c, e.attempt(c, fail+e.backoff(c, cl.retry)))
 		}
 	}

@@ -13,33 +13,50 @@ import (
 // (N = 10…190 × its five policies) per iteration: one trial of `herd
 // reproduce aws`, the unit scripts/bench-vs-aws.sh compares per trial with
 // the blog's simulator. It reports events (writes) per second and the cost
-// of one grid trial.
+// of one grid trial, for the engine ("engine") and for occReference
+// ("reference"), the engine as it was before its draws were made fast,
+// which plays the same trials bit for bit (TestOCCMatchesReference); with
+// -count the two alternate, so their ratio is measured side by side.
 func BenchmarkOCCGrid(b *testing.B) {
-	var engines []Engine
 	var scs []model.Scenario
 	for _, n := range model.AWSClients() {
 		for _, kind := range model.AWSKinds() {
-			sc := model.AWSScenario(n, kind)
+			scs = append(scs, model.AWSScenario(n, kind))
+		}
+	}
+	grid := func(b *testing.B, engines []Engine) {
+		var t Trial
+		var events int64
+		b.ReportAllocs()
+		cpu := cpuSeconds()
+		for i := 0; b.Loop(); i++ {
+			for j, e := range engines {
+				t.reset(i)
+				e.Play(Stream(1, scs[j], i), &t, false)
+				events += t.Calls
+			}
+		}
+		reportCPU(b, cpu, events, "events")
+		b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/grid-trial")
+	}
+	b.Run("engine", func(b *testing.B) {
+		var engines []Engine
+		for _, sc := range scs {
 			e, err := NewEngineUsing(sc, Default)
 			if err != nil {
 				b.Fatal(err)
 			}
-			engines, scs = append(engines, e), append(scs, sc)
+			engines = append(engines, e)
 		}
-	}
-	var t Trial
-	var events int64
-	b.ReportAllocs()
-	cpu := cpuSeconds()
-	for i := 0; b.Loop(); i++ {
-		for j, e := range engines {
-			t.reset(i)
-			e.Play(Stream(1, scs[j], i), &t, false)
-			events += t.Calls
+		grid(b, engines)
+	})
+	b.Run("reference", func(b *testing.B) {
+		var engines []Engine
+		for _, sc := range scs {
+			engines = append(engines, newOCCReference(sc))
 		}
-	}
-	reportCPU(b, cpu, events, "events")
-	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/grid-trial")
+		grid(b, engines)
+	})
 }
 
 // cpuSeconds is the CPU time of the process so far (user and system). On a
@@ -79,7 +96,7 @@ func BenchmarkHop(b *testing.B) {
 		n := 0
 		cpu := cpuSeconds()
 		for b.Loop() {
-			s += e.hop(0)
+			s += hop(&e.net[0])
 			n++
 		}
 		sinkFloat = s
