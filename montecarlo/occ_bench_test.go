@@ -90,13 +90,13 @@ func reportCPU(b *testing.B, cpu0 float64, work int64, unit string) {
 func BenchmarkHop(b *testing.B) {
 	b.Run("engine", func(b *testing.B) {
 		var e OCCEngine
-		e.net = make([]rand.PCG, 1)
-		e.net[0].Seed(1, 2)
+		e.client = make([]occClient, 1)
+		e.client[0].net.Seed(1, 2)
 		var s float64
 		n := 0
 		cpu := cpuSeconds()
 		for b.Loop() {
-			s += hop(&e.net[0])
+			s += hop(&e.client[0].net)
 			n++
 		}
 		sinkFloat = s
