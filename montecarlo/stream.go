@@ -69,12 +69,8 @@ func normal(src *rand.PCG) float64 {
 	u := src.Uint64()
 	j := int32(u)
 	l := &ziggurat.layer[u>>32&0x7f]
-	a := uint32(j)
-	if j < 0 {
-		a = -a
-	}
-	if a < l.k {
-		return float64(j) * float64(l.w)
+	if uint32(j)+l.off < l.span { // |j| < k
+		return float64(j) * l.w
 	}
 	return normalRest(src, u)
 }
@@ -86,11 +82,23 @@ const (
 	zigguratV = 9.91256303526217e-3
 )
 
-// zigguratLayer is what the common case reads of a layer: the acceptance
-// bound k on |j| and the scale w from j to x.
+// zigguratLayer is what the common case reads of a layer: the scale w from
+// j to x (a float32, widened) and the acceptance bound k on |j| as one
+// unsigned comparison: −k < j < k iff uint32(j) + k − 1 < 2k − 1 (off and
+// span; both 0 when k = 0, which accepts nothing).
 type zigguratLayer struct {
-	k uint32
-	w float32
+	w         float64
+	off, span uint32
+}
+
+// k is the layer's acceptance bound on |j|.
+func (l zigguratLayer) k() uint32 { return (l.span + 1) / 2 }
+
+// bound sets the layer's acceptance bound to k < 2³¹.
+func (l *zigguratLayer) bound(k uint32) {
+	if k > 0 {
+		l.off, l.span = k-1, 2*k-1
+	}
 }
 
 // zigguratWedge is what the wedge test reads of layer i: f = exp(−x²/2)
@@ -117,20 +125,21 @@ func zigguratTables() (z struct {
 	const m = 1 << 31
 	x := zigguratR
 	q := zigguratV / math.Exp(-0.5*x*x)
-	z.layer[0] = zigguratLayer{k: uint32(x / q * m), w: float32(q / m)}
+	z.layer[0].bound(uint32(x / q * m))
+	z.layer[0].w = float64(float32(q / m))
 	z.wedge[0].f = 1
-	z.layer[127].w, z.wedge[127].f = float32(x/m), float32(math.Exp(-0.5*x*x))
+	z.layer[127].w, z.wedge[127].f = float64(float32(x/m)), float32(math.Exp(-0.5*x*x))
 	for i := 126; i >= 1; i-- {
 		inner := math.Sqrt(-2 * math.Log(zigguratV/x+math.Exp(-0.5*x*x)))
-		z.layer[i+1].k = uint32(inner / x * m)
+		z.layer[i+1].bound(uint32(inner / x * m))
 		x = inner
-		z.layer[i].w, z.wedge[i].f = float32(x/m), float32(math.Exp(-0.5*x*x))
+		z.layer[i].w, z.wedge[i].f = float64(float32(x/m)), float32(math.Exp(-0.5*x*x))
 	}
 	for i := 1; i < 128; i++ {
 		l, w := z.layer[i], &z.wedge[i]
 		w.inner = z.wedge[i-1].f
-		w.b = m * float64(l.w)
-		a := float64(l.k) * float64(l.w) // the smallest |x| of a wedge point
+		w.b = m * l.w
+		a := float64(l.k()) * l.w // the smallest |x| of a wedge point
 		w.phiB = math.Exp(-0.5 * w.b * w.b)
 		w.e = math.Exp((w.b*w.b-a*a)/2) / 6 * (1 + 1e-9) // rounded well up
 	}
@@ -165,12 +174,8 @@ func normalRest(src rand.Source, u uint64) float64 {
 		j := int32(u)
 		i := u >> 32 & 0x7f
 		l := &ziggurat.layer[i]
-		x := float64(j) * float64(l.w)
-		a := uint32(j)
-		if j < 0 {
-			a = -a
-		}
-		if a < l.k {
+		x := float64(j) * l.w
+		if uint32(j)+l.off < l.span { // |j| < k
 			return x
 		}
 		if i == 0 { // the tail beyond r, by Marsaglia's exponential rejection

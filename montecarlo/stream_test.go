@@ -82,8 +82,8 @@ func TestZigguratTablesMatchNormFloat64(t *testing.T) {
 		l := ziggurat.layer[i]
 		both(t, "w", word(i, 1), 0)
 		both(t, "w", word(i, -1), 0)
-		if l.k > 1 {
-			for _, j := range []int64{int64(l.k) - 1, int64(l.k)} {
+		if l.k() > 1 {
+			for _, j := range []int64{int64(l.k()) - 1, int64(l.k())} {
 				if j > math.MaxInt32 {
 					continue
 				}
@@ -93,19 +93,19 @@ func TestZigguratTablesMatchNormFloat64(t *testing.T) {
 		}
 		if i == 0 {
 			for range 2000 { // the tail
-				both(t, "tail", word(0, int32(rng.Uint32())|int32(l.k)), rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
+				both(t, "tail", word(0, int32(rng.Uint32())|int32(l.k())), rng.Uint64(), rng.Uint64(), rng.Uint64(), rng.Uint64())
 			}
 			continue
 		}
 		for range 16 {
-			j := int32(int64(l.k) + rng.Int64N(1<<31-int64(l.k)))
+			j := int32(int64(l.k()) + rng.Int64N(1<<31-int64(l.k())))
 			if rng.IntN(2) == 0 {
 				j = -j
 			}
 			accepts := func(v uint64) bool {
 				s := &script{words: []uint64{v}}
 				x := normalRest(s, word(i, j))
-				return x == float64(j)*float64(l.w) && s.taken == 1
+				return x == float64(j)*l.w && s.taken == 1
 			}
 			lo, hi := uint64(0), uint64(top) // accepts(lo); the first rejection is ≤ hi
 			if !accepts(0) {
@@ -138,8 +138,8 @@ func TestWedgeBounds(t *testing.T) {
 	for i := 1; i < 128; i++ {
 		l, w := ziggurat.layer[i], &ziggurat.wedge[i]
 		for range 20_000 {
-			j := int64(l.k) + rng.Int64N(1<<31-int64(l.k)+1)
-			x := float64(j) * float64(l.w)
+			j := int64(l.k()) + rng.Int64N(1<<31-int64(l.k())+1)
+			x := float64(j) * l.w
 			lo, hi := wedgeBounds(w, x)
 			e := math.Exp(-0.5 * x * x)
 			if !(lo <= e && e <= hi) {
