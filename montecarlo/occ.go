@@ -7,8 +7,9 @@ import (
 	"github.com/herdlab/herd/model"
 )
 
-// MaxOCCClients bounds the OCC engine's cohort: it keeps about 100 bytes
-// per client (a random stream, a pending event and the client's state).
+// MaxOCCClients bounds the OCC engine's cohort: it keeps under 100 bytes
+// per client (its random stream and state, 40 bytes, and its leaf and
+// path in the event queue, at most 24).
 const MaxOCCClients = 10_000_000
 
 // OCCEngine is the event engine of the AWS blog's OCC model (see
