@@ -239,8 +239,10 @@ func (e *occReference) Play(src *rand.PCG, t *Trial, arrivals bool) {
 // The engine plays every trial exactly as the reference does: the same
 // calls, wins, censoring, completion time and every write's time, bit for
 // bit, over the AWS grid's policies, cohorts from 1 to 190, a first window
-// and a horizon that censors some trials. Shown to fail by making the
-// engine's hop draw one uniform less (calls and times then differ at once).
+// and a horizon that censors some trials. Shown to fail by one extra
+// uniform drawn in the engine's attempt, and by a loser's response
+// arriving 10⁻⁹ ms late (the completion time then differs in its 10th
+// digit).
 func TestOCCMatchesReference(t *testing.T) {
 	type variant struct {
 		n, window int
