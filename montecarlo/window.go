@@ -80,6 +80,7 @@ type WindowEngine struct {
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy.
 	laws       []model.Law
+	law        func(n int, prev float64) model.Law // the policy's Law, its rule looked up once
 	retries    int
 	maxElapsed float64 // in windows; +Inf: no limit
 }
@@ -103,13 +104,13 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	e.net = make([]rand.PCG, sc.Clients)
 	e.client = make([]windowClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
-	e.laws = classLaws(sc.Policy)
+	e.laws, e.law = classLaws(sc.Policy), sc.Policy.LawFunc()
 	return e, nil
 }
 
 // backoff draws client c's delay before its retry n, in windows.
 func (e *WindowEngine) backoff(c int32, n int) float64 {
-	return drawDelay(e.laws, e.sc.Policy, n, &e.client[c].prev, uniform(&e.net[c]))
+	return drawDelay(e.laws, e.law, n, &e.client[c].prev, uniform(&e.net[c]))
 }
 
 // Play runs one trial.
