@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -66,6 +67,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	timeout := fs.Duration("timeout", 0, "stop everything after this long (default 40m, or 5m with -short)")
 	only := fs.String("only", "", "run only the cases whose name contains this text, e.g. \"retry-go 200/10\"")
 	parallel := fs.Int("parallel", 0, "cases measured at once (default 2, or 1 with -short); each case's repetitions run one after the other. More is faster but, on a busy machine, widens the first-send spreads and round trips")
+	trace := fs.String("trace", "", "write every request of every repetition to this CSV file (client send, handler entry, decision, answer and the delay drawn after it, µs from the server's first arrival)")
 	verbose := fs.Bool("v", false, "print every repetition (calls, completion in windows, give-ups, latest first arrival)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -90,6 +92,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 			cases = append(cases, cs)
 		}
 	}
+	var traceOut *bufio.Writer
+	if *trace != "" {
+		f, err := os.Create(*trace)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		traceOut = bufio.NewWriter(f)
+		defer traceOut.Flush()
+		fmt.Fprintln(traceOut, "case,rep,client,attempt,sent_us,entered_us,decided_us,answered_us,admitted,delay_us")
+	}
 	rows := make([]row, len(cases))
 	errs := make([]error, len(cases))
 	var mu sync.Mutex // stderr
@@ -107,15 +120,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 				cs := cases[i]
 				began := time.Now()
 				var each func(repetition)
-				if *verbose {
+				nrep := 0
+				if *verbose || traceOut != nil {
 					each = func(rep repetition) {
 						mu.Lock()
 						defer mu.Unlock()
+						nrep++
+						if traceOut != nil {
+							writeTrace(traceOut, cs, nrep, rep.requests)
+						}
+						if !*verbose {
+							return
+						}
 						fmt.Fprintf(stderr, "  %s: %d calls, completion %s = window %d, %d gave up, latest first arrival %s\n", cs, rep.calls,
 							rep.completion.Round(time.Millisecond), int(rep.completion/cs.window), rep.gaveUp, rep.firstMax.Round(time.Millisecond))
 					}
 				}
-				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, each)
+				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, traceOut != nil, each)
 				mu.Lock()
 				if errs[i] == nil {
 					fmt.Fprintf(stderr, "%-30s %s (%s)\n", cs, rows[i].verdict(), time.Since(began).Round(time.Second))
@@ -151,12 +172,12 @@ type row struct {
 	unaligned                           int
 }
 
-func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(repetition)) (row, error) {
+func measureCase(ctx context.Context, cs caseSpec, reps, trials int, trace bool, each func(repetition)) (row, error) {
 	var rs []repetition
 	var calls, completion, gaveUp stats.Moments
 	r := row{cs: cs, reps: reps}
 	for range reps {
-		rep, err := runRepetition(ctx, cs)
+		rep, err := runRepetition(ctx, cs, trace)
 		if err != nil {
 			return r, err
 		}
@@ -190,6 +211,18 @@ func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(r
 		r.tickCompletion = t.Completion.Mean * float64(cs.window) / 1e6
 	}
 	return r, nil
+}
+
+func writeTrace(w io.Writer, cs caseSpec, rep int, rs []request) {
+	us := func(d time.Duration) int64 { return d.Microseconds() }
+	for _, r := range rs {
+		delay := int64(-1)
+		if r.delay >= 0 {
+			delay = us(r.delay)
+		}
+		fmt.Fprintf(w, "%s,%d,%d,%d,%d,%d,%d,%d,%t,%d\n", cs, rep, r.client, r.attempt,
+			us(r.sent), us(r.entered), us(r.decided), us(r.answered), r.admitted, delay)
+	}
 }
 
 // agrees says whether herd's estimate is within tolerance of the live one,

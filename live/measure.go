@@ -30,6 +30,8 @@ type repetition struct {
 	// the retries (next arrival − failure − the library's delay).
 	firstMax time.Duration
 	trips    []time.Duration
+	// requests is every request, when tracing.
+	requests []request
 	// unaligned counts clients whose arrivals and recorded delays do not
 	// pair up (an attempt that never reached the server); their round
 	// trips are left out.
@@ -43,10 +45,13 @@ const release = 100 * time.Millisecond
 // runRepetition starts a server, releases the case's clients at one
 // instant, waits for every one of them to succeed or give up, and stops the
 // server.
-func runRepetition(ctx context.Context, cs caseSpec) (repetition, error) {
+func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, error) {
 	srv, err := startWindowServer(cs.k, cs.window, cs.clients)
 	if err != nil {
 		return repetition{}, err
+	}
+	if trace {
+		srv.decisions = make([][]decision, cs.clients)
 	}
 	defer srv.close()
 	clients := make([]*client, cs.clients)
@@ -54,7 +59,7 @@ func runRepetition(ctx context.Context, cs caseSpec) (repetition, error) {
 	start := make(chan struct{})
 	finished := make(chan struct{}, cs.clients)
 	for i := range clients {
-		clients[i] = newClient(i, srv.url(), cs.window)
+		clients[i] = newClient(i, srv.url(), cs.window, trace)
 		go func() {
 			defer func() { finished <- struct{}{} }()
 			select {
@@ -98,6 +103,34 @@ func runRepetition(ctx context.Context, cs caseSpec) (repetition, error) {
 		for j, d := range c.delays {
 			r.trips = append(r.trips, a[j+1]-a[j]-d)
 		}
+		if trace && len(*c.exchanges) == len(a) {
+			r.requests = append(r.requests, tracedRequests(i, srv, c)...)
+		}
 	}
 	return r, nil
+}
+
+// request is one traced request, its times from the server's origin (the
+// first arrival): the client's send, the handler's entry, the server's
+// decision, the client's answer, and the delay the client drew after it
+// (−1 after the last).
+type request struct {
+	client, attempt                  int
+	sent, entered, decided, answered time.Duration
+	admitted                         bool
+	delay                            time.Duration
+}
+
+func tracedRequests(i int, srv *windowServer, c *client) []request {
+	var out []request
+	for j, x := range *c.exchanges {
+		d := srv.decisions[i][j]
+		r := request{client: i, attempt: j, sent: x.sent.Sub(srv.origin), entered: d.entered.Sub(srv.origin),
+			decided: d.decided.Sub(srv.origin), answered: x.answered.Sub(srv.origin), admitted: d.admitted, delay: -1}
+		if j < len(c.delays) {
+			r.delay = c.delays[j]
+		}
+		out = append(out, r)
+	}
+	return out
 }

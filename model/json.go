@@ -31,6 +31,8 @@ type scenarioJSON struct {
 	Window      string `json:"window,omitempty"`
 	Latency     string `json:"latency,omitempty"`
 	FirstSpread string `json:"first_spread,omitempty"`
+	// LatencyPerFlight is continuous time's, absent when 0.
+	LatencyPerFlight string `json:"latency_per_flight,omitempty"`
 	// FailureRate is the flaky server's p, absent on other servers.
 	FailureRate float64 `json:"failure_rate,omitempty"`
 	// QueueLimit and Timeout are the queue server's, absent elsewhere.
@@ -52,7 +54,8 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		MaxElapsed: durationString(s.Policy.MaxElapsed), FailureRate: s.FailureRate,
 		Time: s.Time.String(), Window: durationString(s.Window()),
 		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
-		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
+		LatencyPerFlight: durationString(s.LatencyPerFlight),
+		QueueLimit:       s.Queue.Limit, Timeout: s.Queue.Timeout,
 		Exponent: s.Policy.Exponent,
 	})
 }
@@ -121,12 +124,18 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("scenario: first_spread: %w", err)
 		}
 	}
+	var perFlight time.Duration
+	if j.LatencyPerFlight != "" {
+		if perFlight, err = time.ParseDuration(j.LatencyPerFlight); err != nil {
+			return fmt.Errorf("scenario: latency_per_flight: %w", err)
+		}
+	}
 	*s = Scenario{
 		Clients: j.Clients, Server: server, Capacity: j.Capacity,
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
-		Time: tm, Latency: trip, FirstSpread: spread,
+		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight,
 		FailureRate: j.FailureRate,
 		Queue:       Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
 	}

@@ -211,6 +211,8 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 			return bad("latency", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.Latency.String()))
 		case s.FirstSpread != 0:
 			return bad("first-spread", "left out in the tick model (use --first-window, or --time continuous)", s.FirstSpread)
+		case s.LatencyPerFlight != 0:
+			return bad("latency-per-flight", "left out in the tick model (a round trip needs --time continuous)", s.LatencyPerFlight)
 		}
 		return nil
 	case ContinuousTime:
@@ -231,11 +233,14 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 	if err := s.Latency.validate(); err != nil {
 		return err
 	}
+	if p := s.LatencyPerFlight; p < 0 || p > MaxLatency || float64(p)/float64(w) > MaxDelay/float64(max(1, s.Clients)) {
+		return bad("latency-per-flight", fmt.Sprintf("a duration in [0, %s] with --clients × it at most %g windows of %s", MaxLatency, float64(MaxDelay), w), s.LatencyPerFlight)
+	}
 	b := s.Latency.In(w).Bound()
 	if b > MaxDelay {
 		return bad("latency", fmt.Sprintf("at most %g windows of %s", float64(MaxDelay), w), strconv.Quote(s.Latency.String()))
 	}
-	if n := s.Policy.instantRetry(); b == 0 && n > 0 {
+	if n := s.Policy.instantRetry(); b == 0 && s.LatencyPerFlight == 0 && n > 0 {
 		return bad("latency", fmt.Sprintf("a round trip > 0 with policy %s, whose retry %d has no delay (without one it would reach the full window again at the same instant, for ever)", s.Policy.Kind, n), strconv.Quote(s.Latency.String()))
 	}
 	return nil
@@ -263,12 +268,15 @@ func (p Policy) instantRetry() int {
 // every pending client arrives again within L + D of its last failure, and
 // the first arrival in a fresh window succeeds. So the last success comes
 // by S + N·(1 + L + D), S the first-send spread; with a retry limit R every
-// client is done by S + R·(L + D).
+// client is done by S + R·(L + D). With a latency per flight P each way
+// waits at most for the N clients' ways ahead of it, so L grows by 2·N·P
+// and S by N·P.
 func (s Scenario) continuousHorizon() int {
 	w := s.Policy.TickLength()
-	lat := s.Latency.In(w).Bound()
+	queue := float64(s.Clients) * float64(s.LatencyPerFlight) / float64(w)
+	lat := s.Latency.In(w).Bound() + 2*queue
 	gap := lat + s.Policy.MaxDelay()
-	spread := float64(s.FirstSpread) / float64(w)
+	spread := float64(s.FirstSpread)/float64(w) + queue
 	h := spread + float64(s.Clients)*(1+gap)
 	if r := s.Policy.Retries; r > 0 {
 		h = math.Min(h, spread+float64(r)*gap+lat+1)
@@ -330,7 +338,7 @@ func (s *Spec) setTime(field, text string) error {
 		if err != nil {
 			return bad("a duration such as 100ms or 1s")
 		}
-		*map[string]*time.Duration{"window": &s.window, "first-spread": &s.firstSpread}[field] = d
+		*map[string]*time.Duration{"window": &s.window, "first-spread": &s.firstSpread, "latency-per-flight": &s.latencyPerFlight}[field] = d
 	}
 	if s.given == nil {
 		s.given = map[string]bool{}
@@ -340,7 +348,7 @@ func (s *Spec) setTime(field, text string) error {
 }
 
 // continuousFields are the spec fields that only continuous time has.
-var continuousFields = []string{"window", "latency", "first-spread"}
+var continuousFields = []string{"window", "latency", "first-spread", "latency-per-flight"}
 
 // applyTime sets the time model of sc, whose other fields the spec has
 // set (before a capacity rate is converted, since in continuous time the
@@ -369,7 +377,7 @@ func (s Spec) applyTime(sc *Scenario) error {
 			return &FieldError{Flag: f, Valid: "left out with --time continuous (delays are not rounded; spread the first sends with --first-spread)", Got: strconv.Quote(s.timeText(f))}
 		}
 	}
-	sc.Time, sc.Latency, sc.FirstSpread = ContinuousTime, s.latency, s.firstSpread
+	sc.Time, sc.Latency, sc.FirstSpread, sc.LatencyPerFlight = ContinuousTime, s.latency, s.firstSpread, s.latencyPerFlight
 	if s.Given("window") {
 		if s.window < MinTick || s.window > MaxTick {
 			return &FieldError{Flag: "window", Valid: fmt.Sprintf("a duration in [%s, %s]", MinTick, MaxTick), Got: s.window.String()}
@@ -394,6 +402,8 @@ func (s Spec) timeText(f string) string {
 		return s.latency.String()
 	case "first-spread":
 		return s.firstSpread.String()
+	case "latency-per-flight":
+		return s.latencyPerFlight.String()
 	case "rounding":
 		return s.rounding.String()
 	case "first-window":
@@ -406,7 +416,7 @@ func (s Spec) timeText(f string) string {
 // (the tick), the round trip and the spread, and not the rounding or the
 // first window, which it refuses.
 func (s *Spec) timeOf(sc Scenario) {
-	s.timeModel, s.latency, s.firstSpread, s.window = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick
+	s.timeModel, s.latency, s.firstSpread, s.window, s.latencyPerFlight = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick, sc.LatencyPerFlight
 	if sc.Time == ContinuousTime {
 		delete(s.given, "rounding")
 		delete(s.given, "first-window")

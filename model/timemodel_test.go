@@ -44,6 +44,7 @@ func TestSpecTimeModel(t *testing.T) {
 			RoundTrip{Law: UniformTrip, A: 2 * time.Millisecond, B: 8 * time.Millisecond}, 50 * time.Millisecond},
 		{[]string{"time", "continuous", "latency", "lognormal:5ms,2ms", "tick", "20ms"}, ContinuousTime, 20 * time.Millisecond, 10,
 			RoundTrip{Law: LogNormalTrip, A: 5 * time.Millisecond, B: 2 * time.Millisecond}, 0},
+		{[]string{"latency-per-flight", "50us", "window", "10ms"}, ContinuousTime, 10 * time.Millisecond, 10, RoundTrip{}, 0},
 	} {
 		sc, err := spec(t, c.kv...)
 		if err != nil {
@@ -87,6 +88,12 @@ func TestSpecTimeRefusals(t *testing.T) {
 		{[]string{"latency", "2h"}, "latency"},
 		{[]string{"first-spread", "-1ms"}, "first-spread"},
 		{[]string{"window", "1µs", "first-spread", "1h"}, "first-spread"},
+		{[]string{"time", "tick", "latency-per-flight", "50us"}, "latency-per-flight"},
+		{[]string{"latency-per-flight", "-1us"}, "latency-per-flight"},
+		{[]string{"latency-per-flight", "often"}, "latency-per-flight"},
+		{[]string{"latency-per-flight", "2h"}, "latency-per-flight"},
+		// 2·10⁷ clients × 1 s per way is beyond MaxDelay windows of 1 s.
+		{[]string{"clients", "20000000", "latency-per-flight", "1s"}, "latency-per-flight"},
 		// A retry with no delay and no round trip would reach the full
 		// window at the same instant for ever.
 		{[]string{"window", "100ms", "policy", "none"}, "latency"},
@@ -100,6 +107,10 @@ func TestSpecTimeRefusals(t *testing.T) {
 	}
 	if _, err := spec(t, "window", "100ms", "policy", "none", "latency", "1ms"); err != nil {
 		t.Errorf("policy none with a round trip: %v", err)
+	}
+	// A latency per flight alone gives every retry a way to travel.
+	if _, err := spec(t, "window", "100ms", "policy", "none", "latency-per-flight", "1us"); err != nil {
+		t.Errorf("policy none with a latency per flight: %v", err)
 	}
 }
 
@@ -215,18 +226,21 @@ func TestJitterWithinTick(t *testing.T) {
 
 // A continuous-time scenario's JSON names its time model and reads back.
 func TestScenarioJSONTime(t *testing.T) {
-	sc, err := spec(t, "policy", "cenkalti-v4", "window", "10ms", "latency", "lognormal:5ms,2ms", "first-spread", "40ms")
+	sc, err := spec(t, "policy", "cenkalti-v4", "window", "10ms", "latency", "lognormal:5ms,2ms", "first-spread", "40ms", "latency-per-flight", "50µs")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if sc.LatencyPerFlight != 50*time.Microsecond {
+		t.Errorf("latency per flight %s, want 50µs", sc.LatencyPerFlight)
+	}
 	b, _ := json.Marshal(sc)
-	for _, f := range []string{`"time":"continuous"`, `"window":"10ms"`, `"latency":"lognormal:5ms,2ms"`, `"first_spread":"40ms"`} {
+	for _, f := range []string{`"time":"continuous"`, `"window":"10ms"`, `"latency":"lognormal:5ms,2ms"`, `"first_spread":"40ms"`, `"latency_per_flight":"50µs"`} {
 		if !strings.Contains(string(b), f) {
 			t.Errorf("JSON %s lacks %s", b, f)
 		}
 	}
 	var back Scenario
-	if err := json.Unmarshal(b, &back); err != nil || back.Time != sc.Time || back.Latency != sc.Latency || back.FirstSpread != sc.FirstSpread || back.Policy.TickLength() != sc.Policy.TickLength() {
+	if err := json.Unmarshal(b, &back); err != nil || back.Time != sc.Time || back.Latency != sc.Latency || back.FirstSpread != sc.FirstSpread || back.LatencyPerFlight != sc.LatencyPerFlight || back.Policy.TickLength() != sc.Policy.TickLength() {
 		t.Errorf("read back %+v, %v", back, err)
 	}
 	b, _ = json.Marshal(Default())

@@ -57,6 +57,8 @@ func WindowClosedForm(sc Scenario) (WindowClosed, error) {
 		return no("the first sends are spread at random over %s, so the cohort is not synchronized; use simulate", sc.FirstSpread)
 	case sc.Latency.Law != FixedTrip:
 		return no("the round trip %s is random; use simulate", sc.Latency)
+	case sc.LatencyPerFlight > 0:
+		return no("the round trips grow with the load (--latency-per-flight %s); use simulate", sc.LatencyPerFlight)
 	}
 	w := p.TickLength()
 	ms := float64(w) / 1e6 // one window in ms

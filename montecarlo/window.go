@@ -68,12 +68,26 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 // its first send, then per attempt one uniform for the round trip and one
 // for the delay, whatever the laws, so that policies compared on one
 // scenario keep their draws aligned (common random numbers).
+//
+// With a latency per flight P (Scenario.LatencyPerFlight) one machine
+// carries every way of every exchange, first come first served: a send at
+// s reaches the server at max(s, free) + P and an answer given at a is
+// back at max(a, free) + P, where free is when the machine has carried
+// every way before; a failed attempt's next send leaves one round trip
+// (the Latency law: the client's own time, its timer's lateness) plus its
+// delay after its answer is back. A client's pending event is then its
+// next send until the machine has taken it, and its arrival after; the
+// draws stay the same. So the round trips grow with the ways in flight, as
+// they do when the clients and the server share a few cores, and the first
+// sends, spread over [0, FirstSpread), reach the server one P apart at
+// least. With P = 0 a send is its arrival.
 type WindowEngine struct {
 	sc      model.Scenario
 	horizon float64 // in windows
 	ms      float64 // one window in ms
 	spread  float64 // first sends uniform over [0, spread) windows
 	trip    model.TripLaw
+	flight  float64 // one way's time on the machine, in windows; 0: none
 	net     []rand.PCG
 	client  []windowClient
 	queue   []occEvent
@@ -87,7 +101,10 @@ type WindowEngine struct {
 type windowClient struct {
 	first float64 // when its first send reached the server
 	retry int32
-	prev  float64 // a stateful policy's state
+	// sending says that the client's pending event is a send the machine
+	// has not taken yet (with a latency per flight), not an arrival.
+	sending bool
+	prev    float64 // a stateful policy's state
 }
 
 // NewWindowEngine prepares the window engine for a valid continuous-time
@@ -95,7 +112,7 @@ type windowClient struct {
 func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	w := sc.Policy.TickLength()
 	e := &WindowEngine{sc: sc, horizon: float64(sc.EffectiveHorizon()), ms: float64(w) / 1e6,
-		spread: float64(sc.FirstSpread) / float64(w), trip: sc.Latency.In(w),
+		spread: float64(sc.FirstSpread) / float64(w), trip: sc.Latency.In(w), flight: float64(sc.LatencyPerFlight) / float64(w),
 		retries: sc.Policy.Retries, maxElapsed: math.Inf(1)}
 	if me := sc.Policy.MaxElapsed; me > 0 {
 		e.maxElapsed = float64(me) / float64(w)
@@ -120,7 +137,7 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	for c := range int32(sc.Clients) {
 		e.net[c].Seed(src.Uint64(), src.Uint64())
 		at := uniform(&e.net[c]) * e.spread
-		e.client[c] = windowClient{first: at, prev: sc.Policy.Start()}
+		e.client[c] = windowClient{first: at, prev: sc.Policy.Start(), sending: e.flight > 0}
 		q = append(q, occEvent{at: at, client: c})
 	}
 	for i := (len(q) - 2) / 4; i >= 0; i-- {
@@ -129,10 +146,20 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	k := int64(sc.Capacity)
 	window, used := math.Inf(-1), int64(0)
 	done := 0.0
+	free := 0.0 // when the machine has carried every way so far
 	for len(q) > 0 && q[0].at <= e.horizon && !t.stopped(1) {
 		ev := &q[0]
 		c, a := ev.client, ev.at
 		cl := &e.client[c]
+		if cl.sending { // the machine takes the request to the server
+			free = max(a, free) + e.flight
+			ev.at, cl.sending = free, false
+			if cl.retry == 0 {
+				cl.first = free
+			}
+			siftDown(q, 0)
+			continue
+		}
 		t.Calls++
 		if arrivals {
 			t.CallTimes = append(t.CallTimes, a*e.ms)
@@ -140,6 +167,11 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		lat := e.trip.Draw(uniform(&e.net[c]))
 		if f := math.Floor(a); f != window {
 			window, used = f, 0
+		}
+		back := a // when the client has its answer
+		if e.flight > 0 {
+			free = max(a, free) + e.flight
+			back = free
 		}
 		if used < k { // admitted
 			used++
@@ -155,12 +187,12 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		}
 		n := int(cl.retry)
 		d := e.backoff(c, n)
-		if (e.retries > 0 && n > e.retries) || (a+lat-cl.first)+d > e.maxElapsed {
+		if (e.retries > 0 && n > e.retries) || (back+lat-cl.first)+d > e.maxElapsed {
 			t.GaveUp++
 			q[0] = q[len(q)-1]
 			q = q[:len(q)-1]
 		} else {
-			ev.at = a + lat + d
+			ev.at, cl.sending = back+lat+d, e.flight > 0
 		}
 		siftDown(q, 0)
 	}

@@ -95,20 +95,28 @@ func TestWindowEngineMatchesClosedForm(t *testing.T) {
 // engine's heap and bookkeeping: every event is found by scanning all
 // clients for the earliest next arrival (the lowest index on a tie, which
 // the engine breaks by its heap's history instead, so the cases below have
-// none), with the engine's streams and order of draws.
+// none), with the engine's streams and order of draws. With a latency per
+// flight P, sending[c] says that client c's next event is a send, which
+// the machine (free from free on) carries to the server in P: it is then
+// the client's arrival; every answer, admitted or not, takes P of the
+// machine too, and a failed client sends again one round trip and its
+// delay after its answer is back.
 func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp int64, completion float64) {
 	w := sc.Policy.TickLength()
 	trip := sc.Latency.In(w)
+	p := float64(sc.LatencyPerFlight) / float64(w)
 	n := sc.Clients
 	net := make([]rand.PCG, n)
 	next := make([]float64, n) // +Inf: done
 	first := make([]float64, n)
 	retry := make([]int, n)
 	prev := make([]float64, n)
+	sending := make([]bool, n)
+	free := 0.0
 	for c := range n {
 		net[c].Seed(src.Uint64(), src.Uint64())
 		first[c] = uniform(&net[c]) * float64(sc.FirstSpread) / float64(w)
-		next[c], prev[c] = first[c], sc.Policy.Start()
+		next[c], prev[c], sending[c] = first[c], sc.Policy.Start(), p > 0
 	}
 	admitted := map[float64]int{}
 	maxElapsed := math.Inf(1)
@@ -126,8 +134,21 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 			break
 		}
 		a := next[c]
+		if sending[c] {
+			free = math.Max(free, a) + p
+			next[c], sending[c] = free, false
+			if retry[c] == 0 {
+				first[c] = free
+			}
+			continue
+		}
 		calls++
 		lat := trip.Draw(uniform(&net[c]))
+		back := a
+		if p > 0 {
+			free = math.Max(free, a) + p
+			back = free
+		}
 		if win := math.Floor(a); admitted[win] < sc.Capacity {
 			admitted[win]++
 			served++
@@ -138,12 +159,12 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 		retry[c]++
 		var d float64
 		d, prev[c] = sc.Policy.Law(retry[c], prev[c]).Sample(uniform(&net[c]))
-		if sc.Policy.Retries > 0 && retry[c] > sc.Policy.Retries || a+lat-first[c]+d > maxElapsed {
+		if sc.Policy.Retries > 0 && retry[c] > sc.Policy.Retries || back+lat-first[c]+d > maxElapsed {
 			gaveUp++
 			next[c] = math.Inf(1)
 			continue
 		}
-		next[c] = a + lat + d
+		next[c], sending[c] = back+lat+d, p > 0
 	}
 	return calls, served, gaveUp, completion * float64(w) / 1e6
 }
@@ -158,6 +179,9 @@ func TestWindowEngineMatchesReference(t *testing.T) {
 		{"policy", "cenkalti-v4", "window", "10ms", "clients", "300", "capacity", "1", "first-spread", "40ms", "latency", "4ms", "max-elapsed", "2s"},
 		{"policy", "decorrelated", "window", "10ms", "clients", "50", "capacity", "2", "first-spread", "5ms", "latency", "1ms", "base", "0.5", "cap", "20"},
 		{"policy", "polly-v8-expo-jitter", "window", "1s", "clients", "40", "capacity", "4", "first-spread", "1s"},
+		{"policy", "full", "window", "10ms", "clients", "300", "capacity", "10", "first-spread", "40ms", "latency", "uniform:0s,2ms", "latency-per-flight", "50us"},
+		{"policy", "cenkalti-v4", "window", "10ms", "clients", "200", "capacity", "3", "first-spread", "5ms", "latency", "1ms", "latency-per-flight", "200us", "max-elapsed", "3s"},
+		{"policy", "retry-go-v4", "window", "100ms", "clients", "100", "capacity", "10", "first-spread", "30ms", "latency-per-flight", "1ms"},
 	} {
 		sc := windowScenario(t, kv...)
 		e, err := NewWindowEngine(sc)
@@ -221,6 +245,30 @@ func TestWindowFirstSendsAndRoundTrips(t *testing.T) {
 	}
 }
 
+// The machine of a latency per flight, by hand: two clients send at 0, a
+// window of 100 ms admits one, each way takes 10 ms of the machine and a
+// round trip of 5 ms and a fixed delay of one window follow a failure. The
+// machine takes the two requests to the server at 10 and 20 ms; the first
+// is admitted and its answer leaves at 20 ms behind the second request, so
+// the second's answer (a 503) is back at 40 ms, not 30; it sends again at
+// 40 + 5 + 100 = 145 ms and arrives at 155 ms, in window 1: 3 calls,
+// completion 155 ms, latencies 0 and 155 − 20 = 135 ms (first arrival to
+// success). Without the machine it would come back at 105 ms.
+func TestWindowLatencyPerFlight(t *testing.T) {
+	sc := windowScenario(t, "policy", "fixed", "fixed-delay", "1", "window", "100ms", "clients", "2", "capacity", "1", "latency", "5ms", "latency-per-flight", "10ms")
+	playWindow(t, sc, 3, func(tr *Trial) {
+		if tr.Calls != 3 || tr.Served != 2 || math.Abs(tr.Time-155) > 1e-9 || math.Abs(tr.LatencySum-135) > 1e-9 {
+			t.Errorf("trial %d: %d calls, %d served, completion %v ms, latencies %v ms; want 3, 2, 155 ms, 135 ms", tr.Index, tr.Calls, tr.Served, tr.Time, tr.LatencySum)
+		}
+	})
+	sc.LatencyPerFlight = 0
+	playWindow(t, sc, 1, func(tr *Trial) {
+		if math.Abs(tr.Time-105) > 1e-9 {
+			t.Errorf("without the machine: completion %v ms, want 105", tr.Time)
+		}
+	})
+}
+
 // A trial's arrivals allocate nothing once the engine's buffers have grown:
 // the hot loop is the heap and the clients' records.
 func TestWindowEngineAllocatesNothingPerEvent(t *testing.T) {
@@ -246,7 +294,15 @@ func TestWindowEngineAllocatesNothingPerEvent(t *testing.T) {
 
 // The run is the same whatever the worker count, trial by trial.
 func TestWindowWorkersInvariant(t *testing.T) {
-	sc := windowScenario(t, "policy", "retry-go-v4", "window", "100ms", "clients", "200", "first-spread", "50ms", "latency", "uniform:2ms,8ms")
+	for _, sc := range []model.Scenario{
+		windowScenario(t, "policy", "retry-go-v4", "window", "100ms", "clients", "200", "first-spread", "50ms", "latency", "uniform:2ms,8ms"),
+		windowScenario(t, "policy", "full", "window", "10ms", "clients", "1000", "capacity", "10", "first-spread", "50ms", "latency", "uniform:0s,2ms", "latency-per-flight", "50us"),
+	} {
+		workersInvariant(t, sc)
+	}
+}
+
+func workersInvariant(t *testing.T, sc model.Scenario) {
 	var runs [3][]Trial
 	for i, w := range []int{1, 2, 5} {
 		err := Run(context.Background(), sc, Options{Trials: 40, Seed: 11, Workers: w}, func(tr *Trial) error {

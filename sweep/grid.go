@@ -290,7 +290,7 @@ func (g Grid) axes() ([]axis, error) {
 			}
 		case "latency":
 			a.values, err = roundTrips(text)
-		case "tick", "max-elapsed", "window", "first-spread":
+		case "tick", "max-elapsed", "window", "first-spread", "latency-per-flight":
 			var ds []time.Duration
 			ds, err = durations(text)
 			for _, d := range ds {

@@ -30,6 +30,7 @@ type scenarioFlags struct {
 	// The time model (registerTime).
 	timeModel, latency  string
 	window, firstSpread time.Duration
+	latencyPerFlight    time.Duration
 	fs                  *pflag.FlagSet
 }
 

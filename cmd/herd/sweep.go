@@ -115,8 +115,9 @@ the rows in --out.`,
 		"max-elapsed":  "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
 		"failure-rate": "failure rates p of the flaky server (whose cohort sweeps refuse for now: it runs in open and closed loops)",
 		"time":         "time models (tick, continuous)", "window": "continuous-time windows, e.g. 10ms,100ms",
-		"first-spread": "continuous-time first-send spreads, e.g. 0s:50ms:10ms",
-		"latency":      "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
+		"first-spread":       "continuous-time first-send spreads, e.g. 0s:50ms:10ms",
+		"latency-per-flight": "continuous-time latencies per way in flight, e.g. 0s:100us:25us",
+		"latency":            "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(model.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ",")}

@@ -19,6 +19,9 @@ func (f *scenarioFlags) registerTime(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.window, "window", 0, "continuous time: the window length τ, e.g. 100ms (default 1s); -k is then per window (or a rate such as 200/s), textbook delays are in windows, and the window is the policy's tick")
 	fs.StringVar(&f.latency, "latency", "0s", "continuous time: each attempt's round trip, a duration (5ms), uniform:LO,HI or lognormal:MEAN,SD (e.g. uniform:2ms,8ms)")
 	fs.DurationVar(&f.firstSpread, "first-spread", 0, "continuous time: the first sends reach the server uniformly over [0, D), e.g. 50ms (0: all at once)")
+	fs.DurationVar(&f.latencyPerFlight, "latency-per-flight", 0, "continuous time: round trips that grow with the load: one machine carries every request's way to the server and every answer's way back, "+
+		"one at a time in the order they were sent, each taking D, so that a way waits D for each one in flight ahead of it (clients and server sharing a few cores), e.g. 50us; "+
+		"a failed attempt then retries its way back, the --latency round trip and its delay after it reached the server, and the first sends leave over --first-spread (0: round trips independent of the load)")
 }
 
 // describeContinuous says a continuous-time scenario in one line; pol is
@@ -28,6 +31,9 @@ func describeContinuous(sc model.Scenario, pol string) string {
 		sc.Clients, sc.Capacity, sc.Window(), pol, sc.Latency)
 	if sc.FirstSpread > 0 {
 		s += fmt.Sprintf(", first sends over %s", sc.FirstSpread)
+	}
+	if sc.LatencyPerFlight > 0 {
+		s += fmt.Sprintf(", %s per way in flight", sc.LatencyPerFlight)
 	}
 	return s
 }
