@@ -68,10 +68,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	only := fs.String("only", "", "run only the cases whose name contains this text, e.g. \"retry-go 200/10\"")
 	parallel := fs.Int("parallel", 0, "cases measured at once (default 2, or 1 with -short); each case's repetitions run one after the other. More is faster but, on a busy machine, widens the first-send spreads and round trips")
 	trace := fs.String("trace", "", "write every request of every repetition to this CSV file (client send, handler entry, decision, answer and the delay drawn after it, µs from the server's first arrival)")
+	load := fs.Bool("load", true, "give herd the round trip's load model (--latency-per-flight: a machine's time per way in flight, measured from the ways' times; --latency: the clients' own time between an answer and the next send); false: the measured round trips as one law independent of the load")
 	verbose := fs.Bool("v", false, "print every repetition (calls, completion in windows, give-ups, latest first arrival)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	loadModel = *load
 	if *timeout == 0 {
 		*timeout = map[bool]time.Duration{false: 40 * time.Minute, true: 5 * time.Minute}[*short]
 	}
@@ -169,7 +171,11 @@ type row struct {
 	calls, completion, gaveUp           stats.Estimate // live; completion in ms
 	herdCalls, herdCompletion, herdGave stats.Estimate // herd, continuous time
 	tickCompletion                      float64        // herd's tick model, ms
-	unaligned                           int
+	// oneLaw is herd's continuous-time calls and completion (ms) with the
+	// round trips as one law independent of the load, beside the load
+	// model's (when -load).
+	oneLawCalls, oneLawCompletion float64
+	unaligned                     int
 }
 
 func measureCase(ctx context.Context, cs caseSpec, reps, trials int, trace bool, each func(repetition)) (row, error) {
@@ -202,6 +208,15 @@ func measureCase(ctx context.Context, cs caseSpec, reps, trials int, trace bool,
 	r.herdCalls, r.herdCompletion = *s.Calls, s.Completion.Estimate
 	if s.GaveUp != nil {
 		r.herdGave = *s.GaveUp
+	}
+	if loadModel {
+		o, err := predictWith(ctx, cs, r.net, true, false, trials)
+		if err != nil {
+			return r, err
+		}
+		if o.Calls != nil {
+			r.oneLawCalls, r.oneLawCompletion = o.Calls.Mean, o.Completion.Mean
+		}
 	}
 	t, err := predict(ctx, cs, r.net, false, trials)
 	if err != nil {
@@ -264,10 +279,17 @@ func pm(e stats.Estimate) string {
 	return fmt.Sprintf("%.1f ± %.1f", e.Mean, halfWidth(e))
 }
 
+func oneLaw(r row) string {
+	if r.oneLawCalls == 0 || r.calls.Mean == 0 || r.completion.Mean == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f, %.3f", r.oneLawCalls/r.calls.Mean, r.oneLawCompletion/r.completion.Mean)
+}
+
 // report prints one line per case and returns the number that disagree.
 func report(w io.Writer, rows []row) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tcalls live\tcalls herd\tratio\tcompletion ms live\tcompletion ms herd\tratio\tin windows live / herd / tick model\tgave up live / herd\tverdict")
+	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tper flight; own time\tcalls live\tcalls herd\tratio\tcompletion ms live\tcompletion ms herd\tratio\tin windows live / herd / tick model\tgave up live / herd\tone law: calls, completion ratio\tverdict")
 	failed := 0
 	for _, r := range rows {
 		if !r.ok() {
@@ -275,12 +297,12 @@ func report(w io.Writer, rows []row) int {
 		}
 		win := float64(r.cs.window) / 1e6
 		ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\n",
-			r.cs, r.reps, r.net.spread.Round(time.Millisecond), ms(r.net.q25), ms(r.net.q50), ms(r.net.q75), ms(r.net.mean), ms(r.net.sd),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s; %s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\t%s\n",
+			r.cs, r.reps, r.net.spread.Round(time.Millisecond), ms(r.net.q25), ms(r.net.q50), ms(r.net.q75), ms(r.net.mean), ms(r.net.sd), r.net.perFlight.Round(time.Microsecond), r.net.lateness,
 			pm(r.calls), pm(r.herdCalls), ratio(r.herdCalls, r.calls),
 			pm(r.completion), pm(r.herdCompletion), ratio(r.herdCompletion, r.completion),
 			r.completion.Mean/win, r.herdCompletion.Mean/win, r.tickCompletion/win,
-			r.gaveUp.Mean, r.herdGave.Mean, r.verdict())
+			r.gaveUp.Mean, r.herdGave.Mean, oneLaw(r), r.verdict())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d of %d cases agree: herd's continuous-time mean within %.0f%% of the live mean, or within the combined 95%% intervals, on calls and completion.\n",

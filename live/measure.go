@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -32,6 +33,13 @@ type repetition struct {
 	trips    []time.Duration
 	// requests is every request, when tracing.
 	requests []request
+	// flights are the ways of every exchange (a request's way to the
+	// server, its answer's way back) with the exchanges in flight when
+	// each began; lateness is, for every retry, the time from the answer
+	// back at the client to the retry's send less the delay drawn (the
+	// client's own time and its timer's lateness).
+	flights  []flight
+	lateness []time.Duration
 	// unaligned counts clients whose arrivals and recorded delays do not
 	// pair up (an attempt that never reached the server); their round
 	// trips are left out.
@@ -50,16 +58,14 @@ func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, er
 	if err != nil {
 		return repetition{}, err
 	}
-	if trace {
-		srv.decisions = make([][]decision, cs.clients)
-	}
+	srv.decisions = make([][]decision, cs.clients)
 	defer srv.close()
 	clients := make([]*client, cs.clients)
 	errs := make([]error, cs.clients)
 	start := make(chan struct{})
 	finished := make(chan struct{}, cs.clients)
 	for i := range clients {
-		clients[i] = newClient(i, srv.url(), cs.window, trace)
+		clients[i] = newClient(i, srv.url(), cs.window, true)
 		go func() {
 			defer func() { finished <- struct{}{} }()
 			select {
@@ -103,11 +109,54 @@ func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, er
 		for j, d := range c.delays {
 			r.trips = append(r.trips, a[j+1]-a[j]-d)
 		}
-		if trace && len(*c.exchanges) == len(a) {
-			r.requests = append(r.requests, tracedRequests(i, srv, c)...)
+		if len(*c.exchanges) == len(a) {
+			rs := tracedRequests(i, srv, c)
+			for j := 1; j < len(rs); j++ {
+				r.lateness = append(r.lateness, rs[j].sent-rs[j-1].answered-rs[j-1].delay)
+			}
+			if trace {
+				r.requests = append(r.requests, rs...)
+			}
 		}
 	}
+	r.flights = flights(clients, srv)
 	return r, nil
+}
+
+// flight is one way of one exchange: how long it took and how many other
+// exchanges were in flight (sent and not yet answered) when it began.
+type flight struct {
+	took     time.Duration
+	inFlight int
+}
+
+// flights are the ways of every exchange of the clients whose exchanges
+// and arrivals pair up.
+func flights(clients []*client, srv *windowServer) []flight {
+	var sent, answered []time.Duration
+	var all []request
+	for i, c := range clients {
+		if len(*c.exchanges) != len(srv.arrivals[i]) {
+			continue
+		}
+		for _, x := range tracedRequests(i, srv, c) {
+			all = append(all, x)
+			sent, answered = append(sent, x.sent), append(answered, x.answered)
+		}
+	}
+	slices.Sort(sent)
+	slices.Sort(answered)
+	// inFlight is the number of exchanges sent before t and answered after.
+	inFlight := func(t time.Duration) int {
+		s, _ := slices.BinarySearch(sent, t)
+		a, _ := slices.BinarySearch(answered, t+1)
+		return s - a
+	}
+	out := make([]flight, 0, 2*len(all))
+	for _, x := range all {
+		out = append(out, flight{x.decided - x.sent, inFlight(x.sent)}, flight{x.answered - x.decided, inFlight(x.decided) - 1})
+	}
+	return out
 }
 
 // request is one traced request, its times from the server's origin (the

@@ -22,6 +22,12 @@ type network struct {
 	trip   model.RoundTrip // the uniform law with the measured quartiles
 	// The measured round trips' quartiles, mean and standard deviation.
 	q25, q50, q75, mean, sd time.Duration
+	// perFlight is the machine's time per way (herd's
+	// --latency-per-flight) and lateness the law of the client's own time
+	// between its answer and its retry's send (herd's --latency then):
+	// the load model (see loadNetwork).
+	perFlight time.Duration
+	lateness  model.RoundTrip
 }
 
 // measuredNetwork estimates the first-send spread S from the latest first
@@ -53,15 +59,61 @@ func measuredNetwork(reps []repetition, clients int) network {
 	n.q25, n.q50, n.q75 = time.Duration(q(0.25)), time.Duration(q(0.5)), time.Duration(q(0.75))
 	m, sd := stat.MeanStdDev(trips, nil)
 	n.mean, n.sd = time.Duration(m), time.Duration(sd)
-	iqr := q(0.75) - q(0.25)
-	lo := math.Max(0, q(0.25)-iqr/2)
-	n.trip = model.RoundTrip{Law: model.UniformTrip, A: time.Duration(lo), B: time.Duration(lo + 2*iqr)}
+	n.trip = quartileLaw(trips)
+	n.perFlight, n.lateness = loadNetwork(reps)
 	return n
 }
+
+// quartileLaw is the uniform law with the quartiles of the sorted sample
+// xs: on [q25 − IQR/2, q75 + IQR/2], clamped at 0.
+func quartileLaw(xs []float64) model.RoundTrip {
+	q := func(p float64) float64 { return math.Max(0, stat.Quantile(p, stat.Empirical, xs, nil)) }
+	iqr := q(0.75) - q(0.25)
+	lo := math.Max(0, q(0.25)-iqr/2)
+	return model.RoundTrip{Law: model.UniformTrip, A: time.Duration(lo).Round(time.Microsecond), B: time.Duration(lo + 2*iqr).Round(time.Microsecond)}
+}
+
+// loadNetwork measures the load model of the round trip, from the
+// network's times alone (never from the calls it predicts): one machine
+// (the two cores the clients and the server share) carries every way of
+// every exchange first come first served, each way taking P of it, so a
+// way that begins with m other exchanges in flight takes P·(1 + m). P is
+// the median over all ways of took/(1 + m): a median, because a busy
+// machine's scheduler stalls the whole process now and then (ways of 200
+// ms at any load) and the mean would make those the machine's speed. The
+// client's own time between its answer and its next send, less the delay
+// it drew (timer lateness, the library's work), is the uniform law with
+// its quartiles, as measuredNetwork's round trip.
+func loadNetwork(reps []repetition) (time.Duration, model.RoundTrip) {
+	var per, late []float64
+	for _, r := range reps {
+		for _, f := range r.flights {
+			per = append(per, float64(f.took)/float64(1+max(0, f.inFlight)))
+		}
+		for _, l := range r.lateness {
+			late = append(late, float64(l))
+		}
+	}
+	if len(per) < 4 || len(late) < 4 {
+		return 0, model.RoundTrip{}
+	}
+	slices.Sort(per)
+	slices.Sort(late)
+	return time.Duration(stat.Quantile(0.5, stat.Empirical, per, nil)), quartileLaw(late)
+}
+
+// loadModel says whether herd is given the round trip's load model (a
+// machine's time per way in flight and the clients' own time) rather
+// than the measured round trips as one law independent of the load.
+var loadModel = true
 
 // scenario is herd's scenario of a case: continuous time with the measured
 // network, or the tick model with a tick of one window.
 func scenario(cs caseSpec, net network, continuous bool) (model.Scenario, error) {
+	return scenarioWith(cs, net, continuous, loadModel)
+}
+
+func scenarioWith(cs caseSpec, net network, continuous, loadModel bool) (model.Scenario, error) {
 	var s model.Spec
 	set := func(f, v string) {
 		if err := s.Set(f, v); err != nil {
@@ -74,7 +126,12 @@ func scenario(cs caseSpec, net network, continuous bool) (model.Scenario, error)
 	if continuous {
 		set("window", cs.window.String())
 		set("first-spread", net.spread.String())
-		set("latency", net.trip.String())
+		if loadModel && net.perFlight > 0 {
+			set("latency", net.lateness.String())
+			set("latency-per-flight", net.perFlight.String())
+		} else {
+			set("latency", net.trip.String())
+		}
 	} else {
 		set("tick", cs.window.String())
 	}
@@ -83,7 +140,11 @@ func scenario(cs caseSpec, net network, continuous bool) (model.Scenario, error)
 
 // predict is herd's Monte Carlo of a case.
 func predict(ctx context.Context, cs caseSpec, net network, continuous bool, trials int) (analysis.Summary, error) {
-	sc, err := scenario(cs, net, continuous)
+	return predictWith(ctx, cs, net, continuous, loadModel, trials)
+}
+
+func predictWith(ctx context.Context, cs caseSpec, net network, continuous, loadModel bool, trials int) (analysis.Summary, error) {
+	sc, err := scenarioWith(cs, net, continuous, loadModel)
 	if err != nil {
 		return analysis.Summary{}, fmt.Errorf("%s: %w", cs, err)
 	}

@@ -26,6 +26,13 @@ import (
 // Outputs are in milliseconds and times are the server's, as in the tick
 // model: completion is when the last success reached the server, and a
 // client's latency the time from its first arrival to its success.
+//
+// With a latency per flight P (--latency-per-flight) the round trips grow
+// with the load: one machine carries every request's way to the server
+// and every answer's way back, one at a time first come first served,
+// each taking P, as when the clients and the server share a few cores
+// (montecarlo/window.go says how); the Latency law is then the client's
+// own time between its answer and its next send.
 type TimeModel int
 
 const (

@@ -70,17 +70,19 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 // scenario keep their draws aligned (common random numbers).
 //
 // With a latency per flight P (Scenario.LatencyPerFlight) one machine
-// carries every way of every exchange, first come first served: a send at
-// s reaches the server at max(s, free) + P and an answer given at a is
-// back at max(a, free) + P, where free is when the machine has carried
-// every way before; a failed attempt's next send leaves one round trip
-// (the Latency law: the client's own time, its timer's lateness) plus its
-// delay after its answer is back. A client's pending event is then its
-// next send until the machine has taken it, and its arrival after; the
-// draws stay the same. So the round trips grow with the ways in flight, as
-// they do when the clients and the server share a few cores, and the first
-// sends, spread over [0, FirstSpread), reach the server one P apart at
-// least. With P = 0 a send is its arrival.
+// carries every way of every exchange, first come first served: a retry
+// sent at s reaches the server at max(s, free) + P and an answer given at
+// a is back at max(a, free) + P, where free is when the machine has
+// carried every way before; a failed attempt's next send leaves one round
+// trip (the Latency law: the client's own time, its timer's lateness) plus
+// its delay after its answer is back. A retry's pending event is its send
+// until the machine has taken it, and its arrival after; the draws stay
+// the same. The first sends reach the server over [0, FirstSpread) as
+// given (as measured at the server, connections' setup included), and
+// each takes its way's P of the machine as it arrives, before its answer.
+// So the round trips grow with the ways in flight, as they do when the
+// clients and the server share a few cores. With P = 0 a send is its
+// arrival.
 type WindowEngine struct {
 	sc      model.Scenario
 	horizon float64 // in windows
@@ -137,7 +139,7 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	for c := range int32(sc.Clients) {
 		e.net[c].Seed(src.Uint64(), src.Uint64())
 		at := uniform(&e.net[c]) * e.spread
-		e.client[c] = windowClient{first: at, prev: sc.Policy.Start(), sending: e.flight > 0}
+		e.client[c] = windowClient{first: at, prev: sc.Policy.Start()}
 		q = append(q, occEvent{at: at, client: c})
 	}
 	for i := (len(q) - 2) / 4; i >= 0; i-- {
@@ -151,12 +153,9 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		ev := &q[0]
 		c, a := ev.client, ev.at
 		cl := &e.client[c]
-		if cl.sending { // the machine takes the request to the server
+		if cl.sending { // the machine takes the retry to the server
 			free = max(a, free) + e.flight
 			ev.at, cl.sending = free, false
-			if cl.retry == 0 {
-				cl.first = free
-			}
 			siftDown(q, 0)
 			continue
 		}
@@ -170,6 +169,9 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		}
 		back := a // when the client has its answer
 		if e.flight > 0 {
+			if cl.retry == 0 { // the first send's way, as it arrives
+				free = max(a, free) + e.flight
+			}
 			free = max(a, free) + e.flight
 			back = free
 		}

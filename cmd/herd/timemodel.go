@@ -21,7 +21,7 @@ func (f *scenarioFlags) registerTime(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.firstSpread, "first-spread", 0, "continuous time: the first sends reach the server uniformly over [0, D), e.g. 50ms (0: all at once)")
 	fs.DurationVar(&f.latencyPerFlight, "latency-per-flight", 0, "continuous time: round trips that grow with the load: one machine carries every request's way to the server and every answer's way back, "+
 		"one at a time in the order they were sent, each taking D, so that a way waits D for each one in flight ahead of it (clients and server sharing a few cores), e.g. 50us; "+
-		"a failed attempt then retries its way back, the --latency round trip and its delay after it reached the server, and the first sends leave over --first-spread (0: round trips independent of the load)")
+		"a failed attempt's retry then leaves its answer's way back, the --latency round trip (the client's own time) and its delay after it reached the server, and the first sends, reaching the server over --first-spread, each take their way's D of the machine as they arrive (0: round trips independent of the load)")
 }
 
 // describeContinuous says a continuous-time scenario in one line; pol is
