@@ -31,7 +31,9 @@ type scenarioJSON struct {
 	Window      string `json:"window,omitempty"`
 	Latency     string `json:"latency,omitempty"`
 	FirstSpread string `json:"first_spread,omitempty"`
-	// LatencyPerFlight is continuous time's, absent when 0.
+	// FirstArrivals and LatencyPerFlight are continuous time's, absent
+	// when not given.
+	FirstArrivals    string `json:"first_arrivals,omitempty"`
 	LatencyPerFlight string `json:"latency_per_flight,omitempty"`
 	// FailureRate is the flaky server's p, absent on other servers.
 	FailureRate float64 `json:"failure_rate,omitempty"`
@@ -54,10 +56,17 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		MaxElapsed: durationString(s.Policy.MaxElapsed), FailureRate: s.FailureRate,
 		Time: s.Time.String(), Window: durationString(s.Window()),
 		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
-		LatencyPerFlight: durationString(s.LatencyPerFlight),
-		QueueLimit:       s.Queue.Limit, Timeout: s.Queue.Timeout,
+		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(),
+		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
 		Exponent: s.Policy.Exponent,
 	})
+}
+
+func (s Scenario) firstArrivalsJSON() string {
+	if s.FirstArrivals.IsZero() {
+		return ""
+	}
+	return s.FirstArrivals.String()
 }
 
 func (s Scenario) latencyJSON() string {
@@ -124,6 +133,12 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("scenario: first_spread: %w", err)
 		}
 	}
+	var first RoundTrip
+	if j.FirstArrivals != "" {
+		if first, err = ParseRoundTrip(j.FirstArrivals); err != nil {
+			return fmt.Errorf("scenario: first_arrivals: %w", err)
+		}
+	}
 	var perFlight time.Duration
 	if j.LatencyPerFlight != "" {
 		if perFlight, err = time.ParseDuration(j.LatencyPerFlight); err != nil {
@@ -135,7 +150,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
-		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight,
+		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first,
 		FailureRate: j.FailureRate,
 		Queue:       Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
 	}

@@ -81,6 +81,10 @@ type Scenario struct {
 	Time        TimeModel
 	Latency     RoundTrip
 	FirstSpread time.Duration
+	// FirstArrivals, when not zero, is the law of the first sends'
+	// arrivals at the server instead of the uniform over [0, FirstSpread)
+	// (measured quantiles, say).
+	FirstArrivals RoundTrip
 	// LatencyPerFlight is the time one way of one exchange (a request's
 	// way to the server, or its answer's way back) takes of the machine
 	// that carries them all, one at a time in the order they were sent;

@@ -12,7 +12,7 @@ import (
 // command-line flags, in the order a sweep grid expands them (the last
 // varies fastest).
 var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed",
-	"failure-rate", "time", "window", "latency", "first-spread", "latency-per-flight",
+	"failure-rate", "time", "window", "latency", "first-spread", "first-arrivals", "latency-per-flight",
 	"queue-limit", "timeout",
 	"exponent",
 }
@@ -52,6 +52,7 @@ type Spec struct {
 	timeModel           TimeModel
 	window, firstSpread time.Duration
 	latency             RoundTrip
+	firstArrivals       RoundTrip
 	latencyPerFlight    time.Duration
 	// The queue server's fields (queue.go).
 	queueLimit, timeout int
@@ -106,7 +107,7 @@ func (s *Spec) Set(field, text string) error {
 			return bad("a duration such as 100ms or 1s")
 		}
 		*map[string]*time.Duration{"tick": &s.tick, "max-elapsed": &s.maxElapsed}[field] = d
-	case "time", "window", "latency", "first-spread", "latency-per-flight":
+	case "time", "window", "latency", "first-spread", "first-arrivals", "latency-per-flight":
 		if e := s.setTime(field, text); e != nil {
 			return e
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -73,7 +74,14 @@ type RoundTrip struct {
 	// Fixed: A. Uniform: uniform on [A, B]. LogNormal: mean A and
 	// standard deviation B.
 	A, B time.Duration
+	// Quantiles: the law's quantiles Q[0…M] at p = i/M (measured ones,
+	// say), linear between.
+	Q [MaxQuantiles]time.Duration
+	M int
 }
+
+// MaxQuantiles bounds the quantiles of a quantiles: law (every 5%).
+const MaxQuantiles = 21
 
 // RoundTripLaw names the shape of a RoundTrip.
 type RoundTripLaw int
@@ -82,11 +90,14 @@ const (
 	FixedTrip RoundTripLaw = iota
 	UniformTrip
 	LogNormalTrip
+	QuantileTrip
 )
 
 // ParseRoundTrip reads a --latency value: a duration ("5ms", a fixed round
-// trip), "fixed:5ms", "uniform:2ms,8ms" or "lognormal:5ms,2ms" (mean and
-// standard deviation). Ranges are checked by Scenario.Validate.
+// trip), "fixed:5ms", "uniform:2ms,8ms", "lognormal:5ms,2ms" (mean and
+// standard deviation) or "quantiles:0s,2ms,3ms,9ms" (2 to MaxQuantiles
+// quantiles at equally spaced p from 0 to 1, linear between). Ranges are
+// checked by Scenario.Validate.
 func ParseRoundTrip(text string) (RoundTrip, error) {
 	text = strings.TrimSpace(text)
 	name, args, ok := strings.Cut(text, ":")
@@ -101,9 +112,17 @@ func ParseRoundTrip(text string) (RoundTrip, error) {
 		}
 		ds = append(ds, d)
 	}
+	if name == "quantiles" {
+		if len(ds) < 2 || len(ds) > MaxQuantiles {
+			return RoundTrip{}, fmt.Errorf("want quantiles:Q0,…,QM with 2 to %d durations", MaxQuantiles)
+		}
+		r := RoundTrip{Law: QuantileTrip, M: len(ds) - 1}
+		copy(r.Q[:], ds)
+		return r, nil
+	}
 	want := map[string]int{"fixed": 1, "uniform": 2, "lognormal": 2}[name]
 	if want == 0 || len(ds) != want {
-		return RoundTrip{}, fmt.Errorf("want a duration, uniform:LO,HI or lognormal:MEAN,SD")
+		return RoundTrip{}, fmt.Errorf("want a duration, uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
 	}
 	switch name {
 	case "uniform":
@@ -121,6 +140,12 @@ func (r RoundTrip) String() string {
 		return fmt.Sprintf("uniform:%s,%s", r.A, r.B)
 	case LogNormalTrip:
 		return fmt.Sprintf("lognormal:%s,%s", r.A, r.B)
+	case QuantileTrip:
+		qs := make([]string, 0, r.M+1)
+		for _, q := range r.Q[:min(max(r.M, 0), MaxQuantiles-1)+1] {
+			qs = append(qs, q.String())
+		}
+		return "quantiles:" + strings.Join(qs, ",")
 	}
 	return r.A.String()
 }
@@ -149,6 +174,16 @@ func (r RoundTrip) validate() error {
 		if r.A <= 0 || !ok(r.A) || !ok(r.B) {
 			return bad(fmt.Sprintf("lognormal:MEAN,SD with 0 < MEAN ≤ %s and 0 ≤ SD ≤ %s", MaxLatency, MaxLatency))
 		}
+	case QuantileTrip:
+		valid := fmt.Sprintf("quantiles:Q0,…,QM with 2 to %d durations, 0 ≤ Q0 ≤ … ≤ QM ≤ %s", MaxQuantiles, MaxLatency)
+		if r.M < 1 || r.M >= MaxQuantiles {
+			return bad(valid)
+		}
+		for i, q := range r.Q[:r.M+1] {
+			if !ok(q) || i > 0 && q < r.Q[i-1] {
+				return bad(valid)
+			}
+		}
 	default:
 		return bad("fixed, uniform or lognormal")
 	}
@@ -159,8 +194,10 @@ func (r RoundTrip) validate() error {
 type TripLaw struct {
 	law RoundTripLaw
 	// lo + u·width for fixed and uniform; exp(mu + sigma·Φ⁻¹(u)) for
-	// log-normal.
+	// log-normal; q[0…m] linear between for quantiles.
 	lo, width, mu, sigma float64
+	q                    [MaxQuantiles]float64
+	m                    int
 }
 
 // In expresses the round trip in units of unit (a window, say).
@@ -174,6 +211,12 @@ func (r RoundTrip) In(unit time.Duration) TripLaw {
 		// The log-normal with mean a and standard deviation b.
 		s2 := math.Log1p((b / a) * (b / a))
 		return TripLaw{law: LogNormalTrip, mu: math.Log(a) - s2/2, sigma: math.Sqrt(s2)}
+	case QuantileTrip:
+		t := TripLaw{law: QuantileTrip, m: r.M}
+		for i := range r.M + 1 {
+			t.q[i] = float64(r.Q[i]) / u
+		}
+		return t
 	}
 	return TripLaw{lo: a}
 }
@@ -181,20 +224,28 @@ func (r RoundTrip) In(unit time.Duration) TripLaw {
 // Draw maps a uniform u in [0, 1) to a round trip: the one place where a
 // round trip is drawn.
 func (t TripLaw) Draw(u float64) float64 {
-	if t.law != LogNormalTrip {
-		return t.lo + u*t.width
+	switch t.law {
+	case LogNormalTrip:
+		return math.Exp(t.mu + t.sigma*math.Sqrt2*math.Erfinv(2*u-1))
+	case QuantileTrip:
+		x := u * float64(t.m)
+		i := min(int(x), t.m-1)
+		return t.q[i] + (x-float64(i))*(t.q[i+1]-t.q[i])
 	}
-	return math.Exp(t.mu + t.sigma*math.Sqrt2*math.Erfinv(2*u-1))
+	return t.lo + u*t.width
 }
 
 // Bound is a round trip no draw exceeds, or for the log-normal one that a
 // draw exceeds with probability below 10⁻¹⁵ (8 standard deviations of its
 // logarithm): what a horizon needs.
 func (t TripLaw) Bound() float64 {
-	if t.law != LogNormalTrip {
-		return t.lo + t.width
+	switch t.law {
+	case LogNormalTrip:
+		return math.Exp(t.mu + 8*t.sigma)
+	case QuantileTrip:
+		return t.q[t.m]
 	}
-	return math.Exp(t.mu + 8*t.sigma)
+	return t.lo + t.width
 }
 
 // Window is the length of the window server's windows in continuous time
@@ -218,6 +269,8 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 			return bad("latency", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.Latency.String()))
 		case s.FirstSpread != 0:
 			return bad("first-spread", "left out in the tick model (use --first-window, or --time continuous)", s.FirstSpread)
+		case !s.FirstArrivals.IsZero():
+			return bad("first-arrivals", "left out in the tick model (use --first-window, or --time continuous)", strconv.Quote(s.FirstArrivals.String()))
 		case s.LatencyPerFlight != 0:
 			return bad("latency-per-flight", "left out in the tick model (a round trip needs --time continuous)", s.LatencyPerFlight)
 		}
@@ -239,6 +292,21 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 	}
 	if err := s.Latency.validate(); err != nil {
 		return err
+	}
+	if !s.FirstArrivals.IsZero() {
+		if s.FirstSpread != 0 {
+			return bad("first-arrivals", "left out with --first-spread (one law of the first arrivals)", strconv.Quote(s.FirstArrivals.String()))
+		}
+		if err := s.FirstArrivals.validate(); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				fe.Flag = "first-arrivals"
+			}
+			return err
+		}
+		if b := s.FirstArrivals.In(w).Bound(); b > MaxWindow {
+			return bad("first-arrivals", fmt.Sprintf("at most %g windows of %s", float64(MaxWindow), w), strconv.Quote(s.FirstArrivals.String()))
+		}
 	}
 	if p := s.LatencyPerFlight; p < 0 || p > MaxLatency || float64(p)/float64(w) > MaxDelay/float64(max(1, s.Clients)) {
 		return bad("latency-per-flight", fmt.Sprintf("a duration in [0, %s] with --clients × it at most %g windows of %s", MaxLatency, float64(MaxDelay), w), s.LatencyPerFlight)
@@ -283,7 +351,7 @@ func (s Scenario) continuousHorizon() int {
 	queue := float64(s.Clients) * float64(s.LatencyPerFlight) / float64(w)
 	lat := s.Latency.In(w).Bound() + 2*queue
 	gap := lat + s.Policy.MaxDelay()
-	spread := float64(s.FirstSpread)/float64(w) + queue
+	spread := max(float64(s.FirstSpread)/float64(w), s.FirstArrivals.In(w).Bound()) + queue
 	h := spread + float64(s.Clients)*(1+gap)
 	if r := s.Policy.Retries; r > 0 {
 		h = math.Min(h, spread+float64(r)*gap+lat+1)
@@ -334,12 +402,12 @@ func (s *Spec) setTime(field, text string) error {
 			return bad("one of " + strings.Join(timeNames, ", "))
 		}
 		s.timeModel = m
-	case "latency":
+	case "latency", "first-arrivals":
 		r, err := ParseRoundTrip(text)
 		if err != nil {
-			return bad("a round trip: a duration (5ms), uniform:LO,HI or lognormal:MEAN,SD")
+			return bad("a law: a duration (5ms), uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
 		}
-		s.latency = r
+		*map[string]*RoundTrip{"latency": &s.latency, "first-arrivals": &s.firstArrivals}[field] = r
 	default:
 		d, err := time.ParseDuration(text)
 		if err != nil {
@@ -355,7 +423,7 @@ func (s *Spec) setTime(field, text string) error {
 }
 
 // continuousFields are the spec fields that only continuous time has.
-var continuousFields = []string{"window", "latency", "first-spread", "latency-per-flight"}
+var continuousFields = []string{"window", "latency", "first-spread", "first-arrivals", "latency-per-flight"}
 
 // applyTime sets the time model of sc, whose other fields the spec has
 // set (before a capacity rate is converted, since in continuous time the
@@ -385,6 +453,7 @@ func (s Spec) applyTime(sc *Scenario) error {
 		}
 	}
 	sc.Time, sc.Latency, sc.FirstSpread, sc.LatencyPerFlight = ContinuousTime, s.latency, s.firstSpread, s.latencyPerFlight
+	sc.FirstArrivals = s.firstArrivals
 	if s.Given("window") {
 		if s.window < MinTick || s.window > MaxTick {
 			return &FieldError{Flag: "window", Valid: fmt.Sprintf("a duration in [%s, %s]", MinTick, MaxTick), Got: s.window.String()}
@@ -411,6 +480,8 @@ func (s Spec) timeText(f string) string {
 		return s.firstSpread.String()
 	case "latency-per-flight":
 		return s.latencyPerFlight.String()
+	case "first-arrivals":
+		return s.firstArrivals.String()
 	case "rounding":
 		return s.rounding.String()
 	case "first-window":
@@ -424,6 +495,7 @@ func (s Spec) timeText(f string) string {
 // first window, which it refuses.
 func (s *Spec) timeOf(sc Scenario) {
 	s.timeModel, s.latency, s.firstSpread, s.window, s.latencyPerFlight = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick, sc.LatencyPerFlight
+	s.firstArrivals = sc.FirstArrivals
 	if sc.Time == ContinuousTime {
 		delete(s.given, "rounding")
 		delete(s.given, "first-window")

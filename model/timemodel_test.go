@@ -89,6 +89,11 @@ func TestSpecTimeRefusals(t *testing.T) {
 		{[]string{"first-spread", "-1ms"}, "first-spread"},
 		{[]string{"window", "1µs", "first-spread", "1h"}, "first-spread"},
 		{[]string{"time", "tick", "latency-per-flight", "50us"}, "latency-per-flight"},
+		{[]string{"time", "tick", "first-arrivals", "quantiles:0s,5ms"}, "first-arrivals"},
+		{[]string{"first-arrivals", "quantiles:5ms,1ms"}, "first-arrivals"},
+		{[]string{"first-arrivals", "quantiles:0s,5ms", "first-spread", "5ms"}, "first-arrivals"},
+		{[]string{"first-arrivals", "soon"}, "first-arrivals"},
+		{[]string{"latency", "quantiles:2ms,1ms"}, "latency"},
 		{[]string{"latency-per-flight", "-1us"}, "latency-per-flight"},
 		{[]string{"latency-per-flight", "often"}, "latency-per-flight"},
 		{[]string{"latency-per-flight", "2h"}, "latency-per-flight"},
@@ -115,13 +120,15 @@ func TestSpecTimeRefusals(t *testing.T) {
 }
 
 func TestParseRoundTrip(t *testing.T) {
-	for text, want := range map[string]string{"5ms": "5ms", "fixed:5ms": "5ms", "uniform: 2ms, 8ms": "uniform:2ms,8ms", "lognormal:5ms,2ms": "lognormal:5ms,2ms"} {
+	for text, want := range map[string]string{"5ms": "5ms", "fixed:5ms": "5ms", "uniform: 2ms, 8ms": "uniform:2ms,8ms", "lognormal:5ms,2ms": "lognormal:5ms,2ms",
+		"quantiles:0s, 1ms,3ms": "quantiles:0s,1ms,3ms"} {
 		r, err := ParseRoundTrip(text)
 		if err != nil || r.String() != want {
 			t.Errorf("ParseRoundTrip(%q) = %s, %v; want %s", text, r, err, want)
 		}
 	}
-	for _, text := range []string{"", "uniform:2ms", "lognormal:1,2", "normal:5ms,1ms", "fixed:1ms,2ms"} {
+	for _, text := range []string{"", "uniform:2ms", "lognormal:1,2", "normal:5ms,1ms", "fixed:1ms,2ms", "quantiles:1ms",
+		"quantiles:" + strings.Repeat("1ms,", MaxQuantiles) + "2ms"} {
 		if _, err := ParseRoundTrip(text); err == nil {
 			t.Errorf("ParseRoundTrip(%q) accepted", text)
 		}
@@ -143,6 +150,12 @@ func TestLogNormalTripMoments(t *testing.T) {
 	sd := math.Sqrt(m2 - m1*m1)
 	if math.Abs(m1-5) > 1e-3 || math.Abs(sd-2) > 1e-2 {
 		t.Errorf("log-normal 5ms,2ms: mean %g ms, sd %g ms", m1, sd)
+	}
+	// Quantiles at p = 0, ½, 1, linear between: the median is Q1, the
+	// upper quartile halfway from Q1 to Q2, and draws stay within [Q0, QM].
+	q, _ := ParseRoundTrip("quantiles:1ms,2ms,6ms")
+	if l := q.In(time.Millisecond); l.Draw(0) != 1 || l.Draw(0.5) != 2 || l.Draw(0.75) != 4 || l.Draw(0.25) != 1.5 || l.Bound() != 6 || math.Abs(l.Draw(math.Nextafter(1, 0))-6) > 1e-9 {
+		t.Errorf("quantiles:1ms,2ms,6ms: %g %g %g %g bound %g", l.Draw(0), l.Draw(0.25), l.Draw(0.5), l.Draw(0.75), l.Bound())
 	}
 	if u := (RoundTrip{Law: UniformTrip, A: 2 * time.Millisecond, B: 8 * time.Millisecond}).In(time.Millisecond); u.Draw(0) != 2 || u.Draw(0.5) != 5 || u.Bound() != 8 {
 		t.Errorf("uniform 2ms,8ms: %g %g %g", u.Draw(0), u.Draw(0.5), u.Bound())
@@ -230,10 +243,25 @@ func TestScenarioJSONTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	first, err := spec(t, "window", "10ms", "first-arrivals", "quantiles:0s,3ms,40ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(first)
+	var fb Scenario
+	if err := json.Unmarshal(b, &fb); err != nil || fb.FirstArrivals != first.FirstArrivals || !strings.Contains(string(b), `"first_arrivals":"quantiles:0s,3ms,40ms"`) {
+		t.Errorf("first arrivals: JSON %s read back %+v, %v", b, fb.FirstArrivals, err)
+	}
+	if got, err := SpecOf(first).Scenario(); err != nil || got != first {
+		t.Errorf("first arrivals: SpecOf rebuilds %+v, %v", got.FirstArrivals, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 	if sc.LatencyPerFlight != 50*time.Microsecond {
 		t.Errorf("latency per flight %s, want 50µs", sc.LatencyPerFlight)
 	}
-	b, _ := json.Marshal(sc)
+	b, _ = json.Marshal(sc)
 	for _, f := range []string{`"time":"continuous"`, `"window":"10ms"`, `"latency":"lognormal:5ms,2ms"`, `"first_spread":"40ms"`, `"latency_per_flight":"50µs"`} {
 		if !strings.Contains(string(b), f) {
 			t.Errorf("JSON %s lacks %s", b, f)

@@ -53,8 +53,8 @@ func WindowClosedForm(sc Scenario) (WindowClosed, error) {
 	switch {
 	case sc.Time != ContinuousTime:
 		return no("the scenario is in the tick model; ClosedForm answers it")
-	case sc.FirstSpread > 0:
-		return no("the first sends are spread at random over %s, so the cohort is not synchronized; use simulate", sc.FirstSpread)
+	case sc.FirstSpread > 0 || !sc.FirstArrivals.IsZero():
+		return no("the first sends are spread at random (--first-spread, --first-arrivals), so the cohort is not synchronized; use simulate")
 	case sc.Latency.Law != FixedTrip:
 		return no("the round trip %s is random; use simulate", sc.Latency)
 	case sc.LatencyPerFlight > 0:

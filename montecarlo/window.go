@@ -65,7 +65,8 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 // reported in ms.
 //
 // Every client draws from its own stream, seeded from the trial's stream:
-// its first send, then per attempt one uniform for the round trip and one
+// its first send (uniform over [0, FirstSpread), or the FirstArrivals
+// law's draw from the same uniform), then per attempt one uniform for the round trip and one
 // for the delay, whatever the laws, so that policies compared on one
 // scenario keep their draws aligned (common random numbers).
 //
@@ -88,11 +89,15 @@ type WindowEngine struct {
 	horizon float64 // in windows
 	ms      float64 // one window in ms
 	spread  float64 // first sends uniform over [0, spread) windows
-	trip    model.TripLaw
-	flight  float64 // one way's time on the machine, in windows; 0: none
-	net     []rand.PCG
-	client  []windowClient
-	queue   []occEvent
+	// first is the law of the first arrivals when the scenario gives one
+	// (firstLaw), instead of the uniform over [0, spread).
+	first    model.TripLaw
+	firstLaw bool
+	trip     model.TripLaw
+	flight   float64 // one way's time on the machine, in windows; 0: none
+	net      []rand.PCG
+	client   []windowClient
+	queue    []occEvent
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy.
 	laws       []model.Law
@@ -119,6 +124,9 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	if me := sc.Policy.MaxElapsed; me > 0 {
 		e.maxElapsed = float64(me) / float64(w)
 	}
+	if !sc.FirstArrivals.IsZero() {
+		e.first, e.firstLaw = sc.FirstArrivals.In(w), true
+	}
 	e.net = make([]rand.PCG, sc.Clients)
 	e.client = make([]windowClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
@@ -138,7 +146,11 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	q := e.queue[:0]
 	for c := range int32(sc.Clients) {
 		e.net[c].Seed(src.Uint64(), src.Uint64())
-		at := uniform(&e.net[c]) * e.spread
+		u := uniform(&e.net[c])
+		at := u * e.spread
+		if e.firstLaw {
+			at = e.first.Draw(u)
+		}
 		e.client[c] = windowClient{first: at, prev: sc.Policy.Start()}
 		q = append(q, occEvent{at: at, client: c})
 	}

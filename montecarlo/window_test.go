@@ -116,7 +116,11 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 	free := 0.0
 	for c := range n {
 		net[c].Seed(src.Uint64(), src.Uint64())
-		first[c] = uniform(&net[c]) * float64(sc.FirstSpread) / float64(w)
+		u := uniform(&net[c])
+		first[c] = u * float64(sc.FirstSpread) / float64(w)
+		if !sc.FirstArrivals.IsZero() {
+			first[c] = sc.FirstArrivals.In(w).Draw(u)
+		}
 		next[c], prev[c] = first[c], sc.Policy.Start()
 	}
 	admitted := map[float64]int{}
@@ -183,6 +187,7 @@ func TestWindowEngineMatchesReference(t *testing.T) {
 		{"policy", "full", "window", "10ms", "clients", "300", "capacity", "10", "first-spread", "40ms", "latency", "uniform:0s,2ms", "latency-per-flight", "50us"},
 		{"policy", "cenkalti-v4", "window", "10ms", "clients", "200", "capacity", "3", "first-spread", "5ms", "latency", "1ms", "latency-per-flight", "200us", "max-elapsed", "3s"},
 		{"policy", "retry-go-v4", "window", "100ms", "clients", "100", "capacity", "10", "first-spread", "30ms", "latency-per-flight", "1ms"},
+		{"policy", "full", "window", "10ms", "clients", "200", "capacity", "50", "first-arrivals", "quantiles:0s,1ms,30ms,32ms,45ms", "latency", "quantiles:0s,1ms,9ms", "latency-per-flight", "80us"},
 	} {
 		sc := windowScenario(t, kv...)
 		e, err := NewWindowEngine(sc)
@@ -358,5 +363,38 @@ func TestWindowPlan(t *testing.T) {
 	err = p.Run(ctx, func(*Trial) error { t.Error("a cancelled trial was folded"); return nil })
 	if took := time.Since(start); took > 5*time.Second || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("cancelled after 200ms: took %s, err %v", took, err)
+	}
+}
+
+// A first-arrival law replaces the uniform first sends draw for draw:
+// quantiles:0s,8ms is the uniform over [0, 8 ms), so it plays the trials
+// of --first-spread 8ms exactly; quantiles:0s,0s,8ms puts half the first
+// arrivals at 0, which k = 1 per window of 1 s then fails, so it plays
+// others.
+func TestWindowFirstArrivals(t *testing.T) {
+	kv := []string{"policy", "full", "window", "10ms", "clients", "300", "capacity", "10", "latency", "1ms"}
+	type result struct {
+		calls            int64
+		time, latencySum float64
+	}
+	trials := func(extra ...string) []result {
+		var out []result
+		playWindow(t, windowScenario(t, append(append([]string(nil), kv...), extra...)...), 20, func(tr *Trial) {
+			out = append(out, result{tr.Calls, tr.Time, tr.LatencySum})
+		})
+		return out
+	}
+	uniform, law, other := trials("first-spread", "8ms"), trials("first-arrivals", "quantiles:0s,8ms"), trials("first-arrivals", "quantiles:0s,0s,8ms")
+	same := 0
+	for i := range uniform {
+		if uniform[i] != law[i] {
+			t.Errorf("trial %d: first-spread 8ms %+v, quantiles:0s,8ms %+v", i, uniform[i], law[i])
+		}
+		if uniform[i] == other[i] {
+			same++
+		}
+	}
+	if same > 0 {
+		t.Errorf("quantiles:0s,0s,8ms played %d of the uniform's trials", same)
 	}
 }

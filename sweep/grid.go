@@ -288,7 +288,7 @@ func (g Grid) axes() ([]axis, error) {
 			for _, x := range xs {
 				a.values = append(a.values, fmtFloat(x))
 			}
-		case "latency":
+		case "latency", "first-arrivals":
 			a.values, err = roundTrips(text)
 		case "tick", "max-elapsed", "window", "first-spread", "latency-per-flight":
 			var ds []time.Duration

@@ -29,6 +29,7 @@ type scenarioFlags struct {
 	exponent              float64
 	// The time model (registerTime).
 	timeModel, latency  string
+	firstArrivals       string
 	window, firstSpread time.Duration
 	latencyPerFlight    time.Duration
 	fs                  *pflag.FlagSet
