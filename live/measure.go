@@ -31,6 +31,8 @@ type repetition struct {
 	// the retries (next arrival − failure − the library's delay).
 	firstMax time.Duration
 	trips    []time.Duration
+	// firsts are every client's first arrival.
+	firsts []time.Duration
 	// requests is every request, when tracing.
 	requests []request
 	// flights are the ways of every exchange (a request's way to the
@@ -102,6 +104,7 @@ func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, er
 			continue
 		}
 		r.firstMax = max(r.firstMax, a[0])
+		r.firsts = append(r.firsts, a[0])
 		if len(a) != len(c.delays)+1 {
 			r.unaligned++
 			continue

@@ -28,6 +28,9 @@ type network struct {
 	// the load model (see loadNetwork).
 	perFlight time.Duration
 	lateness  model.RoundTrip
+	// firsts is the law of the first arrivals: their quantiles at p =
+	// 0, 1/20, …, 1 over all repetitions.
+	firsts model.RoundTrip
 }
 
 // measuredNetwork estimates the first-send spread S from the latest first
@@ -61,7 +64,32 @@ func measuredNetwork(reps []repetition, clients int) network {
 	n.mean, n.sd = time.Duration(m), time.Duration(sd)
 	n.trip = quartileLaw(trips)
 	n.perFlight, n.lateness = loadNetwork(reps)
+	n.firsts = firstArrivals(reps)
 	return n
+}
+
+// firstArrivals is the law of the first arrivals at the server, the
+// quantiles of all repetitions' at p = i/20: the burst of N clients
+// reaches the server in clumps (a few, a pause while the runtime sets up
+// the connections, then most at once), which the uniform over [0, S)
+// spreads evenly over the windows.
+func firstArrivals(reps []repetition) model.RoundTrip {
+	var xs []float64
+	for _, r := range reps {
+		for _, f := range r.firsts {
+			xs = append(xs, float64(f))
+		}
+	}
+	if len(xs) < 2 {
+		return model.RoundTrip{}
+	}
+	slices.Sort(xs)
+	const m = model.MaxQuantiles - 1
+	law := model.RoundTrip{Law: model.QuantileTrip, M: m}
+	for i := range m + 1 {
+		law.Q[i] = time.Duration(stat.Quantile(float64(i)/m, stat.Empirical, xs, nil)).Round(time.Microsecond)
+	}
+	return law
 }
 
 // quartileLaw is the uniform law with the quartiles of the sorted sample
@@ -102,9 +130,11 @@ func loadNetwork(reps []repetition) (time.Duration, model.RoundTrip) {
 	return time.Duration(stat.Quantile(0.5, stat.Empirical, per, nil)), quartileLaw(late)
 }
 
-// loadModel says whether herd is given the round trip's load model (a
-// machine's time per way in flight and the clients' own time) rather
-// than the measured round trips as one law independent of the load.
+// loadModel says whether herd is given the network's load model (a
+// machine's time per way in flight, the clients' own time and the
+// measured law of the first arrivals) rather than the measured round
+// trips as one law independent of the load and first arrivals uniform
+// over the measured spread.
 var loadModel = true
 
 // scenario is herd's scenario of a case: continuous time with the measured
@@ -125,11 +155,12 @@ func scenarioWith(cs caseSpec, net network, continuous, loadModel bool) (model.S
 	set("capacity", strconv.Itoa(cs.k))
 	if continuous {
 		set("window", cs.window.String())
-		set("first-spread", net.spread.String())
-		if loadModel && net.perFlight > 0 {
+		if loadModel && net.perFlight > 0 && !net.firsts.IsZero() {
+			set("first-arrivals", net.firsts.String())
 			set("latency", net.lateness.String())
 			set("latency-per-flight", net.perFlight.String())
 		} else {
+			set("first-spread", net.spread.String())
 			set("latency", net.trip.String())
 		}
 	} else {

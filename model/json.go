@@ -34,6 +34,7 @@ type scenarioJSON struct {
 	// FirstArrivals and LatencyPerFlight are continuous time's, absent
 	// when not given.
 	FirstArrivals    string `json:"first_arrivals,omitempty"`
+	Stalls           string `json:"stalls,omitempty"`
 	LatencyPerFlight string `json:"latency_per_flight,omitempty"`
 	// FailureRate is the flaky server's p, absent on other servers.
 	FailureRate float64 `json:"failure_rate,omitempty"`
@@ -56,10 +57,17 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		MaxElapsed: durationString(s.Policy.MaxElapsed), FailureRate: s.FailureRate,
 		Time: s.Time.String(), Window: durationString(s.Window()),
 		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
-		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(),
+		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(), Stalls: s.stallsJSON(),
 		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
 		Exponent: s.Policy.Exponent,
 	})
+}
+
+func (s Scenario) stallsJSON() string {
+	if s.Stalls.IsZero() {
+		return ""
+	}
+	return s.Stalls.String()
 }
 
 func (s Scenario) firstArrivalsJSON() string {
@@ -139,6 +147,12 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("scenario: first_arrivals: %w", err)
 		}
 	}
+	var stalls Stalls
+	if j.Stalls != "" {
+		if stalls, err = ParseStalls(j.Stalls); err != nil {
+			return fmt.Errorf("scenario: stalls: %w", err)
+		}
+	}
 	var perFlight time.Duration
 	if j.LatencyPerFlight != "" {
 		if perFlight, err = time.ParseDuration(j.LatencyPerFlight); err != nil {
@@ -150,7 +164,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
-		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first,
+		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first, Stalls: stalls,
 		FailureRate: j.FailureRate,
 		Queue:       Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
 	}

@@ -90,6 +90,8 @@ type Scenario struct {
 	// that carries them all, one at a time in the order they were sent;
 	// 0: round trips independent of the load.
 	LatencyPerFlight time.Duration
+	// Stalls are the times that machine stops (Stalls); zero: never.
+	Stalls Stalls
 	// FailureRate is the flaky server's probability p that a call it
 	// takes fails; 0 on every other server.
 	FailureRate float64

@@ -190,6 +190,32 @@ func (r RoundTrip) validate() error {
 	return nil
 }
 
+// Stalls are the stops of the machine of a latency per flight: it carries
+// ways for exponential times of mean Every, between stops of exponential
+// length of mean Length, during which nothing moves (a host whose other
+// work takes its cores away for a time slice, a collector's pause). The
+// zero value is a machine that never stops.
+type Stalls struct{ Every, Length time.Duration }
+
+// ParseStalls reads a --stalls value, "EVERY,LENGTH" such as "40ms,8ms".
+func ParseStalls(text string) (Stalls, error) {
+	a, b, ok := strings.Cut(text, ",")
+	if !ok {
+		return Stalls{}, fmt.Errorf("want EVERY,LENGTH")
+	}
+	e, err1 := time.ParseDuration(strings.TrimSpace(a))
+	l, err2 := time.ParseDuration(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil {
+		return Stalls{}, fmt.Errorf("want EVERY,LENGTH, two durations")
+	}
+	return Stalls{e, l}, nil
+}
+
+func (s Stalls) String() string { return fmt.Sprintf("%s,%s", s.Every, s.Length) }
+
+// IsZero reports whether the machine never stops.
+func (s Stalls) IsZero() bool { return s == Stalls{} }
+
 // TripLaw is a RoundTrip in a unit of time, ready to draw.
 type TripLaw struct {
 	law RoundTripLaw
@@ -273,6 +299,8 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 			return bad("first-arrivals", "left out in the tick model (use --first-window, or --time continuous)", strconv.Quote(s.FirstArrivals.String()))
 		case s.LatencyPerFlight != 0:
 			return bad("latency-per-flight", "left out in the tick model (a round trip needs --time continuous)", s.LatencyPerFlight)
+		case !s.Stalls.IsZero():
+			return bad("stalls", "left out in the tick model (it stops the machine of --latency-per-flight)", strconv.Quote(s.Stalls.String()))
 		}
 		return nil
 	case ContinuousTime:
@@ -310,6 +338,12 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 	}
 	if p := s.LatencyPerFlight; p < 0 || p > MaxLatency || float64(p)/float64(w) > MaxDelay/float64(max(1, s.Clients)) {
 		return bad("latency-per-flight", fmt.Sprintf("a duration in [0, %s] with --clients × it at most %g windows of %s", MaxLatency, float64(MaxDelay), w), s.LatencyPerFlight)
+	}
+	if st := s.Stalls; !st.IsZero() {
+		valid := fmt.Sprintf("EVERY,LENGTH with 0 < EVERY ≤ %s, 0 < LENGTH ≤ %s and LENGTH/EVERY ≤ 100, and --latency-per-flight > 0 (the machine that stops)", MaxLatency, MaxLatency)
+		if st.Every <= 0 || st.Length <= 0 || st.Every > MaxLatency || st.Length > MaxLatency || float64(st.Length) > 100*float64(st.Every) || s.LatencyPerFlight == 0 {
+			return bad("stalls", valid, strconv.Quote(st.String()))
+		}
 	}
 	b := s.Latency.In(w).Bound()
 	if b > MaxDelay {
@@ -355,6 +389,12 @@ func (s Scenario) continuousHorizon() int {
 	h := spread + float64(s.Clients)*(1+gap)
 	if r := s.Policy.Retries; r > 0 {
 		h = math.Min(h, spread+float64(r)*gap+lat+1)
+	}
+	if st := s.Stalls; !st.IsZero() {
+		// The machine runs a fraction Every/(Every + Length) of the time:
+		// twice the stretch that gives is a bound that trials reach with
+		// a negligible probability (and are then counted censored).
+		h *= 2 * (1 + float64(st.Length)/float64(st.Every))
 	}
 	return int(math.Min(math.Ceil(h)+1, MaxHorizon))
 }
@@ -402,6 +442,12 @@ func (s *Spec) setTime(field, text string) error {
 			return bad("one of " + strings.Join(timeNames, ", "))
 		}
 		s.timeModel = m
+	case "stalls":
+		st, err := ParseStalls(text)
+		if err != nil {
+			return bad("EVERY,LENGTH, two durations such as 40ms,8ms")
+		}
+		s.stalls = st
 	case "latency", "first-arrivals":
 		r, err := ParseRoundTrip(text)
 		if err != nil {
@@ -423,7 +469,7 @@ func (s *Spec) setTime(field, text string) error {
 }
 
 // continuousFields are the spec fields that only continuous time has.
-var continuousFields = []string{"window", "latency", "first-spread", "first-arrivals", "latency-per-flight"}
+var continuousFields = []string{"window", "latency", "first-spread", "first-arrivals", "latency-per-flight", "stalls"}
 
 // applyTime sets the time model of sc, whose other fields the spec has
 // set (before a capacity rate is converted, since in continuous time the
@@ -453,7 +499,7 @@ func (s Spec) applyTime(sc *Scenario) error {
 		}
 	}
 	sc.Time, sc.Latency, sc.FirstSpread, sc.LatencyPerFlight = ContinuousTime, s.latency, s.firstSpread, s.latencyPerFlight
-	sc.FirstArrivals = s.firstArrivals
+	sc.FirstArrivals, sc.Stalls = s.firstArrivals, s.stalls
 	if s.Given("window") {
 		if s.window < MinTick || s.window > MaxTick {
 			return &FieldError{Flag: "window", Valid: fmt.Sprintf("a duration in [%s, %s]", MinTick, MaxTick), Got: s.window.String()}
@@ -482,6 +528,8 @@ func (s Spec) timeText(f string) string {
 		return s.latencyPerFlight.String()
 	case "first-arrivals":
 		return s.firstArrivals.String()
+	case "stalls":
+		return s.stalls.String()
 	case "rounding":
 		return s.rounding.String()
 	case "first-window":
@@ -495,7 +543,7 @@ func (s Spec) timeText(f string) string {
 // first window, which it refuses.
 func (s *Spec) timeOf(sc Scenario) {
 	s.timeModel, s.latency, s.firstSpread, s.window, s.latencyPerFlight = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick, sc.LatencyPerFlight
-	s.firstArrivals = sc.FirstArrivals
+	s.firstArrivals, s.stalls = sc.FirstArrivals, sc.Stalls
 	if sc.Time == ContinuousTime {
 		delete(s.given, "rounding")
 		delete(s.given, "first-window")

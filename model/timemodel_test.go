@@ -94,6 +94,11 @@ func TestSpecTimeRefusals(t *testing.T) {
 		{[]string{"first-arrivals", "quantiles:0s,5ms", "first-spread", "5ms"}, "first-arrivals"},
 		{[]string{"first-arrivals", "soon"}, "first-arrivals"},
 		{[]string{"latency", "quantiles:2ms,1ms"}, "latency"},
+		{[]string{"stalls", "40ms,8ms"}, "stalls"}, // no machine to stop
+		{[]string{"time", "tick", "stalls", "40ms,8ms"}, "stalls"},
+		{[]string{"latency-per-flight", "50us", "stalls", "40ms"}, "stalls"},
+		{[]string{"latency-per-flight", "50us", "stalls", "0s,8ms"}, "stalls"},
+		{[]string{"latency-per-flight", "50us", "stalls", "1ms,1s"}, "stalls"},
 		{[]string{"latency-per-flight", "-1us"}, "latency-per-flight"},
 		{[]string{"latency-per-flight", "often"}, "latency-per-flight"},
 		{[]string{"latency-per-flight", "2h"}, "latency-per-flight"},
@@ -243,13 +248,14 @@ func TestScenarioJSONTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := spec(t, "window", "10ms", "first-arrivals", "quantiles:0s,3ms,40ms")
+	first, err := spec(t, "window", "10ms", "first-arrivals", "quantiles:0s,3ms,40ms", "latency-per-flight", "50us", "stalls", "40ms,8ms")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(first)
 	var fb Scenario
-	if err := json.Unmarshal(b, &fb); err != nil || fb.FirstArrivals != first.FirstArrivals || !strings.Contains(string(b), `"first_arrivals":"quantiles:0s,3ms,40ms"`) {
+	if err := json.Unmarshal(b, &fb); err != nil || fb.FirstArrivals != first.FirstArrivals || fb.Stalls != first.Stalls || first.Stalls != (Stalls{40 * time.Millisecond, 8 * time.Millisecond}) ||
+		!strings.Contains(string(b), `"first_arrivals":"quantiles:0s,3ms,40ms"`) || !strings.Contains(string(b), `"stalls":"40ms,8ms"`) {
 		t.Errorf("first arrivals: JSON %s read back %+v, %v", b, fb.FirstArrivals, err)
 	}
 	if got, err := SpecOf(first).Scenario(); err != nil || got != first {

@@ -57,7 +57,7 @@ func WindowClosedForm(sc Scenario) (WindowClosed, error) {
 		return no("the first sends are spread at random (--first-spread, --first-arrivals), so the cohort is not synchronized; use simulate")
 	case sc.Latency.Law != FixedTrip:
 		return no("the round trip %s is random; use simulate", sc.Latency)
-	case sc.LatencyPerFlight > 0:
+	case sc.LatencyPerFlight > 0 || !sc.Stalls.IsZero():
 		return no("the round trips grow with the load (--latency-per-flight %s); use simulate", sc.LatencyPerFlight)
 	}
 	w := p.TickLength()

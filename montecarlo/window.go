@@ -83,7 +83,9 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 // each takes its way's P of the machine as it arrives, before its answer.
 // So the round trips grow with the ways in flight, as they do when the
 // clients and the server share a few cores. With P = 0 a send is its
-// arrival.
+// arrival. With Stalls the machine stops now and then (exponential up
+// times and stops, from a stream of the trial's drawn after the clients'
+// seeds, in time order) and a way takes P of its running time.
 type WindowEngine struct {
 	sc      model.Scenario
 	horizon float64 // in windows
@@ -95,9 +97,15 @@ type WindowEngine struct {
 	firstLaw bool
 	trip     model.TripLaw
 	flight   float64 // one way's time on the machine, in windows; 0: none
-	net      []rand.PCG
-	client   []windowClient
-	queue    []occEvent
+	// The machine's stalls (Scenario.Stalls), in windows: mean up time
+	// and mean stop; stall is their stream, drawn in time order, and the
+	// machine is stopped over [stopAt, resumeAt).
+	stallEvery, stallLength float64
+	stall                   rand.PCG
+	stopAt, resumeAt        float64
+	net                     []rand.PCG
+	client                  []windowClient
+	queue                   []occEvent
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy.
 	laws       []model.Law
@@ -127,11 +135,41 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	if !sc.FirstArrivals.IsZero() {
 		e.first, e.firstLaw = sc.FirstArrivals.In(w), true
 	}
+	if !sc.Stalls.IsZero() {
+		e.stallEvery, e.stallLength = float64(sc.Stalls.Every)/float64(w), float64(sc.Stalls.Length)/float64(w)
+	}
 	e.net = make([]rand.PCG, sc.Clients)
 	e.client = make([]windowClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
 	e.laws = classLaws(sc.Policy)
 	return e, nil
+}
+
+// carry is when the machine, free from t on, has carried one way: P of
+// its running time, the stops between not counted.
+func (e *WindowEngine) carry(t float64) float64 {
+	if e.stallEvery == 0 {
+		return t + e.flight
+	}
+	left := e.flight
+	for {
+		for t >= e.stopAt { // it begins in a stop, or after it
+			t = max(t, e.resumeAt)
+			e.nextStop()
+		}
+		if t+left <= e.stopAt {
+			return t + left
+		}
+		left -= e.stopAt - t
+		t = e.resumeAt
+		e.nextStop()
+	}
+}
+
+// nextStop draws the machine's next stop after the current one.
+func (e *WindowEngine) nextStop() {
+	e.stopAt = e.resumeAt - e.stallEvery*math.Log1p(-uniform(&e.stall))
+	e.resumeAt = e.stopAt - e.stallLength*math.Log1p(-uniform(&e.stall))
 }
 
 // backoff draws client c's delay before its retry n, in windows.
@@ -157,6 +195,11 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	for i := (len(q) - 2) / 4; i >= 0; i-- {
 		siftDown(q, i)
 	}
+	if e.stallEvery > 0 {
+		e.stall.Seed(src.Uint64(), src.Uint64())
+		e.resumeAt = 0
+		e.nextStop()
+	}
 	k := int64(sc.Capacity)
 	window, used := math.Inf(-1), int64(0)
 	done := 0.0
@@ -166,7 +209,7 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		c, a := ev.client, ev.at
 		cl := &e.client[c]
 		if cl.sending { // the machine takes the retry to the server
-			free = max(a, free) + e.flight
+			free = e.carry(max(a, free))
 			ev.at, cl.sending = free, false
 			siftDown(q, 0)
 			continue
@@ -182,9 +225,9 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		back := a // when the client has its answer
 		if e.flight > 0 {
 			if cl.retry == 0 { // the first send's way, as it arrives
-				free = max(a, free) + e.flight
+				free = e.carry(max(a, free))
 			}
-			free = max(a, free) + e.flight
+			free = e.carry(max(a, free))
 			back = free
 		}
 		if used < k { // admitted

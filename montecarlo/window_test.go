@@ -114,6 +114,39 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 	prev := make([]float64, n)
 	sending := make([]bool, n)
 	free := 0.0
+	// stops are the machine's stops [from, to), drawn as the run needs
+	// them; carry walks them.
+	var stall rand.PCG
+	type stop struct{ from, to float64 }
+	var stops []stop
+	every, length := float64(sc.Stalls.Every)/float64(w), float64(sc.Stalls.Length)/float64(w)
+	carry := func(t float64) float64 {
+		if every == 0 {
+			return t + p
+		}
+		left := p
+		for i := 0; ; i++ {
+			for i >= len(stops) {
+				end := 0.0
+				if len(stops) > 0 {
+					end = stops[len(stops)-1].to
+				}
+				from := end - every*math.Log1p(-uniform(&stall))
+				stops = append(stops, stop{from, from - length*math.Log1p(-uniform(&stall))})
+			}
+			s := stops[i]
+			if s.to <= t {
+				continue
+			}
+			if t < s.from {
+				if t+left <= s.from {
+					return t + left
+				}
+				left -= s.from - t
+			}
+			t = s.to
+		}
+	}
 	for c := range n {
 		net[c].Seed(src.Uint64(), src.Uint64())
 		u := uniform(&net[c])
@@ -122,6 +155,9 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 			first[c] = sc.FirstArrivals.In(w).Draw(u)
 		}
 		next[c], prev[c] = first[c], sc.Policy.Start()
+	}
+	if every > 0 {
+		stall.Seed(src.Uint64(), src.Uint64())
 	}
 	admitted := map[float64]int{}
 	maxElapsed := math.Inf(1)
@@ -140,7 +176,7 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 		}
 		a := next[c]
 		if sending[c] {
-			free = math.Max(free, a) + p
+			free = carry(math.Max(free, a))
 			next[c], sending[c] = free, false
 			continue
 		}
@@ -149,9 +185,9 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 		back := a
 		if p > 0 {
 			if retry[c] == 0 {
-				free = math.Max(free, a) + p
+				free = carry(math.Max(free, a))
 			}
-			free = math.Max(free, a) + p
+			free = carry(math.Max(free, a))
 			back = free
 		}
 		if win := math.Floor(a); admitted[win] < sc.Capacity {
@@ -188,6 +224,8 @@ func TestWindowEngineMatchesReference(t *testing.T) {
 		{"policy", "cenkalti-v4", "window", "10ms", "clients", "200", "capacity", "3", "first-spread", "5ms", "latency", "1ms", "latency-per-flight", "200us", "max-elapsed", "3s"},
 		{"policy", "retry-go-v4", "window", "100ms", "clients", "100", "capacity", "10", "first-spread", "30ms", "latency-per-flight", "1ms"},
 		{"policy", "full", "window", "10ms", "clients", "200", "capacity", "50", "first-arrivals", "quantiles:0s,1ms,30ms,32ms,45ms", "latency", "quantiles:0s,1ms,9ms", "latency-per-flight", "80us"},
+		{"policy", "full", "window", "10ms", "clients", "500", "capacity", "20", "first-spread", "40ms", "latency", "uniform:0s,2ms", "latency-per-flight", "60us", "stalls", "20ms,6ms"},
+		{"policy", "cenkalti-v4", "window", "10ms", "clients", "300", "capacity", "10", "first-spread", "30ms", "latency-per-flight", "500us", "stalls", "2ms,3ms"},
 	} {
 		sc := windowScenario(t, kv...)
 		e, err := NewWindowEngine(sc)
@@ -304,6 +342,7 @@ func TestWindowWorkersInvariant(t *testing.T) {
 	for _, sc := range []model.Scenario{
 		windowScenario(t, "policy", "retry-go-v4", "window", "100ms", "clients", "200", "first-spread", "50ms", "latency", "uniform:2ms,8ms"),
 		windowScenario(t, "policy", "full", "window", "10ms", "clients", "1000", "capacity", "10", "first-spread", "50ms", "latency", "uniform:0s,2ms", "latency-per-flight", "50us"),
+		windowScenario(t, "policy", "cenkalti-v4", "window", "10ms", "clients", "1000", "capacity", "50", "first-arrivals", "quantiles:0s,30ms,40ms", "latency-per-flight", "50us", "stalls", "30ms,8ms"),
 	} {
 		workersInvariant(t, sc)
 	}
@@ -396,5 +435,30 @@ func TestWindowFirstArrivals(t *testing.T) {
 	}
 	if same > 0 {
 		t.Errorf("quantiles:0s,0s,8ms played %d of the uniform's trials", same)
+	}
+}
+
+// A machine with stalls runs a fraction Every/(Every + Length) of the
+// time: W windows of ways carried back to back take W·(1 + Length/Every)
+// on average, whose stop time has variance (W/Every)·2·Length² (a Poisson
+// number of exponential stops). Checked within 4 standard deviations.
+func TestWindowStallsStretchTheMachine(t *testing.T) {
+	sc := windowScenario(t, "policy", "full", "window", "10ms", "clients", "1", "latency-per-flight", "1ms", "stalls", "10ms,5ms")
+	e, err := NewWindowEngine(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.stall.Seed(3, 4)
+	e.resumeAt = 0
+	e.nextStop()
+	const ways = 1_000_000 // of 0.1 window each: W = 10⁵ windows
+	at := 0.0
+	for range ways {
+		at = e.carry(at)
+	}
+	w, every, length := ways*0.1, 1.0, 0.5
+	mean, sd := w*(1+length/every), math.Sqrt(w/every*2)*length
+	if math.Abs(at-mean) > 4*sd {
+		t.Errorf("%d ways took %.1f windows, want %.1f ± %.1f", ways, at, mean, 4*sd)
 	}
 }

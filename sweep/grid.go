@@ -290,6 +290,8 @@ func (g Grid) axes() ([]axis, error) {
 			}
 		case "latency", "first-arrivals":
 			a.values, err = roundTrips(text)
+		case "stalls":
+			a.values = strings.Split(text, ";")
 		case "tick", "max-elapsed", "window", "first-spread", "latency-per-flight":
 			var ds []time.Duration
 			ds, err = durations(text)
