@@ -16,6 +16,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -279,6 +280,13 @@ func pm(e stats.Estimate) string {
 	return fmt.Sprintf("%.1f ± %.1f", e.Mean, halfWidth(e))
 }
 
+func stallText(s model.Stalls) string {
+	if s.IsZero() {
+		return "none"
+	}
+	return fmt.Sprintf("%s every %s", s.Length, s.Every)
+}
+
 func oneLaw(r row) string {
 	if r.oneLawCalls == 0 || r.calls.Mean == 0 || r.completion.Mean == 0 {
 		return "—"
@@ -289,7 +297,7 @@ func oneLaw(r row) string {
 // report prints one line per case and returns the number that disagree.
 func report(w io.Writer, rows []row) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tper flight; own time\tcalls live\tcalls herd\tratio\tcompletion ms live\tcompletion ms herd\tratio\tin windows live / herd / tick model\tgave up live / herd\tone law: calls, completion ratio\tverdict")
+	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tper flight; own time; stalls\tcalls live\tcalls herd\tratio\tcompletion ms live\tcompletion ms herd\tratio\tin windows live / herd / tick model\tgave up live / herd\tone law: calls, completion ratio\tverdict")
 	failed := 0
 	for _, r := range rows {
 		if !r.ok() {
@@ -297,8 +305,8 @@ func report(w io.Writer, rows []row) int {
 		}
 		win := float64(r.cs.window) / 1e6
 		ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s; %s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\t%s\n",
-			r.cs, r.reps, r.net.spread.Round(time.Millisecond), ms(r.net.q25), ms(r.net.q50), ms(r.net.q75), ms(r.net.mean), ms(r.net.sd), r.net.perFlight.Round(time.Microsecond), r.net.lateness,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s; %s; %s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\t%s\n",
+			r.cs, r.reps, r.net.spread.Round(time.Millisecond), ms(r.net.q25), ms(r.net.q50), ms(r.net.q75), ms(r.net.mean), ms(r.net.sd), r.net.perFlight.Round(time.Microsecond), r.net.lateness, stallText(r.net.stalls),
 			pm(r.calls), pm(r.herdCalls), ratio(r.herdCalls, r.calls),
 			pm(r.completion), pm(r.herdCompletion), ratio(r.herdCompletion, r.completion),
 			r.completion.Mean/win, r.herdCompletion.Mean/win, r.tickCompletion/win,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -42,6 +43,11 @@ type repetition struct {
 	// client's own time and its timer's lateness).
 	flights  []flight
 	lateness []time.Duration
+	// stalls are the gaps of at least minStall with no send, decision or
+	// answer at all while some exchange was in flight, and busy the time
+	// some was.
+	stalls []time.Duration
+	busy   time.Duration
 	// unaligned counts clients whose arrivals and recorded delays do not
 	// pair up (an attempt that never reached the server); their round
 	// trips are left out.
@@ -123,7 +129,46 @@ func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, er
 		}
 	}
 	r.flights = flights(clients, srv)
+	r.stalls, r.busy = stalls(clients, srv)
 	return r, nil
+}
+
+// minStall is the shortest gap counted as a stall: twenty unloaded ways
+// (~100 µs each on loopback).
+const minStall = 2 * time.Millisecond
+
+// stalls finds the machine's stops: gaps between consecutive events (a
+// send, a decision, an answer) of at least minStall while an exchange was
+// in flight, when the machine had a way to carry and nothing moved.
+func stalls(clients []*client, srv *windowServer) ([]time.Duration, time.Duration) {
+	type event struct {
+		at    time.Duration
+		delta int // +1 a send, −1 an answer, 0 a decision
+	}
+	var evs []event
+	for i, c := range clients {
+		if len(*c.exchanges) != len(srv.arrivals[i]) {
+			continue
+		}
+		for _, x := range tracedRequests(i, srv, c) {
+			evs = append(evs, event{x.sent, 1}, event{x.decided, 0}, event{x.answered, -1})
+		}
+	}
+	slices.SortFunc(evs, func(a, b event) int { return cmp.Compare(a.at, b.at) })
+	var out []time.Duration
+	var busy time.Duration
+	inFlight := 0
+	for i, e := range evs {
+		if i > 0 && inFlight > 0 {
+			gap := e.at - evs[i-1].at
+			busy += gap
+			if gap >= minStall {
+				out = append(out, gap)
+			}
+		}
+		inFlight += e.delta
+	}
+	return out, busy
 }
 
 // flight is one way of one exchange: how long it took and how many other

@@ -31,6 +31,8 @@ type network struct {
 	// firsts is the law of the first arrivals: their quantiles at p =
 	// 0, 1/20, …, 1 over all repetitions.
 	firsts model.RoundTrip
+	// stalls are the machine's stops (see machineStalls).
+	stalls model.Stalls
 }
 
 // measuredNetwork estimates the first-send spread S from the latest first
@@ -65,7 +67,29 @@ func measuredNetwork(reps []repetition, clients int) network {
 	n.trip = quartileLaw(trips)
 	n.perFlight, n.lateness = loadNetwork(reps)
 	n.firsts = firstArrivals(reps)
+	n.stalls = machineStalls(reps)
 	return n
+}
+
+// machineStalls measures the machine's stops: the gaps of at least
+// minStall in which nothing at all moved (no send, decision or answer)
+// while an exchange was in flight. Length is their mean and Every the
+// time the machine ran (in flight, less the stops) per stop. Zero when
+// there were fewer than 3.
+func machineStalls(reps []repetition) model.Stalls {
+	var n int
+	var stopped, busy time.Duration
+	for _, r := range reps {
+		n += len(r.stalls)
+		for _, s := range r.stalls {
+			stopped += s
+		}
+		busy += r.busy
+	}
+	if n < 3 || busy <= stopped {
+		return model.Stalls{}
+	}
+	return model.Stalls{Every: ((busy - stopped) / time.Duration(n)).Round(time.Microsecond), Length: (stopped / time.Duration(n)).Round(time.Microsecond)}
 }
 
 // firstArrivals is the law of the first arrivals at the server, the
@@ -159,6 +183,9 @@ func scenarioWith(cs caseSpec, net network, continuous, loadModel bool) (model.S
 			set("first-arrivals", net.firsts.String())
 			set("latency", net.lateness.String())
 			set("latency-per-flight", net.perFlight.String())
+			if !net.stalls.IsZero() {
+				set("stalls", net.stalls.String())
+			}
 		} else {
 			set("first-spread", net.spread.String())
 			set("latency", net.trip.String())
