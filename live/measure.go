@@ -45,8 +45,9 @@ type repetition struct {
 	lateness []time.Duration
 	// stalls are the gaps of at least minStall with no send, decision or
 	// answer at all while some exchange was in flight, and busy the time
-	// some was.
-	stalls []time.Duration
+	// some was. The ways and the lateness are counted without the stalls
+	// they overlap (the model adds those as --stalls).
+	stalls []stall
 	busy   time.Duration
 	// unaligned counts clients whose arrivals and recorded delays do not
 	// pair up (an attempt that never reached the server); their round
@@ -118,19 +119,40 @@ func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, er
 		for j, d := range c.delays {
 			r.trips = append(r.trips, a[j+1]-a[j]-d)
 		}
-		if len(*c.exchanges) == len(a) {
-			rs := tracedRequests(i, srv, c)
-			for j := 1; j < len(rs); j++ {
-				r.lateness = append(r.lateness, rs[j].sent-rs[j-1].answered-rs[j-1].delay)
-			}
-			if trace {
-				r.requests = append(r.requests, rs...)
-			}
+		if len(*c.exchanges) == len(a) && trace {
+			r.requests = append(r.requests, tracedRequests(i, srv, c)...)
 		}
 	}
-	r.flights = flights(clients, srv)
 	r.stalls, r.busy = stalls(clients, srv)
+	stopped := stoppedWithin(r.stalls)
+	for i, c := range clients {
+		if len(*c.exchanges) != len(srv.arrivals[i]) {
+			continue
+		}
+		rs := tracedRequests(i, srv, c)
+		for j := 1; j < len(rs); j++ {
+			from := rs[j-1].answered + rs[j-1].delay
+			r.lateness = append(r.lateness, rs[j].sent-from-stopped(from, rs[j].sent))
+		}
+	}
+	r.flights = flights(clients, srv, stopped)
 	return r, nil
+}
+
+// stall is one stop of the machine, [from, to).
+type stall struct{ from, to time.Duration }
+
+// stoppedWithin is, for sorted disjoint stalls, how long the machine was
+// stopped within [a, b).
+func stoppedWithin(ss []stall) func(a, b time.Duration) time.Duration {
+	return func(a, b time.Duration) time.Duration {
+		var t time.Duration
+		i, _ := slices.BinarySearchFunc(ss, a, func(s stall, a time.Duration) int { return cmp.Compare(s.to, a) })
+		for ; i < len(ss) && ss[i].from < b; i++ {
+			t += max(0, min(b, ss[i].to)-max(a, ss[i].from))
+		}
+		return t
+	}
 }
 
 // minStall is the shortest gap counted as a stall: twenty unloaded ways
@@ -140,7 +162,7 @@ const minStall = 2 * time.Millisecond
 // stalls finds the machine's stops: gaps between consecutive events (a
 // send, a decision, an answer) of at least minStall while an exchange was
 // in flight, when the machine had a way to carry and nothing moved.
-func stalls(clients []*client, srv *windowServer) ([]time.Duration, time.Duration) {
+func stalls(clients []*client, srv *windowServer) ([]stall, time.Duration) {
 	type event struct {
 		at    time.Duration
 		delta int // +1 a send, −1 an answer, 0 a decision
@@ -155,7 +177,7 @@ func stalls(clients []*client, srv *windowServer) ([]time.Duration, time.Duratio
 		}
 	}
 	slices.SortFunc(evs, func(a, b event) int { return cmp.Compare(a.at, b.at) })
-	var out []time.Duration
+	var out []stall
 	var busy time.Duration
 	inFlight := 0
 	for i, e := range evs {
@@ -163,7 +185,7 @@ func stalls(clients []*client, srv *windowServer) ([]time.Duration, time.Duratio
 			gap := e.at - evs[i-1].at
 			busy += gap
 			if gap >= minStall {
-				out = append(out, gap)
+				out = append(out, stall{evs[i-1].at, e.at})
 			}
 		}
 		inFlight += e.delta
@@ -180,7 +202,7 @@ type flight struct {
 
 // flights are the ways of every exchange of the clients whose exchanges
 // and arrivals pair up.
-func flights(clients []*client, srv *windowServer) []flight {
+func flights(clients []*client, srv *windowServer, stopped func(a, b time.Duration) time.Duration) []flight {
 	var sent, answered []time.Duration
 	var all []request
 	for i, c := range clients {
@@ -202,7 +224,8 @@ func flights(clients []*client, srv *windowServer) []flight {
 	}
 	out := make([]flight, 0, 2*len(all))
 	for _, x := range all {
-		out = append(out, flight{x.decided - x.sent, inFlight(x.sent)}, flight{x.answered - x.decided, inFlight(x.decided) - 1})
+		out = append(out, flight{x.decided - x.sent - stopped(x.sent, x.decided), inFlight(x.sent)},
+			flight{x.answered - x.decided - stopped(x.decided, x.answered), inFlight(x.decided) - 1})
 	}
 	return out
 }

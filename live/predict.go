@@ -82,7 +82,7 @@ func machineStalls(reps []repetition) model.Stalls {
 	for _, r := range reps {
 		n += len(r.stalls)
 		for _, s := range r.stalls {
-			stopped += s
+			stopped += s.to - s.from
 		}
 		busy += r.busy
 	}
