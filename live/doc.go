@@ -30,7 +30,10 @@
 //     delay drawn (the timer's lateness), herd's --latency, the uniform law
 //     with its quartiles;
 //   - the first arrivals' law, herd's --first-arrivals, their quantiles at
-//     every 5%: the burst reaches the server in clumps, not uniformly.
+//     every 5%: the burst reaches the server in clumps, not uniformly;
+//   - the machine's stalls, herd's --stalls: gaps of at least 2 ms with no
+//     send, decision or answer at all while exchanges were in flight (the
+//     ways and the own time are measured without them).
 //
 // With -load=false herd gets the earlier model instead: first arrivals
 // uniform over the measured spread and the retries' round trips (failure
@@ -41,12 +44,12 @@
 // agrees when herd's mean is within 5% of the live mean, or within the
 // combined 95% intervals where those are wider.
 //
-// The machine must be idle: on a shared machine whose other sessions run
+// The machine should be idle: on a shared machine whose other sessions run
 // in their own scheduler groups (Linux autogroups), nice does not make them
 // yield, and the live process then stalls for tens to hundreds of ms at a
-// time; the server admits nothing while stalled, which no scenario
-// parameter measured here describes. -trace writes every request's times
-// to a CSV file to look at that.
+// time (the server admits nothing meanwhile); --stalls models that only as
+// an exponential on/off machine. -trace writes every request's times to a
+// CSV file to look at them.
 //
 // Every loop is bounded (the libraries' limits, an attempt cap for Full
 // Jitter, a per-request timeout and a total -timeout), every server is
