@@ -38,6 +38,7 @@ type OCCEngine struct {
 	// policy whose law depends on n alone; nil for a stateful policy
 	// (Decorrelated), whose law is asked of the policy at every retry.
 	laws []model.Law
+	law  func(n int, prev float64) model.Law // the policy's Law, its rule looked up once
 	// affine is laws as min(max, lo + u·width) (Law.Affine), drawn inline,
 	// when every one of them is a plain clamped uniform; else nil.
 	affine []affine
@@ -62,7 +63,7 @@ type occEvent struct {
 func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
 	e := &OCCEngine{sc: sc, horizon: float64(sc.EffectiveHorizon())}
 	e.client = make([]occClient, sc.Clients)
-	e.laws = classLaws(sc.Policy)
+	e.laws, e.law = classLaws(sc.Policy), sc.Policy.LawFunc()
 	if e.laws != nil {
 		e.affine = make([]affine, len(e.laws))
 		for n, l := range e.laws[1:] {
@@ -98,7 +99,7 @@ func (e *OCCEngine) backoff(cl *occClient, n int) float64 {
 		}
 		return a.max
 	}
-	return drawDelay(e.laws, e.sc.Policy, n, &cl.prev, u)
+	return drawDelay(e.laws, e.law, n, &cl.prev, u)
 }
 
 // attempt draws the client's attempt whose read is sent at s and returns

@@ -230,7 +230,7 @@ func (e *occReference) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		e.retry[c]++
 		fail := w + e.hop(c)
 		u := float64(e.net[c].Uint64()>>11) * 0x1p-53
-		d := drawDelay(e.laws, sc.Policy, e.retry[c], &e.prev[c], u)
+		d := drawDelay(e.laws, sc.Policy.Law, e.retry[c], &e.prev[c], u)
 		q.set(cc, e.attempt(c, fail+d))
 	}
 	t.Time = done
