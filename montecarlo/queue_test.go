@@ -225,3 +225,71 @@ func TestQueuePlanRefuses(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// A QueueToRecovery trial is the OpenLoop trial of the same stream up to
+// the tick it recovers, and stops there: on the queue map's scenario
+// (100 clients, k = 10, timeout 10, Full Jitter, outage from tick 100)
+// at loads and outages that recover at once, late or never, under no
+// control, three attempts, the breaker and a queue limit of k·T, each
+// trial recovers (or not) at the same tick, its per-tick series are the
+// full trial's first recovery tick + 1 entries, and one that does not
+// recover is the full trial.
+func TestQueueToRecoveryIsOpenLoopUntilRecovery(t *testing.T) {
+	sc := queueScenario(100, 10, 10, 0, model.Full)
+	limited := sc
+	limited.Queue.Limit = 100
+	type cell struct {
+		sc  model.Scenario
+		ctl model.Controls
+	}
+	cells := []cell{{sc, model.Controls{}}, {sc, model.Controls{MaxAttempts: 3}}, {sc, model.Controls{Breaker: model.DefaultBreaker()}}, {limited, model.Controls{}}}
+	stopped, stuck := 0, 0
+	for _, c := range cells {
+		for _, lo := range []struct {
+			load   float64
+			outage int
+		}{{0.3, 0}, {0.6, 20}, {0.9, 50}} {
+			tr := model.Traffic{Rate: lo.load * 10, Ticks: 600, OutageStart: 100, OutageLength: lo.outage, CollapseBacklog: 500}
+			name := fmt.Sprintf("limit %d %s λ/k=%g outage %d", c.sc.Queue.Limit, c.ctl, lo.load, lo.outage)
+			w := OpenLoop{Traffic: tr, Controls: c.ctl}
+			opt := Options{Trials: 8, Seed: 3, Arrivals: true}
+			full := queueTrials(t, c.sc, w, opt)
+			part := queueTrials(t, c.sc, QueueToRecovery{w}, opt)
+			for i := range full {
+				f, p := full[i], part[i]
+				if f.Open.Recovered != p.Open.Recovered || f.Open.RecoveryTicks != p.Open.RecoveryTicks || f.Open.Collapsed != p.Open.Collapsed {
+					t.Fatalf("%s trial %d: recovered %v at %d (collapsed %v) in full, %v at %d (%v) stopped", name, i,
+						f.Open.Recovered, f.Open.RecoveryTicks, f.Open.Collapsed, p.Open.Recovered, p.Open.RecoveryTicks, p.Open.Collapsed)
+				}
+				n := len(f.Arrivals)
+				if f.Open.Recovered {
+					n = tr.OutageEnd() + int(f.Open.RecoveryTicks)
+					if p.Completion != int64(n) {
+						t.Errorf("%s trial %d: stopped trial completes at %d, its recovery tick + 1 is %d", name, i, p.Completion, n)
+					}
+					if n < len(f.Arrivals) {
+						stopped++
+					}
+				} else {
+					stuck++
+					if p.Completion != f.Completion || p.Calls != f.Calls || p.Served != f.Served || p.Censored != f.Censored {
+						t.Errorf("%s trial %d: a trial that does not recover differs when asked to stop at recovery", name, i)
+					}
+				}
+				for _, s := range []struct {
+					what       string
+					full, part []int64
+				}{{"sends", f.Arrivals, p.Arrivals}, {"goodput", f.Open.Goodput, p.Open.Goodput}, {"backlog", f.Open.BacklogAt, p.Open.BacklogAt},
+					{"queue", f.Queue.QueueAt, p.Queue.QueueAt}, {"wasted", f.Queue.WastedAt, p.Queue.WastedAt}} {
+					if len(s.part) != n || fmt.Sprint(s.part) != fmt.Sprint(s.full[:n]) {
+						t.Fatalf("%s trial %d: the stopped trial's %s (%d ticks) are not the full trial's first %d", name, i, s.what, len(s.part), n)
+					}
+				}
+			}
+		}
+	}
+	if stopped == 0 || stuck == 0 {
+		t.Errorf("%d trials stopped before the horizon and %d never recovered: the cells should have both", stopped, stuck)
+	}
+	t.Logf("%d trials stopped at recovery before the horizon, %d did not recover", stopped, stuck)
+}
