@@ -2,11 +2,13 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"testing"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/stats"
 )
 
 // Issue 17's acceptance line 4 in a small system, computed exactly and
@@ -73,5 +75,63 @@ func TestQueueMetastableCellSimulatedAtScale(t *testing.T) {
 		if (want < 0 && r.CI95[1] >= 0.5) || (want > 0 && r.CI95[0] <= 0.5) {
 			t.Errorf("%s: recovered %.3g %v", v.Name, r.Value, r.CI95)
 		}
+	}
+}
+
+// QueueMetastability plays each trial only until it recovers and must
+// give the cells Metastability gives, byte for byte in what the map draws
+// (the recovered share and the mean ticks to recover): over the queue
+// map's full grid, every variant, its 50 trials and the figures' seed 1,
+// with 1 and with 3 workers. (About 30 CPU-s; skipped with -short.)
+func TestQueueMetastabilityIsMetastabilityOnTheFullMap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays the queue map's every cell in full")
+	}
+	sc, base := QueueMetastabilityScenario()
+	g := MapGrid{Loads: []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}, Outages: []int{0, 5, 10, 20, 50, 100}}
+	drawn := func(m MetastabilityMap) string {
+		type cell struct {
+			Load          float64
+			Outage        int
+			Recovered     stats.Share
+			RecoveryTicks *stats.Estimate
+		}
+		var cs []cell
+		for _, c := range m.Cells {
+			cs = append(cs, cell{c.Load, c.Outage, c.Recovered, c.RecoveryTicks})
+		}
+		b, err := json.Marshal(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	recovered, stuck := 0, 0
+	for _, v := range QueueVariants(sc) {
+		full, err := Metastability(context.Background(), v.Scenario, base, v.Controls, g, montecarlo.Options{Trials: 50, Seed: 1, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := drawn(full)
+		for _, workers := range []int{1, 3} {
+			m, err := QueueMetastability(context.Background(), v.Scenario, base, v.Controls, g, montecarlo.Options{Trials: 50, Seed: 1, Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := drawn(m); got != want {
+				t.Errorf("%s, %d workers: stopped at recovery %s, played in full %s", v.Name, workers, got, want)
+			}
+		}
+		for _, c := range full.Cells {
+			if c.RecoveryTicks != nil {
+				recovered++
+			}
+			if c.Recovered.Value < 1 {
+				stuck++
+			}
+		}
+	}
+	if recovered == 0 || stuck == 0 {
+		t.Errorf("%d cells with a recovery, %d with a trial that did not: the map should have both", recovered, stuck)
 	}
 }
