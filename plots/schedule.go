@@ -14,7 +14,7 @@ import (
 // counts as the cheapest.
 var cost = map[string]float64{
 	"metastability-map":       31.4,
-	"queue-metastability-map": 17.8,
+	"queue-metastability-map": 8.3,
 	"recovery-vs-load":        13.6,
 	"aws-calls-vs-clients":    8.8,
 	"calls-vs-load":           7.7,
