@@ -17,7 +17,6 @@ type MetastabilityCell struct {
 	Recovered stats.Share `json:"recovered"`
 	// RecoveryTicks is the mean over recovered trials (absent when none).
 	RecoveryTicks *stats.Estimate `json:"recovery_ticks,omitempty"`
-	Calls         stats.Estimate  `json:"load_factor"` // calls per new request
 }
 
 // Stuck reports whether the cell clearly does not recover: the 95% interval
@@ -75,7 +74,7 @@ func MetastabilityScenario() (model.Scenario, model.Traffic) {
 
 // Metastability evaluates the map of one policy and set of controls: for
 // each load and outage length, opt.Trials trials of the base traffic with
-// that rate and outage.
+// that rate and outage, each played until it recovers (SimulateRecovery).
 func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
 	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
 	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
@@ -83,16 +82,11 @@ func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, c
 		out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
 		tr := base
 		tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
-		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+		s, err := SimulateRecovery(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return fmt.Errorf("λ/k = %g, outage %d: %w", load, out, err)
 		}
-		c := MetastabilityCell{Load: load, Outage: out, Recovered: s.Recovered, Calls: s.Load}
-		if s.RecoveryTicks != nil {
-			e := s.RecoveryTicks.Estimate
-			c.RecoveryTicks = &e
-		}
-		m.Cells[i] = c
+		m.Cells[i] = MetastabilityCell{Load: load, Outage: out, Recovered: s.Recovered, RecoveryTicks: s.RecoveryTicks}
 		return nil
 	}, nil)
 	if err != nil {

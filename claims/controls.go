@@ -284,7 +284,7 @@ func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, e
 	tr.Rate, tr.OutageLength, tr.CollapseBacklog = 0.5*float64(sc.Capacity), 20, 50*sc.Capacity
 	limitStuck := false
 	for _, ctl := range analysis.StandardControls() {
-		s, err := analysis.SimulateTraffic(ctx, sc, tr, ctl, opt)
+		s, err := analysis.SimulateRecovery(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return c, err
 		}

@@ -73,6 +73,32 @@ type OpenLoopEngine struct {
 	// (nil for a stateful policy), looked up once rather than per request.
 	start float64
 	laws  []model.Law
+	// toRecovery stops a trial at the tick it recovers (OpenLoopToRecovery).
+	toRecovery bool
+}
+
+// OpenLoopToRecovery is open-loop traffic whose trials stop at the tick
+// they recover (OpenTrial.Recovered), for a caller that asks only whether
+// and when each trial recovers — a metastability map — and to whom the
+// ticks after it are wasted work: once recovered, a trial can neither
+// collapse nor lose its recovery. Up to that tick a trial draws and
+// records what an OpenLoop trial of the same stream does, so Recovered and
+// RecoveryTicks are those of the OpenLoop trial; the counts stop there
+// (Completion is the recovery tick + 1). The queue server's engine plays
+// every tick (the same recoveries, no time saved).
+type OpenLoopToRecovery struct{ OpenLoop }
+
+func (OpenLoopToRecovery) Name() string { return "open-loop traffic until recovery" }
+func (w OpenLoopToRecovery) build(sc model.Scenario, c Choice) (Engine, error) {
+	if c.Engine == QueueName {
+		return w.OpenLoop.build(sc, c)
+	}
+	e, err := NewOpenLoopEngine(sc, w.Traffic, w.Controls)
+	if err != nil {
+		return nil, err
+	}
+	e.toRecovery = true
+	return e, nil
 }
 
 // NewOpenLoopEngine prepares the request engine for open-loop traffic.
@@ -279,6 +305,10 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if !o.Recovered && tick >= end && live <= threshold && o.GaveUp == gaveUp {
 			o.Recovered = true
 			o.RecoveryTicks = int64(tick + 1 - end)
+			if e.toRecovery {
+				tick++
+				break
+			}
 		}
 		if tick == end-1 {
 			atEnd = live
