@@ -24,6 +24,7 @@ const (
 // outcome (outcome).
 type controls struct {
 	maxAttempts int
+	asks        bool // a retry has a limit or a control to ask
 	states      []model.ControlState
 	cause       []int
 	draw        func() float64
@@ -36,6 +37,7 @@ func newControls(cfg model.Controls, sc model.Scenario) *controls {
 		c.states = append(c.states, k.NewState(sc, sc.Clients))
 		c.cause = append(c.cause, int(k.Cause()))
 	}
+	c.asks = c.maxAttempts > 0 || len(c.states) > 0
 	c.draw = func() float64 { return uniform(c.src) }
 	return c
 }
@@ -61,6 +63,14 @@ func (c *controls) start(id int32, tick int) {
 // letting each control take what the retry costs; when it may not, it
 // returns the cause.
 func (c *controls) retry(id int32, n, tick int) (ok bool, cause int) {
+	if c.asks {
+		return c.ask(id, n, tick)
+	}
+	return true, 0
+}
+
+// ask is retry with a limit or a control to ask.
+func (c *controls) ask(id int32, n, tick int) (ok bool, cause int) {
 	if a := c.maxAttempts; a > 0 && n >= a {
 		return false, byLimit
 	}
