@@ -108,10 +108,32 @@ func EvaluateControls(ctx context.Context, opt montecarlo.Options) ([]Result, er
 	return evaluateControls(ctx, opt, nil)
 }
 
+// controlCheck is a control claim's check and the ID of the claim it
+// decides, known before it runs (to label and order the runs by).
+type controlCheck struct {
+	id    string
+	check func(context.Context, montecarlo.Options) (Result, error)
+}
+
+// run runs the check and completes its row.
+func (c controlCheck) run(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	r, err := c.check(ctx, opt)
+	if err != nil {
+		return Result{}, err
+	}
+	if r.ID != c.id {
+		return Result{}, fmt.Errorf("claims: the check listed as %s decided %s", c.id, r.ID)
+	}
+	return controlResult(r), nil
+}
+
 // controlChecks are the control claims' checks, in the report's order.
-var controlChecks = []func(context.Context, montecarlo.Options) (Result, error){
-	claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
-	claimBackoffOpenClosed, claimRetryBudgetBound, claimThrottlingSheds, claimAdaptiveK,
+var controlChecks = []controlCheck{
+	{"layers-243x", claimLayers243}, {"seed-layers-27x", claimLayers27}, {"n-retries-1-plus-n", claimNRetries},
+	{"token-bucket-bounds-load", claimBucketBound}, {"retry-storm-outlives-trigger", claimMetastable},
+	{"controls-shrink-metastable-region", claimControlsShrink}, {"jitter-first-request", claimFirstRequest},
+	{"backoff-helps-closed-loop-not-open-loop", claimBackoffOpenClosed}, {"finagle-budget-bounds-retries", claimRetryBudgetBound},
+	{"grpc-throttling-sheds-retries-when-unhealthy", claimThrottlingSheds}, {"sre-adaptive-throttling-k-times-accepts", claimAdaptiveK},
 }
 
 // evaluateControls is EvaluateControls calling done, when set, after each
@@ -119,8 +141,8 @@ var controlChecks = []func(context.Context, montecarlo.Options) (Result, error){
 func evaluateControls(ctx context.Context, opt montecarlo.Options, done func(n int)) ([]Result, error) {
 	out := make([]Result, len(controlChecks))
 	err := analysis.EachPoint(ctx, len(controlChecks), opt.Workers, func(ctx context.Context, i int) error {
-		c, err := controlChecks[i](ctx, opt)
-		out[i] = controlResult(c)
+		var err error
+		out[i], err = controlChecks[i].run(ctx, opt)
 		return err
 	}, done)
 	if err != nil {
