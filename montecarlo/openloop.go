@@ -120,7 +120,7 @@ const denseLatencies = 1 << 12
 
 // retryClass is how the wait before a retry of one class is drawn: a
 // fixed wait (a law without chance draws nothing), the clamped uniform
-// min(max, lo + u·width) with Law.Sample's arithmetic, or Law.Sample.
+// min(limit, lo + u·width) with Law.Sample's arithmetic, or Law.Sample.
 type retryClass struct {
 	law              model.Law
 	fixed, affine    bool
@@ -204,7 +204,9 @@ func (e *OpenLoopEngine) wait(src *rand.PCG, id int32, n int) int {
 	if e.classes != nil {
 		// Retries past the last class share its law.
 		if c := &e.classes[min(n, len(e.classes)-1)]; c.affine {
-			return e.sc.Rounding.Ticks(math.Min(c.limit, c.lo+uniform(src)*c.width))
+			// The builtin min is math.Min (NaN, −0, −Inf alike) without
+			// amd64's call to its assembly.
+			return e.sc.Rounding.Ticks(min(c.limit, c.lo+uniform(src)*c.width))
 		}
 	}
 	return e.waitShaped(src, id, n)
@@ -309,12 +311,13 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	closed := e.closed != nil
 	retryLimit := sc.Policy.Retries
 	tick := 0
-	for ; tick < last && !t.stopped(len(e.ring[tick%r])); tick++ {
+	// slot is tick mod r, kept without dividing: a retry at slot + wait
+	// (wait < r) wraps at most once.
+	for slot := 0; tick < last && !t.stopped(len(e.ring[slot])); tick, slot = tick+1, ringAfter(slot, 1, r) {
 		draining := tick >= tr.Ticks
 		if draining && live == 0 {
 			break
 		}
-		slot := tick % r
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
 		booked := len(cur)
@@ -415,7 +418,7 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 				live--
 				continue
 			}
-			at := (tick + e.wait(src, id, n)) % r
+			at := ringAfter(slot, e.wait(src, id, n), r)
 			e.ring[at] = append(e.ring[at], id)
 		}
 		o.PeakBacklog = max(o.PeakBacklog, live)
@@ -448,6 +451,16 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	o.Backlog = live
 	t.Censored = !o.Recovered
 	t.Completion = int64(min(tick, tr.Ticks))
+}
+
+// ringAfter is the slot d ticks after slot in a ring of r slots, for d ≥ 0:
+// (slot + d) mod r without a division when d < r.
+func ringAfter(slot, d, r int) int {
+	at := slot + d
+	for at >= r {
+		at -= r
+	}
+	return at
 }
 
 // arrivals appends to cur the new requests of tick — none while draining;
