@@ -61,3 +61,46 @@ func TestSimulateRecoveryIsSimulateTrafficsRecovery(t *testing.T) {
 		}
 	}
 }
+
+// StuckBelowCapacity stops each cell once its trials decide it, and must
+// count what the full map counts: under each standard control, on a grid
+// whose cells recover, collapse or are undecided at 40 trials, and at a
+// budget of 12 trials too.
+func TestStuckBelowCapacityIsTheMapsCount(t *testing.T) {
+	ctx := WithCache(context.Background(), nil)
+	sc, base := MetastabilityScenario()
+	base.Ticks, base.RejectCost = 800, 0.05
+	g := MapGrid{Loads: []float64{0.5, 0.7, 0.8, 0.9}, Outages: []int{25, 100, 200}}
+	some := false
+	for _, trials := range []int{40, 12} {
+		opt := montecarlo.Options{Trials: trials, Seed: 2, Workers: 1 + trials/12} // 4 workers at 40 trials, 2 at 12
+		for _, ctl := range StandardControls() {
+			m, err := Metastability(ctx, sc, base, ctl, g, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := StuckBelowCapacity(ctx, sc, base, ctl, g, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := m.StuckBelowCapacity(); c.Stuck != want || c.Cells != len(m.Cells) || c.Controls.Name != m.Controls.Name {
+				t.Errorf("%d trials, %s: %+v, the map says %d stuck of %d", trials, ctl, c, want, len(m.Cells))
+			}
+			some = some || c.Stuck > 0
+		}
+	}
+	if !some {
+		t.Error("no stuck cell anywhere: the grid does not test the count")
+	}
+}
+
+// The stuck rule is "at most so many recover", fewer than half, at every
+// budget claims and figures use (at 2 trials no cell can be stuck: −1).
+func TestStuckAtMost(t *testing.T) {
+	for _, n := range []int{2, 12, 40, 50, 1000} {
+		k, ok := stuckAtMost(n)
+		if !ok || k >= n/2 {
+			t.Errorf("%d trials: stuck at most %d recovered (rule of that form: %v)", n, k, ok)
+		}
+	}
+}

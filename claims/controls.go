@@ -245,13 +245,15 @@ func claimBucketBound(ctx context.Context, opt montecarlo.Options) (Result, erro
 	return c, nil
 }
 
-// maps evaluates the metastability map of each control on a server.
-func maps(ctx context.Context, rejectCost float64, ctls []model.Controls, opt montecarlo.Options) ([]analysis.MetastabilityMap, error) {
+// stuckCells counts the non-recovering cells of the metastability map of
+// each control on a server (analysis.StuckBelowCapacity: each cell's
+// trials played until they decide it).
+func stuckCells(ctx context.Context, rejectCost float64, ctls []model.Controls, opt montecarlo.Options) ([]analysis.StuckCount, error) {
 	sc, base := analysis.MetastabilityScenario()
 	base.RejectCost = rejectCost
-	var out []analysis.MetastabilityMap
+	var out []analysis.StuckCount
 	for _, ctl := range ctls {
-		m, err := analysis.Metastability(ctx, sc, base, ctl, analysis.DefaultMapGrid(), opt)
+		m, err := analysis.StuckBelowCapacity(ctx, sc, base, ctl, analysis.DefaultMapGrid(), opt)
 		if err != nil {
 			return nil, err
 		}
@@ -264,13 +266,13 @@ func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error
 	c := controlClaim("retry-storm-outlives-trigger")
 	var stuck []int
 	for _, cost := range []float64{0, 0.05} {
-		m, err := maps(ctx, cost, []model.Controls{{}}, opt)
+		m, err := stuckCells(ctx, cost, []model.Controls{{}}, opt)
 		if err != nil {
 			return c, err
 		}
-		n := m[0].StuckBelowCapacity()
+		n := m[0].Stuck
 		stuck = append(stuck, n)
-		c.Evidence = append(c.Evidence, exact(fmt.Sprintf("cells with λ < k that do not recover, reject cost %g (of %d)", cost, len(m[0].Cells)), float64(n)))
+		c.Evidence = append(c.Evidence, exact(fmt.Sprintf("cells with λ < k that do not recover, reject cost %g (of %d)", cost, m[0].Cells), float64(n)))
 	}
 	switch {
 	case stuck[0] == 0 && stuck[1] > 0:
@@ -286,14 +288,14 @@ func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error
 
 func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, error) {
 	c := controlClaim("controls-shrink-metastable-region")
-	ms, err := maps(ctx, 0.05, analysis.StandardControls(), opt)
+	ms, err := stuckCells(ctx, 0.05, analysis.StandardControls(), opt)
 	if err != nil {
 		return c, err
 	}
-	none := ms[0].StuckBelowCapacity()
+	none := ms[0].Stuck
 	c.Verdict = Holds
 	for _, m := range ms {
-		n := m.StuckBelowCapacity()
+		n := m.Stuck
 		c.Evidence = append(c.Evidence, exact("non-recovering cells with λ < k, "+m.Controls.Name, float64(n)))
 		if m.Controls.Bucket != nil || m.Controls.Breaker != nil {
 			if n >= none {

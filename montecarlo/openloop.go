@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 
 	"github.com/herdlab/herd/model"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -37,6 +39,9 @@ type OpenTrial struct {
 	PeakBacklog int64
 	// Drained is the ticks played after the last tick to drain.
 	Drained int64
+	// Skipped says the trial was not played: the trials before it had
+	// decided their run's question (OpenLoopUntilDecided).
+	Skipped bool
 	// Goodput[t] and BacklogAt[t] are the requests served at tick t and
 	// the backlog after it, recorded with Trial.Arrivals.
 	Goodput, BacklogAt []int64
@@ -78,6 +83,86 @@ type OpenLoopEngine struct {
 	latency []int64
 	// toRecovery stops a trial at the tick it recovers (OpenLoopToRecovery).
 	toRecovery bool
+	// decision, when set, is what the run's trials decided so far
+	// (OpenLoopUntilDecided).
+	decision *decision
+}
+
+// OpenLoopUntilDecided is OpenLoopToRecovery for a caller that asks of
+// the run only whether at most AtMost of its Trials trials recover (a
+// metastability map's "stuck" cell): once the first j trials, r of them
+// recovered, decide it — r > AtMost, or r + Trials − j ≤ AtMost — the
+// trials from j on are not played (their Open is empty and Skipped is
+// set). Which trials are skipped depends on timing, but never a trial
+// before the first prefix that decides, so a fold that reads the trials
+// in order up to that prefix gets the same answer whatever the workers.
+// Make one per run: its engines share what the run's trials decided.
+type OpenLoopUntilDecided struct {
+	OpenLoopToRecovery
+	AtMost, Trials int
+	decision       *decision
+}
+
+// NewOpenLoopUntilDecided is the workload of one run asking whether at
+// most atMost of its trials recover.
+func NewOpenLoopUntilDecided(w OpenLoop, atMost, trials int) OpenLoopUntilDecided {
+	return OpenLoopUntilDecided{OpenLoopToRecovery{w}, atMost, trials, &decision{atMost: atMost, trials: trials, outcome: make([]int8, trials)}}
+}
+
+func (w OpenLoopUntilDecided) build(sc model.Scenario, c Choice) (Engine, error) {
+	e, err := w.OpenLoopToRecovery.build(sc, c)
+	if o, ok := e.(*OpenLoopEngine); ok && err == nil {
+		o.decision = w.decision
+	}
+	return e, err
+}
+
+// Decides reports whether the first played trials, recovered of which
+// recovered, answer the question of OpenLoopUntilDecided.
+func Decides(recovered, played, atMost, trials int) bool {
+	return recovered > atMost || recovered+trials-played <= atMost
+}
+
+// decision is what the trials of one OpenLoopUntilDecided run decided so
+// far: each trial's outcome (0 not yet played, 1 recovered, 2 not) and
+// the length of the first prefix that decides (trials past it need not be
+// played; trials while unknown).
+type decision struct {
+	atMost, trials int
+	mu             sync.Mutex
+	outcome        []int8
+	prefix, played int // trials known from the first, and how many recovered among them
+	recovered      int
+	cutoff         atomic.Int64
+}
+
+// skip reports whether trial i need not be played.
+func (d *decision) skip(i int) bool {
+	c := d.cutoff.Load()
+	return c > 0 && int64(i) >= c
+}
+
+// record notes trial i's outcome and moves the decided prefix on.
+func (d *decision) record(i int, recovered bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if i >= len(d.outcome) || d.cutoff.Load() > 0 {
+		return
+	}
+	d.outcome[i] = 2
+	if recovered {
+		d.outcome[i] = 1
+	}
+	for d.prefix < len(d.outcome) && d.outcome[d.prefix] != 0 {
+		if d.outcome[d.prefix] == 1 {
+			d.recovered++
+		}
+		d.prefix++
+		if Decides(d.recovered, d.prefix, d.atMost, d.trials) {
+			d.cutoff.Store(int64(d.prefix))
+			return
+		}
+	}
 }
 
 // OpenLoopToRecovery is open-loop traffic whose trials stop at the tick
@@ -261,6 +346,13 @@ func (e *OpenLoopEngine) servedLong(t *Trial, latency int) {
 // Play runs one trial. A trial that would hold more than
 // model.MaxRequestsLive requests at once stops there, not recovered.
 func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
+	if d := e.decision; d != nil {
+		if d.skip(t.Index) {
+			t.Open = &OpenTrial{Skipped: true}
+			return
+		}
+		defer func() { d.record(t.Index, t.Open.Recovered) }()
+	}
 	e.play(src, t, arrivals)
 	for v, n := range e.latency {
 		if n > 0 {
