@@ -239,7 +239,7 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 	return out, nil
 }
 
-// startFirst are the claims that cost most, most first: each took a
+// startFirst are the claims that cost most, most first: each took half a
 // second of CPU or more in herd claims at the default budget (CPU per claim
 // from herd claims --cpuprofile FILE, go tool pprof -tags FILE, after
 // issue 16's speedups; a claim that computes a scenario others share is
@@ -247,8 +247,9 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 // starts last and leaves a core idle at the end. The order changes no
 // result, only when each claim runs.
 var startFirst = []string{
-	"finagle-budget-bounds-retries", "retry-storm-outlives-trigger", "aws-expo-reduces-work-slightly",
-	"controls-shrink-metastable-region", "seed-equal-widest-spread", "aws-decorrelated-more-calls",
+	"finagle-budget-bounds-retries", "seed-equal-widest-spread", "aws-expo-reduces-work-slightly",
+	"controls-shrink-metastable-region", "retry-storm-outlives-trigger", "aws-decorrelated-more-calls",
+	"seed-expo-13x-slower-at-200", "sre-adaptive-throttling-k-times-accepts", "grpc-throttling-sheds-retries-when-unhealthy",
 }
 
 // startOrder is the order in which Evaluate starts its n claims (id(i)
