@@ -624,6 +624,9 @@ var errTooManyLive = fmt.Errorf("more than %d requests alive at once", int(model
 // failed winners join the losers.
 func (e *OpenLoopEngine) flaky(src *rand.PCG, winners, losers []int32) ([]int32, []int32) {
 	p := e.sc.FailureRate
+	if p >= 1 && len(losers) == 0 {
+		return winners[:0], winners // every call fails, in the order sent
+	}
 	e.lost = append(e.lost[:0], losers...)
 	kept := winners[:0]
 	for _, id := range winners {
