@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"runtime/pprof"
 	"strings"
 
 	"github.com/herdlab/herd/claims"
@@ -31,7 +29,6 @@ func newCmdClaims(f *factory, runF func(*claimsOptions) error) *cobra.Command {
 		out     outputFlags
 		source  string
 		scaling string
-		profile string
 	)
 	var withCache func(context.Context) context.Context
 	c := &cobra.Command{
@@ -120,13 +117,6 @@ for every λ < 1.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if profile != "" {
-				stop, err := startCPUProfile(profile)
-				if err != nil {
-					return err
-				}
-				defer stop()
-			}
 			return claimsRun(opts)
 		},
 	}
@@ -141,25 +131,7 @@ for every λ < 1.`,
 	c.Flags().StringVar(&out.out, "out", "", "write the result to this file (atomically) instead of standard output")
 	complete(c, "format", []string{"table", "json", "markdown"})
 	out.registerWide(c)
-	// Where the CPU of a run goes, per claim (pprof label "claim") and per
-	// function: go tool pprof -tags FILE.
-	c.Flags().StringVar(&profile, "cpuprofile", "", "write a CPU profile of the run to this file")
-	_ = c.Flags().MarkHidden("cpuprofile")
 	return c
-}
-
-// startCPUProfile starts profiling the process's CPU into path; stop
-// ends it and closes the file.
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 type claimsResult struct {
