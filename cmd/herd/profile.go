@@ -10,9 +10,8 @@ import (
 
 // cpuProfile is the file of the hidden --cpuprofile root flag: when set,
 // the command's CPU profile is written there (read it with go tool pprof;
-// herd plots labels its samples by figure and stage, go tool pprof -tags),
-// to see where a run's time goes without a test harness around it. A
-// command's own --cpuprofile flag, if it has one, shadows this one.
+// herd plots labels its samples by figure and stage, herd claims by claim: go tool pprof -tags),
+// to see where a run's time goes without a test harness around it.
 var cpuProfile struct {
 	path string
 	file *os.File
