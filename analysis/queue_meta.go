@@ -63,9 +63,9 @@ func QueueVariants(sc model.Scenario) []QueueVariant {
 // played only until it recovers (montecarlo.QueueToRecovery): the map's
 // cells ask of a trial only whether it recovered and after how many ticks,
 // and the ticks after its recovery change neither, so the cells' Recovered
-// and RecoveryTicks are Metastability's byte for byte. It leaves the cells'
-// calls per request (Calls), which count every tick and which no map
-// draws, zero.
+// and RecoveryTicks are those of SimulateTraffic's full trials byte for
+// byte. (Metastability's SimulateRecovery stops the request engine's trials
+// at recovery, but plays every tick of the queue server's.)
 func QueueMetastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
 	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
 	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))

@@ -79,10 +79,11 @@ func TestQueueMetastableCellSimulatedAtScale(t *testing.T) {
 }
 
 // QueueMetastability plays each trial only until it recovers and must
-// give the cells Metastability gives, byte for byte in what the map draws
-// (the recovered share and the mean ticks to recover): over the queue
+// give the cells that SimulateTraffic's full trials give, byte for byte in
+// what the map draws (the recovered share and the mean ticks to recover),
+// and Metastability's cells too: over the queue
 // map's full grid, every variant, its 50 trials and the figures' seed 1,
-// with 1 and with 3 workers. (About 30 CPU-s; skipped with -short.)
+// with 1 and with 3 workers. (About 50 CPU-s; skipped with -short.)
 func TestQueueMetastabilityIsMetastabilityOnTheFullMap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays the queue map's every cell in full")
@@ -108,11 +109,29 @@ func TestQueueMetastabilityIsMetastabilityOnTheFullMap(t *testing.T) {
 	}
 	recovered, stuck := 0, 0
 	for _, v := range QueueVariants(sc) {
-		full, err := Metastability(context.Background(), v.Scenario, base, v.Controls, g, montecarlo.Options{Trials: 50, Seed: 1, Workers: 1})
+		full := MetastabilityMap{Cells: make([]MetastabilityCell, len(g.Outages)*len(g.Loads))}
+		for i := range full.Cells {
+			out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
+			tr := base
+			tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
+			s, err := SimulateTraffic(context.Background(), v.Scenario, tr, v.Controls, montecarlo.Options{Trials: 50, Seed: 1, Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := MetastabilityCell{Load: load, Outage: out, Recovered: s.Recovered}
+			if s.RecoveryTicks != nil {
+				c.RecoveryTicks = &s.RecoveryTicks.Estimate
+			}
+			full.Cells[i] = c
+		}
+		want := drawn(full)
+		meta, err := Metastability(context.Background(), v.Scenario, base, v.Controls, g, montecarlo.Options{Trials: 50, Seed: 1, Workers: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := drawn(full)
+		if got := drawn(meta); got != want {
+			t.Errorf("%s: Metastability %s, full trials %s", v.Name, got, want)
+		}
 		for _, workers := range []int{1, 3} {
 			m, err := QueueMetastability(context.Background(), v.Scenario, base, v.Controls, g, montecarlo.Options{Trials: 50, Seed: 1, Workers: workers})
 			if err != nil {
