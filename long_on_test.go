@@ -9,8 +9,10 @@ import (
 )
 
 // longSuite is set by the long build tag: the statistical suites then run
-// at full size (go test -tags long, which .ci/run runs).
-const longSuite = true
+// at full size (go test -tags long, which .ci/run runs), except under the
+// race detector, where they keep the default run's size (the engines run
+// about tenfold slower; .ci/run runs them at full size without it).
+const longSuite = !raceDetector
 
 // claimsAtSeed1Of is the claims of the origins at the default budget and
 // seed 1, taken from the long suite's one evaluation of every claim
