@@ -34,6 +34,32 @@ type client struct {
 	window time.Duration
 	http   *http.Client
 	delays []time.Duration
+	// exchanges are the attempts as the client's transport saw them,
+	// recorded when tracing (nil otherwise).
+	exchanges *[]exchange
+}
+
+// exchange is one attempt at the client: when its transport sent the
+// request and when the response was back.
+type exchange struct{ sent, answered time.Time }
+
+// tracingTransport records every exchange of its client.
+type tracingTransport struct {
+	next http.RoundTripper
+	log  *[]exchange
+}
+
+func (t tracingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	sent := time.Now()
+	resp, err := t.next.RoundTrip(r)
+	*t.log = append(*t.log, exchange{sent, time.Now()})
+	return resp, err
+}
+
+func (t tracingTransport) CloseIdleConnections() {
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }
 
 var errUnavailable = errors.New("503 Service Unavailable")
@@ -41,14 +67,20 @@ var errUnavailable = errors.New("503 Service Unavailable")
 // requestTimeout bounds one attempt.
 const requestTimeout = 10 * time.Second
 
-func newClient(id int, url string, window time.Duration) *client {
-	tr := &http.Transport{
+func newClient(id int, url string, window time.Duration, trace bool) *client {
+	var tr http.RoundTripper = &http.Transport{
 		Proxy:               nil, // loopback only
 		DialContext:         (&net.Dialer{Timeout: requestTimeout}).DialContext,
 		MaxIdleConnsPerHost: 1,
 		DisableCompression:  true,
 	}
-	return &client{id: id, url: url, window: window, http: &http.Client{Transport: tr, Timeout: requestTimeout}}
+	c := &client{id: id, url: url, window: window}
+	if trace {
+		c.exchanges = new([]exchange)
+		tr = tracingTransport{tr, c.exchanges}
+	}
+	c.http = &http.Client{Transport: tr, Timeout: requestTimeout}
+	return c
 }
 
 func (c *client) request(ctx context.Context) *http.Request {

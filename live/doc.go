@@ -14,16 +14,42 @@
 //
 // Each repetition measures calls (requests the server saw), completion (when
 // the server admitted its last request, from the first arrival: herd's
-// completion in continuous time is in the server's time too) and give-ups; and the two parameters of the network that herd's
-// model takes: the spread of the first arrivals over [0, S), and the round
-// trip of each retry, the time from a failure at the server to the client's
-// next arrival there less the delay the library drew (the response's way
-// back, the timer's lateness and the next request's way there). herd then
-// predicts the same scenario in continuous time (analysis.Simulate with
-// --window τ, --first-spread S and a uniform --latency with the measured
-// quartiles: see measuredNetwork) and the two are compared: a case agrees when
-// herd's mean is within 5% of the live mean, or within the combined 95%
-// intervals where those are wider.
+// completion in continuous time is in the server's time too) and give-ups;
+// and, from the times of every exchange (the client's send and answer, the
+// server's decision) and never from the calls, the network that herd's
+// model takes (the load model, -load, the default; see loadNetwork and
+// firstArrivals):
+//
+//   - the machine's time per way, herd's --latency-per-flight: the clients
+//     and the server share two cores, so a request's way to the server and
+//     its answer's way back take longer the more exchanges are in flight
+//     (at τ = 10 ms and N = 1,000 the round trips are ~100 ms while 1,000
+//     are in flight and ~1 ms at the end, with ~50 µs per exchange in
+//     flight): P is the median of way/(1 + others in flight);
+//   - the clients' own time between an answer and the next send less the
+//     delay drawn (the timer's lateness), herd's --latency, the uniform law
+//     with its quartiles;
+//   - the first arrivals' law, herd's --first-arrivals, their quantiles at
+//     every 5%: the burst reaches the server in clumps, not uniformly;
+//   - the machine's stalls, herd's --stalls: gaps of at least 2 ms with no
+//     send, decision or answer at all while exchanges were in flight (the
+//     ways and the own time are measured without them).
+//
+// With -load=false herd gets the earlier model instead: first arrivals
+// uniform over the measured spread and the retries' round trips (failure
+// to next arrival less the delay) as one uniform law with their quartiles,
+// independent of the load; the table prints its ratios beside the load
+// model's. herd predicts the same scenario in continuous time
+// (analysis.Simulate with --window τ) and the two are compared: a case
+// agrees when herd's mean is within 5% of the live mean, or within the
+// combined 95% intervals where those are wider.
+//
+// The machine should be idle: on a shared machine whose other sessions run
+// in their own scheduler groups (Linux autogroups), nice does not make them
+// yield, and the live process then stalls for tens to hundreds of ms at a
+// time (the server admits nothing meanwhile); --stalls models that only as
+// an exponential on/off machine. -trace writes every request's times to a
+// CSV file to look at them.
 //
 // Every loop is bounded (the libraries' limits, an attempt cap for Full
 // Jitter, a per-request timeout and a total -timeout), every server is

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -66,10 +68,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 	timeout := fs.Duration("timeout", 0, "stop everything after this long (default 40m, or 5m with -short)")
 	only := fs.String("only", "", "run only the cases whose name contains this text, e.g. \"retry-go 200/10\"")
 	parallel := fs.Int("parallel", 0, "cases measured at once (default 2, or 1 with -short); each case's repetitions run one after the other. More is faster but, on a busy machine, widens the first-send spreads and round trips")
+	trace := fs.String("trace", "", "write every request of every repetition to this CSV file (client send, handler entry, decision, answer and the delay drawn after it, µs from the server's first arrival)")
+	load := fs.Bool("load", true, "give herd the round trip's load model (--latency-per-flight: a machine's time per way in flight, measured from the ways' times; --latency: the clients' own time between an answer and the next send); false: the measured round trips as one law independent of the load")
 	verbose := fs.Bool("v", false, "print every repetition (calls, completion in windows, give-ups, latest first arrival)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	loadModel = *load
 	if *timeout == 0 {
 		*timeout = map[bool]time.Duration{false: 40 * time.Minute, true: 5 * time.Minute}[*short]
 	}
@@ -90,6 +95,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 			cases = append(cases, cs)
 		}
 	}
+	var traceOut *bufio.Writer
+	if *trace != "" {
+		f, err := os.Create(*trace)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		traceOut = bufio.NewWriter(f)
+		defer traceOut.Flush()
+		fmt.Fprintln(traceOut, "case,rep,client,attempt,sent_us,entered_us,decided_us,answered_us,admitted,delay_us")
+	}
 	rows := make([]row, len(cases))
 	errs := make([]error, len(cases))
 	var mu sync.Mutex // stderr
@@ -107,15 +123,23 @@ func run(args []string, stdout, stderr io.Writer) error {
 				cs := cases[i]
 				began := time.Now()
 				var each func(repetition)
-				if *verbose {
+				nrep := 0
+				if *verbose || traceOut != nil {
 					each = func(rep repetition) {
 						mu.Lock()
 						defer mu.Unlock()
+						nrep++
+						if traceOut != nil {
+							writeTrace(traceOut, cs, nrep, rep.requests)
+						}
+						if !*verbose {
+							return
+						}
 						fmt.Fprintf(stderr, "  %s: %d calls, completion %s = window %d, %d gave up, latest first arrival %s\n", cs, rep.calls,
 							rep.completion.Round(time.Millisecond), int(rep.completion/cs.window), rep.gaveUp, rep.firstMax.Round(time.Millisecond))
 					}
 				}
-				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, each)
+				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, traceOut != nil, each)
 				mu.Lock()
 				if errs[i] == nil {
 					fmt.Fprintf(stderr, "%-30s %s (%s)\n", cs, rows[i].verdict(), time.Since(began).Round(time.Second))
@@ -148,15 +172,19 @@ type row struct {
 	calls, completion, gaveUp           stats.Estimate // live; completion in ms
 	herdCalls, herdCompletion, herdGave stats.Estimate // herd, continuous time
 	tickCompletion                      float64        // herd's tick model, ms
-	unaligned                           int
+	// oneLaw is herd's continuous-time calls and completion (ms) with the
+	// round trips as one law independent of the load, beside the load
+	// model's (when -load).
+	oneLawCalls, oneLawCompletion float64
+	unaligned                     int
 }
 
-func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(repetition)) (row, error) {
+func measureCase(ctx context.Context, cs caseSpec, reps, trials int, trace bool, each func(repetition)) (row, error) {
 	var rs []repetition
 	var calls, completion, gaveUp stats.Moments
 	r := row{cs: cs, reps: reps}
 	for range reps {
-		rep, err := runRepetition(ctx, cs)
+		rep, err := runRepetition(ctx, cs, trace)
 		if err != nil {
 			return r, err
 		}
@@ -182,6 +210,15 @@ func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(r
 	if s.GaveUp != nil {
 		r.herdGave = *s.GaveUp
 	}
+	if loadModel {
+		o, err := predictWith(ctx, cs, r.net, true, false, trials)
+		if err != nil {
+			return r, err
+		}
+		if o.Calls != nil {
+			r.oneLawCalls, r.oneLawCompletion = o.Calls.Mean, o.Completion.Mean
+		}
+	}
 	t, err := predict(ctx, cs, r.net, false, trials)
 	if err != nil {
 		return r, err
@@ -190,6 +227,18 @@ func measureCase(ctx context.Context, cs caseSpec, reps, trials int, each func(r
 		r.tickCompletion = t.Completion.Mean * float64(cs.window) / 1e6
 	}
 	return r, nil
+}
+
+func writeTrace(w io.Writer, cs caseSpec, rep int, rs []request) {
+	us := func(d time.Duration) int64 { return d.Microseconds() }
+	for _, r := range rs {
+		delay := int64(-1)
+		if r.delay >= 0 {
+			delay = us(r.delay)
+		}
+		fmt.Fprintf(w, "%s,%d,%d,%d,%d,%d,%d,%d,%t,%d\n", cs, rep, r.client, r.attempt,
+			us(r.sent), us(r.entered), us(r.decided), us(r.answered), r.admitted, delay)
+	}
 }
 
 // agrees says whether herd's estimate is within tolerance of the live one,
@@ -231,10 +280,24 @@ func pm(e stats.Estimate) string {
 	return fmt.Sprintf("%.1f ± %.1f", e.Mean, halfWidth(e))
 }
 
+func stallText(s model.Stalls) string {
+	if s.IsZero() {
+		return "none"
+	}
+	return fmt.Sprintf("%s every %s", s.Length, s.Every)
+}
+
+func oneLaw(r row) string {
+	if r.oneLawCalls == 0 || r.calls.Mean == 0 || r.completion.Mean == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f, %.3f", r.oneLawCalls/r.calls.Mean, r.oneLawCompletion/r.completion.Mean)
+}
+
 // report prints one line per case and returns the number that disagree.
 func report(w io.Writer, rows []row) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tcalls live\tcalls herd\tratio\tcompletion ms live\tcompletion ms herd\tratio\tin windows live / herd / tick model\tgave up live / herd\tverdict")
+	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tper flight; own time; stalls\tcalls live\tcalls herd\tratio\tcompletion ms live\tcompletion ms herd\tratio\tin windows live / herd / tick model\tgave up live / herd\tone law: calls, completion ratio\tverdict")
 	failed := 0
 	for _, r := range rows {
 		if !r.ok() {
@@ -242,12 +305,12 @@ func report(w io.Writer, rows []row) int {
 		}
 		win := float64(r.cs.window) / 1e6
 		ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\n",
-			r.cs, r.reps, r.net.spread.Round(time.Millisecond), ms(r.net.q25), ms(r.net.q50), ms(r.net.q75), ms(r.net.mean), ms(r.net.sd),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s; %s; %s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\t%s\n",
+			r.cs, r.reps, r.net.spread.Round(time.Millisecond), ms(r.net.q25), ms(r.net.q50), ms(r.net.q75), ms(r.net.mean), ms(r.net.sd), r.net.perFlight.Round(time.Microsecond), r.net.lateness, stallText(r.net.stalls),
 			pm(r.calls), pm(r.herdCalls), ratio(r.herdCalls, r.calls),
 			pm(r.completion), pm(r.herdCompletion), ratio(r.herdCompletion, r.completion),
 			r.completion.Mean/win, r.herdCompletion.Mean/win, r.tickCompletion/win,
-			r.gaveUp.Mean, r.herdGave.Mean, r.verdict())
+			r.gaveUp.Mean, r.herdGave.Mean, oneLaw(r), r.verdict())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d of %d cases agree: herd's continuous-time mean within %.0f%% of the live mean, or within the combined 95%% intervals, on calls and completion.\n",

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -30,6 +32,23 @@ type repetition struct {
 	// the retries (next arrival − failure − the library's delay).
 	firstMax time.Duration
 	trips    []time.Duration
+	// firsts are every client's first arrival.
+	firsts []time.Duration
+	// requests is every request, when tracing.
+	requests []request
+	// flights are the ways of every exchange (a request's way to the
+	// server, its answer's way back) with the exchanges in flight when
+	// each began; lateness is, for every retry, the time from the answer
+	// back at the client to the retry's send less the delay drawn (the
+	// client's own time and its timer's lateness).
+	flights  []flight
+	lateness []time.Duration
+	// stalls are the gaps of at least minStall with no send, decision or
+	// answer at all while some exchange was in flight, and busy the time
+	// some was. The ways and the lateness are counted without the stalls
+	// they overlap (the model adds those as --stalls).
+	stalls []stall
+	busy   time.Duration
 	// unaligned counts clients whose arrivals and recorded delays do not
 	// pair up (an attempt that never reached the server); their round
 	// trips are left out.
@@ -43,18 +62,19 @@ const release = 100 * time.Millisecond
 // runRepetition starts a server, releases the case's clients at one
 // instant, waits for every one of them to succeed or give up, and stops the
 // server.
-func runRepetition(ctx context.Context, cs caseSpec) (repetition, error) {
+func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, error) {
 	srv, err := startWindowServer(cs.k, cs.window, cs.clients)
 	if err != nil {
 		return repetition{}, err
 	}
+	srv.decisions = make([][]decision, cs.clients)
 	defer srv.close()
 	clients := make([]*client, cs.clients)
 	errs := make([]error, cs.clients)
 	start := make(chan struct{})
 	finished := make(chan struct{}, cs.clients)
 	for i := range clients {
-		clients[i] = newClient(i, srv.url(), cs.window)
+		clients[i] = newClient(i, srv.url(), cs.window, true)
 		go func() {
 			defer func() { finished <- struct{}{} }()
 			select {
@@ -91,6 +111,7 @@ func runRepetition(ctx context.Context, cs caseSpec) (repetition, error) {
 			continue
 		}
 		r.firstMax = max(r.firstMax, a[0])
+		r.firsts = append(r.firsts, a[0])
 		if len(a) != len(c.delays)+1 {
 			r.unaligned++
 			continue
@@ -98,6 +119,138 @@ func runRepetition(ctx context.Context, cs caseSpec) (repetition, error) {
 		for j, d := range c.delays {
 			r.trips = append(r.trips, a[j+1]-a[j]-d)
 		}
+		if len(*c.exchanges) == len(a) && trace {
+			r.requests = append(r.requests, tracedRequests(i, srv, c)...)
+		}
 	}
+	r.stalls, r.busy = stalls(clients, srv)
+	stopped := stoppedWithin(r.stalls)
+	for i, c := range clients {
+		if len(*c.exchanges) != len(srv.arrivals[i]) {
+			continue
+		}
+		rs := tracedRequests(i, srv, c)
+		for j := 1; j < len(rs); j++ {
+			from := rs[j-1].answered + rs[j-1].delay
+			r.lateness = append(r.lateness, rs[j].sent-from-stopped(from, rs[j].sent))
+		}
+	}
+	r.flights = flights(clients, srv, stopped)
 	return r, nil
+}
+
+// stall is one stop of the machine, [from, to).
+type stall struct{ from, to time.Duration }
+
+// stoppedWithin is, for sorted disjoint stalls, how long the machine was
+// stopped within [a, b).
+func stoppedWithin(ss []stall) func(a, b time.Duration) time.Duration {
+	return func(a, b time.Duration) time.Duration {
+		var t time.Duration
+		i, _ := slices.BinarySearchFunc(ss, a, func(s stall, a time.Duration) int { return cmp.Compare(s.to, a) })
+		for ; i < len(ss) && ss[i].from < b; i++ {
+			t += max(0, min(b, ss[i].to)-max(a, ss[i].from))
+		}
+		return t
+	}
+}
+
+// minStall is the shortest gap counted as a stall: twenty unloaded ways
+// (~100 µs each on loopback).
+const minStall = 2 * time.Millisecond
+
+// stalls finds the machine's stops: gaps between consecutive events (a
+// send, a decision, an answer) of at least minStall while an exchange was
+// in flight, when the machine had a way to carry and nothing moved.
+func stalls(clients []*client, srv *windowServer) ([]stall, time.Duration) {
+	type event struct {
+		at    time.Duration
+		delta int // +1 a send, −1 an answer, 0 a decision
+	}
+	var evs []event
+	for i, c := range clients {
+		if len(*c.exchanges) != len(srv.arrivals[i]) {
+			continue
+		}
+		for _, x := range tracedRequests(i, srv, c) {
+			evs = append(evs, event{x.sent, 1}, event{x.decided, 0}, event{x.answered, -1})
+		}
+	}
+	slices.SortFunc(evs, func(a, b event) int { return cmp.Compare(a.at, b.at) })
+	var out []stall
+	var busy time.Duration
+	inFlight := 0
+	for i, e := range evs {
+		if i > 0 && inFlight > 0 {
+			gap := e.at - evs[i-1].at
+			busy += gap
+			if gap >= minStall {
+				out = append(out, stall{evs[i-1].at, e.at})
+			}
+		}
+		inFlight += e.delta
+	}
+	return out, busy
+}
+
+// flight is one way of one exchange: how long it took and how many other
+// exchanges were in flight (sent and not yet answered) when it began.
+type flight struct {
+	took     time.Duration
+	inFlight int
+}
+
+// flights are the ways of every exchange of the clients whose exchanges
+// and arrivals pair up.
+func flights(clients []*client, srv *windowServer, stopped func(a, b time.Duration) time.Duration) []flight {
+	var sent, answered []time.Duration
+	var all []request
+	for i, c := range clients {
+		if len(*c.exchanges) != len(srv.arrivals[i]) {
+			continue
+		}
+		for _, x := range tracedRequests(i, srv, c) {
+			all = append(all, x)
+			sent, answered = append(sent, x.sent), append(answered, x.answered)
+		}
+	}
+	slices.Sort(sent)
+	slices.Sort(answered)
+	// inFlight is the number of exchanges sent before t and answered after.
+	inFlight := func(t time.Duration) int {
+		s, _ := slices.BinarySearch(sent, t)
+		a, _ := slices.BinarySearch(answered, t+1)
+		return s - a
+	}
+	out := make([]flight, 0, 2*len(all))
+	for _, x := range all {
+		out = append(out, flight{x.decided - x.sent - stopped(x.sent, x.decided), inFlight(x.sent)},
+			flight{x.answered - x.decided - stopped(x.decided, x.answered), inFlight(x.decided) - 1})
+	}
+	return out
+}
+
+// request is one traced request, its times from the server's origin (the
+// first arrival): the client's send, the handler's entry, the server's
+// decision, the client's answer, and the delay the client drew after it
+// (−1 after the last).
+type request struct {
+	client, attempt                  int
+	sent, entered, decided, answered time.Duration
+	admitted                         bool
+	delay                            time.Duration
+}
+
+func tracedRequests(i int, srv *windowServer, c *client) []request {
+	var out []request
+	for j, x := range *c.exchanges {
+		d := srv.decisions[i][j]
+		r := request{client: i, attempt: j, sent: x.sent.Sub(srv.origin), entered: d.entered.Sub(srv.origin),
+			decided: d.decided.Sub(srv.origin), answered: x.answered.Sub(srv.origin), admitted: d.admitted, delay: -1}
+		if j < len(c.delays) {
+			r.delay = c.delays[j]
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -22,6 +22,17 @@ type network struct {
 	trip   model.RoundTrip // the uniform law with the measured quartiles
 	// The measured round trips' quartiles, mean and standard deviation.
 	q25, q50, q75, mean, sd time.Duration
+	// perFlight is the machine's time per way (herd's
+	// --latency-per-flight) and lateness the law of the client's own time
+	// between its answer and its retry's send (herd's --latency then):
+	// the load model (see loadNetwork).
+	perFlight time.Duration
+	lateness  model.RoundTrip
+	// firsts is the law of the first arrivals: their quantiles at p =
+	// 0, 1/20, …, 1 over all repetitions.
+	firsts model.RoundTrip
+	// stalls are the machine's stops (see machineStalls).
+	stalls model.Stalls
 }
 
 // measuredNetwork estimates the first-send spread S from the latest first
@@ -53,15 +64,110 @@ func measuredNetwork(reps []repetition, clients int) network {
 	n.q25, n.q50, n.q75 = time.Duration(q(0.25)), time.Duration(q(0.5)), time.Duration(q(0.75))
 	m, sd := stat.MeanStdDev(trips, nil)
 	n.mean, n.sd = time.Duration(m), time.Duration(sd)
-	iqr := q(0.75) - q(0.25)
-	lo := math.Max(0, q(0.25)-iqr/2)
-	n.trip = model.RoundTrip{Law: model.UniformTrip, A: time.Duration(lo), B: time.Duration(lo + 2*iqr)}
+	n.trip = quartileLaw(trips)
+	n.perFlight, n.lateness = loadNetwork(reps)
+	n.firsts = firstArrivals(reps)
+	n.stalls = machineStalls(reps)
 	return n
 }
+
+// machineStalls measures the machine's stops: the gaps of at least
+// minStall in which nothing at all moved (no send, decision or answer)
+// while an exchange was in flight. Length is their mean and Every the
+// time the machine ran (in flight, less the stops) per stop. Zero when
+// there were fewer than 3.
+func machineStalls(reps []repetition) model.Stalls {
+	var n int
+	var stopped, busy time.Duration
+	for _, r := range reps {
+		n += len(r.stalls)
+		for _, s := range r.stalls {
+			stopped += s.to - s.from
+		}
+		busy += r.busy
+	}
+	if n < 3 || busy <= stopped {
+		return model.Stalls{}
+	}
+	return model.Stalls{Every: ((busy - stopped) / time.Duration(n)).Round(time.Microsecond), Length: (stopped / time.Duration(n)).Round(time.Microsecond)}
+}
+
+// firstArrivals is the law of the first arrivals at the server, the
+// quantiles of all repetitions' at p = i/20: the burst of N clients
+// reaches the server in clumps (a few, a pause while the runtime sets up
+// the connections, then most at once), which the uniform over [0, S)
+// spreads evenly over the windows.
+func firstArrivals(reps []repetition) model.RoundTrip {
+	var xs []float64
+	for _, r := range reps {
+		for _, f := range r.firsts {
+			xs = append(xs, float64(f))
+		}
+	}
+	if len(xs) < 2 {
+		return model.RoundTrip{}
+	}
+	slices.Sort(xs)
+	const m = model.MaxQuantiles - 1
+	law := model.RoundTrip{Law: model.QuantileTrip, M: m}
+	for i := range m + 1 {
+		law.Q[i] = time.Duration(stat.Quantile(float64(i)/m, stat.Empirical, xs, nil)).Round(time.Microsecond)
+	}
+	return law
+}
+
+// quartileLaw is the uniform law with the quartiles of the sorted sample
+// xs: on [q25 − IQR/2, q75 + IQR/2], clamped at 0.
+func quartileLaw(xs []float64) model.RoundTrip {
+	q := func(p float64) float64 { return math.Max(0, stat.Quantile(p, stat.Empirical, xs, nil)) }
+	iqr := q(0.75) - q(0.25)
+	lo := math.Max(0, q(0.25)-iqr/2)
+	return model.RoundTrip{Law: model.UniformTrip, A: time.Duration(lo).Round(time.Microsecond), B: time.Duration(lo + 2*iqr).Round(time.Microsecond)}
+}
+
+// loadNetwork measures the load model of the round trip, from the
+// network's times alone (never from the calls it predicts): one machine
+// (the two cores the clients and the server share) carries every way of
+// every exchange first come first served, each way taking P of it, so a
+// way that begins with m other exchanges in flight takes P·(1 + m). P is
+// the median over all ways of took/(1 + m): a median, because a busy
+// machine's scheduler stalls the whole process now and then (ways of 200
+// ms at any load) and the mean would make those the machine's speed. The
+// client's own time between its answer and its next send, less the delay
+// it drew (timer lateness, the library's work), is the uniform law with
+// its quartiles, as measuredNetwork's round trip.
+func loadNetwork(reps []repetition) (time.Duration, model.RoundTrip) {
+	var per, late []float64
+	for _, r := range reps {
+		for _, f := range r.flights {
+			per = append(per, float64(f.took)/float64(1+max(0, f.inFlight)))
+		}
+		for _, l := range r.lateness {
+			late = append(late, float64(l))
+		}
+	}
+	if len(per) < 4 || len(late) < 4 {
+		return 0, model.RoundTrip{}
+	}
+	slices.Sort(per)
+	slices.Sort(late)
+	return time.Duration(stat.Quantile(0.5, stat.Empirical, per, nil)), quartileLaw(late)
+}
+
+// loadModel says whether herd is given the network's load model (a
+// machine's time per way in flight, the clients' own time and the
+// measured law of the first arrivals) rather than the measured round
+// trips as one law independent of the load and first arrivals uniform
+// over the measured spread.
+var loadModel = true
 
 // scenario is herd's scenario of a case: continuous time with the measured
 // network, or the tick model with a tick of one window.
 func scenario(cs caseSpec, net network, continuous bool) (model.Scenario, error) {
+	return scenarioWith(cs, net, continuous, loadModel)
+}
+
+func scenarioWith(cs caseSpec, net network, continuous, loadModel bool) (model.Scenario, error) {
 	var s model.Spec
 	set := func(f, v string) {
 		if err := s.Set(f, v); err != nil {
@@ -73,8 +179,17 @@ func scenario(cs caseSpec, net network, continuous bool) (model.Scenario, error)
 	set("capacity", strconv.Itoa(cs.k))
 	if continuous {
 		set("window", cs.window.String())
-		set("first-spread", net.spread.String())
-		set("latency", net.trip.String())
+		if loadModel && net.perFlight > 0 && !net.firsts.IsZero() {
+			set("first-arrivals", net.firsts.String())
+			set("latency", net.lateness.String())
+			set("latency-per-flight", net.perFlight.String())
+			if !net.stalls.IsZero() {
+				set("stalls", net.stalls.String())
+			}
+		} else {
+			set("first-spread", net.spread.String())
+			set("latency", net.trip.String())
+		}
 	} else {
 		set("tick", cs.window.String())
 	}
@@ -83,7 +198,11 @@ func scenario(cs caseSpec, net network, continuous bool) (model.Scenario, error)
 
 // predict is herd's Monte Carlo of a case.
 func predict(ctx context.Context, cs caseSpec, net network, continuous bool, trials int) (analysis.Summary, error) {
-	sc, err := scenario(cs, net, continuous)
+	return predictWith(ctx, cs, net, continuous, loadModel, trials)
+}
+
+func predictWith(ctx context.Context, cs caseSpec, net network, continuous, loadModel bool, trials int) (analysis.Summary, error) {
+	sc, err := scenarioWith(cs, net, continuous, loadModel)
 	if err != nil {
 		return analysis.Summary{}, fmt.Errorf("%s: %w", cs, err)
 	}

@@ -28,6 +28,9 @@ type windowServer struct {
 	lastAdmitted time.Duration
 	// arrivals[c] are the offsets from the origin of client c's requests.
 	arrivals [][]time.Duration
+	// decisions[c] are the same requests' handler entries and verdicts,
+	// recorded when tracing (nil otherwise).
+	decisions [][]decision
 
 	srv  *http.Server
 	ln   net.Listener
@@ -54,7 +57,15 @@ func startWindowServer(k int, window time.Duration, clients int) (*windowServer,
 
 func (s *windowServer) url() string { return "http://" + s.ln.Addr().String() + "/" }
 
+// decision is one request at the server: when its handler began (before
+// the server's lock) and when it was decided, and whether it was admitted.
+type decision struct {
+	entered, decided time.Time
+	admitted         bool
+}
+
 func (s *windowServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	entered := time.Now()
 	c, err := strconv.Atoi(r.Header.Get("X-Client"))
 	s.mu.Lock()
 	now := time.Now()
@@ -73,6 +84,9 @@ func (s *windowServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.calls++
 	if err == nil && c >= 0 && c < len(s.arrivals) {
 		s.arrivals[c] = append(s.arrivals[c], at)
+		if s.decisions != nil {
+			s.decisions[c] = append(s.decisions[c], decision{entered, now, admitted})
+		}
 	}
 	s.mu.Unlock()
 	if !admitted {

@@ -20,7 +20,7 @@ func TestWindowServerAdmitsFirstK(t *testing.T) {
 	if host := s.ln.Addr().String(); host[:len("127.0.0.1:")] != "127.0.0.1:" {
 		t.Fatalf("listening on %s", host)
 	}
-	c := newClient(0, s.url(), window)
+	c := newClient(0, s.url(), window, false)
 	codes := func(n int) []int {
 		var out []int
 		for i := range n {
@@ -60,7 +60,7 @@ func TestRepetitionAddsUp(t *testing.T) {
 	cs := caseSpec{lib: l, clients: 40, k: 5, window: 20 * time.Millisecond}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	r, err := runRepetition(ctx, cs)
+	r, err := runRepetition(ctx, cs, false)
 	if err != nil {
 		t.Fatal(err)
 	}

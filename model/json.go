@@ -31,6 +31,11 @@ type scenarioJSON struct {
 	Window      string `json:"window,omitempty"`
 	Latency     string `json:"latency,omitempty"`
 	FirstSpread string `json:"first_spread,omitempty"`
+	// FirstArrivals and LatencyPerFlight are continuous time's, absent
+	// when not given.
+	FirstArrivals    string `json:"first_arrivals,omitempty"`
+	Stalls           string `json:"stalls,omitempty"`
+	LatencyPerFlight string `json:"latency_per_flight,omitempty"`
 	// FailureRate is the flaky server's p, absent on other servers.
 	FailureRate float64 `json:"failure_rate,omitempty"`
 	// QueueLimit and Timeout are the queue server's, absent elsewhere.
@@ -52,9 +57,24 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		MaxElapsed: durationString(s.Policy.MaxElapsed), FailureRate: s.FailureRate,
 		Time: s.Time.String(), Window: durationString(s.Window()),
 		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
+		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(), Stalls: s.stallsJSON(),
 		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
 		Exponent: s.Policy.Exponent,
 	})
+}
+
+func (s Scenario) stallsJSON() string {
+	if s.Stalls.IsZero() {
+		return ""
+	}
+	return s.Stalls.String()
+}
+
+func (s Scenario) firstArrivalsJSON() string {
+	if s.FirstArrivals.IsZero() {
+		return ""
+	}
+	return s.FirstArrivals.String()
 }
 
 func (s Scenario) latencyJSON() string {
@@ -121,12 +141,30 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("scenario: first_spread: %w", err)
 		}
 	}
+	var first RoundTrip
+	if j.FirstArrivals != "" {
+		if first, err = ParseRoundTrip(j.FirstArrivals); err != nil {
+			return fmt.Errorf("scenario: first_arrivals: %w", err)
+		}
+	}
+	var stalls Stalls
+	if j.Stalls != "" {
+		if stalls, err = ParseStalls(j.Stalls); err != nil {
+			return fmt.Errorf("scenario: stalls: %w", err)
+		}
+	}
+	var perFlight time.Duration
+	if j.LatencyPerFlight != "" {
+		if perFlight, err = time.ParseDuration(j.LatencyPerFlight); err != nil {
+			return fmt.Errorf("scenario: latency_per_flight: %w", err)
+		}
+	}
 	*s = Scenario{
 		Clients: j.Clients, Server: server, Capacity: j.Capacity,
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
-		Time: tm, Latency: trip, FirstSpread: spread,
+		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first, Stalls: stalls,
 		FailureRate: j.FailureRate,
 		Queue:       Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
 	}

@@ -299,6 +299,18 @@ func (p Policy) Law(n int, prev float64) Law {
 	return l
 }
 
+// LawFunc is Law with the policy's rule looked up once, for the engines
+// that ask a stateful policy (Decorrelated) for its law at every retry:
+// LawFunc()(n, prev) is Law(n, prev), without the lookup by kind.
+func (p Policy) LawFunc() func(n int, prev float64) Law {
+	r := ruleOf(p.Kind)
+	if r.units != inSeconds {
+		return func(n int, prev float64) Law { return r.law(p, n, prev) }
+	}
+	f := 1 / p.tickLength(r).Seconds()
+	return func(n int, prev float64) Law { return r.law(p, n, prev).scaled(f) }
+}
+
 // Delay draws the delay before retry n from a uniform u in [0, 1).
 func (p Policy) Delay(n int, prev, u float64) float64 {
 	return p.Law(n, prev).Draw(u)

@@ -76,10 +76,22 @@ type Scenario struct {
 	// Time is the time model (timemodel.go); in continuous time the
 	// capacity server is the window server, Policy's tick is the window,
 	// and every attempt takes a Latency round trip; the first sends are
-	// spread over [0, FirstSpread).
+	// spread over [0, FirstSpread). With LatencyPerFlight > 0 the round
+	// trips grow with the load (LatencyPerFlight in timemodel.go).
 	Time        TimeModel
 	Latency     RoundTrip
 	FirstSpread time.Duration
+	// FirstArrivals, when not zero, is the law of the first sends'
+	// arrivals at the server instead of the uniform over [0, FirstSpread)
+	// (measured quantiles, say).
+	FirstArrivals RoundTrip
+	// LatencyPerFlight is the time one way of one exchange (a request's
+	// way to the server, or its answer's way back) takes of the machine
+	// that carries them all, one at a time in the order they were sent;
+	// 0: round trips independent of the load.
+	LatencyPerFlight time.Duration
+	// Stalls are the times that machine stops (Stalls); zero: never.
+	Stalls Stalls
 	// FailureRate is the flaky server's probability p that a call it
 	// takes fails; 0 on every other server.
 	FailureRate float64

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -26,6 +27,13 @@ import (
 // Outputs are in milliseconds and times are the server's, as in the tick
 // model: completion is when the last success reached the server, and a
 // client's latency the time from its first arrival to its success.
+//
+// With a latency per flight P (--latency-per-flight) the round trips grow
+// with the load: one machine carries every request's way to the server
+// and every answer's way back, one at a time first come first served,
+// each taking P, as when the clients and the server share a few cores
+// (montecarlo/window.go says how); the Latency law is then the client's
+// own time between its answer and its next send.
 type TimeModel int
 
 const (
@@ -66,7 +74,14 @@ type RoundTrip struct {
 	// Fixed: A. Uniform: uniform on [A, B]. LogNormal: mean A and
 	// standard deviation B.
 	A, B time.Duration
+	// Quantiles: the law's quantiles Q[0…M] at p = i/M (measured ones,
+	// say), linear between.
+	Q [MaxQuantiles]time.Duration
+	M int
 }
+
+// MaxQuantiles bounds the quantiles of a quantiles: law (every 5%).
+const MaxQuantiles = 21
 
 // RoundTripLaw names the shape of a RoundTrip.
 type RoundTripLaw int
@@ -75,11 +90,14 @@ const (
 	FixedTrip RoundTripLaw = iota
 	UniformTrip
 	LogNormalTrip
+	QuantileTrip
 )
 
 // ParseRoundTrip reads a --latency value: a duration ("5ms", a fixed round
-// trip), "fixed:5ms", "uniform:2ms,8ms" or "lognormal:5ms,2ms" (mean and
-// standard deviation). Ranges are checked by Scenario.Validate.
+// trip), "fixed:5ms", "uniform:2ms,8ms", "lognormal:5ms,2ms" (mean and
+// standard deviation) or "quantiles:0s,2ms,3ms,9ms" (2 to MaxQuantiles
+// quantiles at equally spaced p from 0 to 1, linear between). Ranges are
+// checked by Scenario.Validate.
 func ParseRoundTrip(text string) (RoundTrip, error) {
 	text = strings.TrimSpace(text)
 	name, args, ok := strings.Cut(text, ":")
@@ -94,9 +112,17 @@ func ParseRoundTrip(text string) (RoundTrip, error) {
 		}
 		ds = append(ds, d)
 	}
+	if name == "quantiles" {
+		if len(ds) < 2 || len(ds) > MaxQuantiles {
+			return RoundTrip{}, fmt.Errorf("want quantiles:Q0,…,QM with 2 to %d durations", MaxQuantiles)
+		}
+		r := RoundTrip{Law: QuantileTrip, M: len(ds) - 1}
+		copy(r.Q[:], ds)
+		return r, nil
+	}
 	want := map[string]int{"fixed": 1, "uniform": 2, "lognormal": 2}[name]
 	if want == 0 || len(ds) != want {
-		return RoundTrip{}, fmt.Errorf("want a duration, uniform:LO,HI or lognormal:MEAN,SD")
+		return RoundTrip{}, fmt.Errorf("want a duration, uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
 	}
 	switch name {
 	case "uniform":
@@ -114,6 +140,12 @@ func (r RoundTrip) String() string {
 		return fmt.Sprintf("uniform:%s,%s", r.A, r.B)
 	case LogNormalTrip:
 		return fmt.Sprintf("lognormal:%s,%s", r.A, r.B)
+	case QuantileTrip:
+		qs := make([]string, 0, r.M+1)
+		for _, q := range r.Q[:min(max(r.M, 0), MaxQuantiles-1)+1] {
+			qs = append(qs, q.String())
+		}
+		return "quantiles:" + strings.Join(qs, ",")
 	}
 	return r.A.String()
 }
@@ -142,18 +174,56 @@ func (r RoundTrip) validate() error {
 		if r.A <= 0 || !ok(r.A) || !ok(r.B) {
 			return bad(fmt.Sprintf("lognormal:MEAN,SD with 0 < MEAN ≤ %s and 0 ≤ SD ≤ %s", MaxLatency, MaxLatency))
 		}
+	case QuantileTrip:
+		valid := fmt.Sprintf("quantiles:Q0,…,QM with 2 to %d durations, 0 ≤ Q0 ≤ … ≤ QM ≤ %s", MaxQuantiles, MaxLatency)
+		if r.M < 1 || r.M >= MaxQuantiles {
+			return bad(valid)
+		}
+		for i, q := range r.Q[:r.M+1] {
+			if !ok(q) || i > 0 && q < r.Q[i-1] {
+				return bad(valid)
+			}
+		}
 	default:
 		return bad("fixed, uniform or lognormal")
 	}
 	return nil
 }
 
+// Stalls are the stops of the machine of a latency per flight: it carries
+// ways for exponential times of mean Every, between stops of exponential
+// length of mean Length, during which nothing moves (a host whose other
+// work takes its cores away for a time slice, a collector's pause). The
+// zero value is a machine that never stops.
+type Stalls struct{ Every, Length time.Duration }
+
+// ParseStalls reads a --stalls value, "EVERY,LENGTH" such as "40ms,8ms".
+func ParseStalls(text string) (Stalls, error) {
+	a, b, ok := strings.Cut(text, ",")
+	if !ok {
+		return Stalls{}, fmt.Errorf("want EVERY,LENGTH")
+	}
+	e, err1 := time.ParseDuration(strings.TrimSpace(a))
+	l, err2 := time.ParseDuration(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil {
+		return Stalls{}, fmt.Errorf("want EVERY,LENGTH, two durations")
+	}
+	return Stalls{e, l}, nil
+}
+
+func (s Stalls) String() string { return fmt.Sprintf("%s,%s", s.Every, s.Length) }
+
+// IsZero reports whether the machine never stops.
+func (s Stalls) IsZero() bool { return s == Stalls{} }
+
 // TripLaw is a RoundTrip in a unit of time, ready to draw.
 type TripLaw struct {
 	law RoundTripLaw
 	// lo + u·width for fixed and uniform; exp(mu + sigma·Φ⁻¹(u)) for
-	// log-normal.
+	// log-normal; q[0…m] linear between for quantiles.
 	lo, width, mu, sigma float64
+	q                    [MaxQuantiles]float64
+	m                    int
 }
 
 // In expresses the round trip in units of unit (a window, say).
@@ -167,6 +237,12 @@ func (r RoundTrip) In(unit time.Duration) TripLaw {
 		// The log-normal with mean a and standard deviation b.
 		s2 := math.Log1p((b / a) * (b / a))
 		return TripLaw{law: LogNormalTrip, mu: math.Log(a) - s2/2, sigma: math.Sqrt(s2)}
+	case QuantileTrip:
+		t := TripLaw{law: QuantileTrip, m: r.M}
+		for i := range r.M + 1 {
+			t.q[i] = float64(r.Q[i]) / u
+		}
+		return t
 	}
 	return TripLaw{lo: a}
 }
@@ -174,20 +250,28 @@ func (r RoundTrip) In(unit time.Duration) TripLaw {
 // Draw maps a uniform u in [0, 1) to a round trip: the one place where a
 // round trip is drawn.
 func (t TripLaw) Draw(u float64) float64 {
-	if t.law != LogNormalTrip {
-		return t.lo + u*t.width
+	switch t.law {
+	case LogNormalTrip:
+		return math.Exp(t.mu + t.sigma*math.Sqrt2*math.Erfinv(2*u-1))
+	case QuantileTrip:
+		x := u * float64(t.m)
+		i := min(int(x), t.m-1)
+		return t.q[i] + (x-float64(i))*(t.q[i+1]-t.q[i])
 	}
-	return math.Exp(t.mu + t.sigma*math.Sqrt2*math.Erfinv(2*u-1))
+	return t.lo + u*t.width
 }
 
 // Bound is a round trip no draw exceeds, or for the log-normal one that a
 // draw exceeds with probability below 10⁻¹⁵ (8 standard deviations of its
 // logarithm): what a horizon needs.
 func (t TripLaw) Bound() float64 {
-	if t.law != LogNormalTrip {
-		return t.lo + t.width
+	switch t.law {
+	case LogNormalTrip:
+		return math.Exp(t.mu + 8*t.sigma)
+	case QuantileTrip:
+		return t.q[t.m]
 	}
-	return math.Exp(t.mu + 8*t.sigma)
+	return t.lo + t.width
 }
 
 // Window is the length of the window server's windows in continuous time
@@ -211,6 +295,12 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 			return bad("latency", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.Latency.String()))
 		case s.FirstSpread != 0:
 			return bad("first-spread", "left out in the tick model (use --first-window, or --time continuous)", s.FirstSpread)
+		case !s.FirstArrivals.IsZero():
+			return bad("first-arrivals", "left out in the tick model (use --first-window, or --time continuous)", strconv.Quote(s.FirstArrivals.String()))
+		case s.LatencyPerFlight != 0:
+			return bad("latency-per-flight", "left out in the tick model (a round trip needs --time continuous)", s.LatencyPerFlight)
+		case !s.Stalls.IsZero():
+			return bad("stalls", "left out in the tick model (it stops the machine of --latency-per-flight)", strconv.Quote(s.Stalls.String()))
 		}
 		return nil
 	case ContinuousTime:
@@ -231,11 +321,35 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 	if err := s.Latency.validate(); err != nil {
 		return err
 	}
+	if !s.FirstArrivals.IsZero() {
+		if s.FirstSpread != 0 {
+			return bad("first-arrivals", "left out with --first-spread (one law of the first arrivals)", strconv.Quote(s.FirstArrivals.String()))
+		}
+		if err := s.FirstArrivals.validate(); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				fe.Flag = "first-arrivals"
+			}
+			return err
+		}
+		if b := s.FirstArrivals.In(w).Bound(); b > MaxWindow {
+			return bad("first-arrivals", fmt.Sprintf("at most %g windows of %s", float64(MaxWindow), w), strconv.Quote(s.FirstArrivals.String()))
+		}
+	}
+	if p := s.LatencyPerFlight; p < 0 || p > MaxLatency || float64(p)/float64(w) > MaxDelay/float64(max(1, s.Clients)) {
+		return bad("latency-per-flight", fmt.Sprintf("a duration in [0, %s] with --clients × it at most %g windows of %s", MaxLatency, float64(MaxDelay), w), s.LatencyPerFlight)
+	}
+	if st := s.Stalls; !st.IsZero() {
+		valid := fmt.Sprintf("EVERY,LENGTH with 0 < EVERY ≤ %s, 0 < LENGTH ≤ %s and LENGTH/EVERY ≤ 100, and --latency-per-flight > 0 (the machine that stops)", MaxLatency, MaxLatency)
+		if st.Every <= 0 || st.Length <= 0 || st.Every > MaxLatency || st.Length > MaxLatency || float64(st.Length) > 100*float64(st.Every) || s.LatencyPerFlight == 0 {
+			return bad("stalls", valid, strconv.Quote(st.String()))
+		}
+	}
 	b := s.Latency.In(w).Bound()
 	if b > MaxDelay {
 		return bad("latency", fmt.Sprintf("at most %g windows of %s", float64(MaxDelay), w), strconv.Quote(s.Latency.String()))
 	}
-	if n := s.Policy.instantRetry(); b == 0 && n > 0 {
+	if n := s.Policy.instantRetry(); b == 0 && s.LatencyPerFlight == 0 && n > 0 {
 		return bad("latency", fmt.Sprintf("a round trip > 0 with policy %s, whose retry %d has no delay (without one it would reach the full window again at the same instant, for ever)", s.Policy.Kind, n), strconv.Quote(s.Latency.String()))
 	}
 	return nil
@@ -263,15 +377,24 @@ func (p Policy) instantRetry() int {
 // every pending client arrives again within L + D of its last failure, and
 // the first arrival in a fresh window succeeds. So the last success comes
 // by S + N·(1 + L + D), S the first-send spread; with a retry limit R every
-// client is done by S + R·(L + D).
+// client is done by S + R·(L + D). With a latency per flight P each way
+// waits at most for the N clients' ways ahead of it, so L grows by 2·N·P
+// and S by N·P.
 func (s Scenario) continuousHorizon() int {
 	w := s.Policy.TickLength()
-	lat := s.Latency.In(w).Bound()
+	queue := float64(s.Clients) * float64(s.LatencyPerFlight) / float64(w)
+	lat := s.Latency.In(w).Bound() + 2*queue
 	gap := lat + s.Policy.MaxDelay()
-	spread := float64(s.FirstSpread) / float64(w)
+	spread := max(float64(s.FirstSpread)/float64(w), s.FirstArrivals.In(w).Bound()) + queue
 	h := spread + float64(s.Clients)*(1+gap)
 	if r := s.Policy.Retries; r > 0 {
 		h = math.Min(h, spread+float64(r)*gap+lat+1)
+	}
+	if st := s.Stalls; !st.IsZero() {
+		// The machine runs a fraction Every/(Every + Length) of the time:
+		// twice the stretch that gives is a bound that trials reach with
+		// a negligible probability (and are then counted censored).
+		h *= 2 * (1 + float64(st.Length)/float64(st.Every))
 	}
 	return int(math.Min(math.Ceil(h)+1, MaxHorizon))
 }
@@ -319,18 +442,24 @@ func (s *Spec) setTime(field, text string) error {
 			return bad("one of " + strings.Join(timeNames, ", "))
 		}
 		s.timeModel = m
-	case "latency":
+	case "stalls":
+		st, err := ParseStalls(text)
+		if err != nil {
+			return bad("EVERY,LENGTH, two durations such as 40ms,8ms")
+		}
+		s.stalls = st
+	case "latency", "first-arrivals":
 		r, err := ParseRoundTrip(text)
 		if err != nil {
-			return bad("a round trip: a duration (5ms), uniform:LO,HI or lognormal:MEAN,SD")
+			return bad("a law: a duration (5ms), uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
 		}
-		s.latency = r
+		*map[string]*RoundTrip{"latency": &s.latency, "first-arrivals": &s.firstArrivals}[field] = r
 	default:
 		d, err := time.ParseDuration(text)
 		if err != nil {
 			return bad("a duration such as 100ms or 1s")
 		}
-		*map[string]*time.Duration{"window": &s.window, "first-spread": &s.firstSpread}[field] = d
+		*map[string]*time.Duration{"window": &s.window, "first-spread": &s.firstSpread, "latency-per-flight": &s.latencyPerFlight}[field] = d
 	}
 	if s.given == nil {
 		s.given = map[string]bool{}
@@ -340,7 +469,7 @@ func (s *Spec) setTime(field, text string) error {
 }
 
 // continuousFields are the spec fields that only continuous time has.
-var continuousFields = []string{"window", "latency", "first-spread"}
+var continuousFields = []string{"window", "latency", "first-spread", "first-arrivals", "latency-per-flight", "stalls"}
 
 // applyTime sets the time model of sc, whose other fields the spec has
 // set (before a capacity rate is converted, since in continuous time the
@@ -369,7 +498,8 @@ func (s Spec) applyTime(sc *Scenario) error {
 			return &FieldError{Flag: f, Valid: "left out with --time continuous (delays are not rounded; spread the first sends with --first-spread)", Got: strconv.Quote(s.timeText(f))}
 		}
 	}
-	sc.Time, sc.Latency, sc.FirstSpread = ContinuousTime, s.latency, s.firstSpread
+	sc.Time, sc.Latency, sc.FirstSpread, sc.LatencyPerFlight = ContinuousTime, s.latency, s.firstSpread, s.latencyPerFlight
+	sc.FirstArrivals, sc.Stalls = s.firstArrivals, s.stalls
 	if s.Given("window") {
 		if s.window < MinTick || s.window > MaxTick {
 			return &FieldError{Flag: "window", Valid: fmt.Sprintf("a duration in [%s, %s]", MinTick, MaxTick), Got: s.window.String()}
@@ -394,6 +524,12 @@ func (s Spec) timeText(f string) string {
 		return s.latency.String()
 	case "first-spread":
 		return s.firstSpread.String()
+	case "latency-per-flight":
+		return s.latencyPerFlight.String()
+	case "first-arrivals":
+		return s.firstArrivals.String()
+	case "stalls":
+		return s.stalls.String()
 	case "rounding":
 		return s.rounding.String()
 	case "first-window":
@@ -406,7 +542,8 @@ func (s Spec) timeText(f string) string {
 // (the tick), the round trip and the spread, and not the rounding or the
 // first window, which it refuses.
 func (s *Spec) timeOf(sc Scenario) {
-	s.timeModel, s.latency, s.firstSpread, s.window = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick
+	s.timeModel, s.latency, s.firstSpread, s.window, s.latencyPerFlight = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick, sc.LatencyPerFlight
+	s.firstArrivals, s.stalls = sc.FirstArrivals, sc.Stalls
 	if sc.Time == ContinuousTime {
 		delete(s.given, "rounding")
 		delete(s.given, "first-window")

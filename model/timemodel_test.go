@@ -44,6 +44,7 @@ func TestSpecTimeModel(t *testing.T) {
 			RoundTrip{Law: UniformTrip, A: 2 * time.Millisecond, B: 8 * time.Millisecond}, 50 * time.Millisecond},
 		{[]string{"time", "continuous", "latency", "lognormal:5ms,2ms", "tick", "20ms"}, ContinuousTime, 20 * time.Millisecond, 10,
 			RoundTrip{Law: LogNormalTrip, A: 5 * time.Millisecond, B: 2 * time.Millisecond}, 0},
+		{[]string{"latency-per-flight", "50us", "window", "10ms"}, ContinuousTime, 10 * time.Millisecond, 10, RoundTrip{}, 0},
 	} {
 		sc, err := spec(t, c.kv...)
 		if err != nil {
@@ -87,6 +88,22 @@ func TestSpecTimeRefusals(t *testing.T) {
 		{[]string{"latency", "2h"}, "latency"},
 		{[]string{"first-spread", "-1ms"}, "first-spread"},
 		{[]string{"window", "1µs", "first-spread", "1h"}, "first-spread"},
+		{[]string{"time", "tick", "latency-per-flight", "50us"}, "latency-per-flight"},
+		{[]string{"time", "tick", "first-arrivals", "quantiles:0s,5ms"}, "first-arrivals"},
+		{[]string{"first-arrivals", "quantiles:5ms,1ms"}, "first-arrivals"},
+		{[]string{"first-arrivals", "quantiles:0s,5ms", "first-spread", "5ms"}, "first-arrivals"},
+		{[]string{"first-arrivals", "soon"}, "first-arrivals"},
+		{[]string{"latency", "quantiles:2ms,1ms"}, "latency"},
+		{[]string{"stalls", "40ms,8ms"}, "stalls"}, // no machine to stop
+		{[]string{"time", "tick", "stalls", "40ms,8ms"}, "stalls"},
+		{[]string{"latency-per-flight", "50us", "stalls", "40ms"}, "stalls"},
+		{[]string{"latency-per-flight", "50us", "stalls", "0s,8ms"}, "stalls"},
+		{[]string{"latency-per-flight", "50us", "stalls", "1ms,1s"}, "stalls"},
+		{[]string{"latency-per-flight", "-1us"}, "latency-per-flight"},
+		{[]string{"latency-per-flight", "often"}, "latency-per-flight"},
+		{[]string{"latency-per-flight", "2h"}, "latency-per-flight"},
+		// 2·10⁷ clients × 1 s per way is beyond MaxDelay windows of 1 s.
+		{[]string{"clients", "20000000", "latency-per-flight", "1s"}, "latency-per-flight"},
 		// A retry with no delay and no round trip would reach the full
 		// window at the same instant for ever.
 		{[]string{"window", "100ms", "policy", "none"}, "latency"},
@@ -101,16 +118,22 @@ func TestSpecTimeRefusals(t *testing.T) {
 	if _, err := spec(t, "window", "100ms", "policy", "none", "latency", "1ms"); err != nil {
 		t.Errorf("policy none with a round trip: %v", err)
 	}
+	// A latency per flight alone gives every retry a way to travel.
+	if _, err := spec(t, "window", "100ms", "policy", "none", "latency-per-flight", "1us"); err != nil {
+		t.Errorf("policy none with a latency per flight: %v", err)
+	}
 }
 
 func TestParseRoundTrip(t *testing.T) {
-	for text, want := range map[string]string{"5ms": "5ms", "fixed:5ms": "5ms", "uniform: 2ms, 8ms": "uniform:2ms,8ms", "lognormal:5ms,2ms": "lognormal:5ms,2ms"} {
+	for text, want := range map[string]string{"5ms": "5ms", "fixed:5ms": "5ms", "uniform: 2ms, 8ms": "uniform:2ms,8ms", "lognormal:5ms,2ms": "lognormal:5ms,2ms",
+		"quantiles:0s, 1ms,3ms": "quantiles:0s,1ms,3ms"} {
 		r, err := ParseRoundTrip(text)
 		if err != nil || r.String() != want {
 			t.Errorf("ParseRoundTrip(%q) = %s, %v; want %s", text, r, err, want)
 		}
 	}
-	for _, text := range []string{"", "uniform:2ms", "lognormal:1,2", "normal:5ms,1ms", "fixed:1ms,2ms"} {
+	for _, text := range []string{"", "uniform:2ms", "lognormal:1,2", "normal:5ms,1ms", "fixed:1ms,2ms", "quantiles:1ms",
+		"quantiles:" + strings.Repeat("1ms,", MaxQuantiles) + "2ms"} {
 		if _, err := ParseRoundTrip(text); err == nil {
 			t.Errorf("ParseRoundTrip(%q) accepted", text)
 		}
@@ -132,6 +155,12 @@ func TestLogNormalTripMoments(t *testing.T) {
 	sd := math.Sqrt(m2 - m1*m1)
 	if math.Abs(m1-5) > 1e-3 || math.Abs(sd-2) > 1e-2 {
 		t.Errorf("log-normal 5ms,2ms: mean %g ms, sd %g ms", m1, sd)
+	}
+	// Quantiles at p = 0, ½, 1, linear between: the median is Q1, the
+	// upper quartile halfway from Q1 to Q2, and draws stay within [Q0, QM].
+	q, _ := ParseRoundTrip("quantiles:1ms,2ms,6ms")
+	if l := q.In(time.Millisecond); l.Draw(0) != 1 || l.Draw(0.5) != 2 || l.Draw(0.75) != 4 || l.Draw(0.25) != 1.5 || l.Bound() != 6 || math.Abs(l.Draw(math.Nextafter(1, 0))-6) > 1e-9 {
+		t.Errorf("quantiles:1ms,2ms,6ms: %g %g %g %g bound %g", l.Draw(0), l.Draw(0.25), l.Draw(0.5), l.Draw(0.75), l.Bound())
 	}
 	if u := (RoundTrip{Law: UniformTrip, A: 2 * time.Millisecond, B: 8 * time.Millisecond}).In(time.Millisecond); u.Draw(0) != 2 || u.Draw(0.5) != 5 || u.Bound() != 8 {
 		t.Errorf("uniform 2ms,8ms: %g %g %g", u.Draw(0), u.Draw(0.5), u.Bound())
@@ -215,18 +244,37 @@ func TestJitterWithinTick(t *testing.T) {
 
 // A continuous-time scenario's JSON names its time model and reads back.
 func TestScenarioJSONTime(t *testing.T) {
-	sc, err := spec(t, "policy", "cenkalti-v4", "window", "10ms", "latency", "lognormal:5ms,2ms", "first-spread", "40ms")
+	sc, err := spec(t, "policy", "cenkalti-v4", "window", "10ms", "latency", "lognormal:5ms,2ms", "first-spread", "40ms", "latency-per-flight", "50µs")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(sc)
-	for _, f := range []string{`"time":"continuous"`, `"window":"10ms"`, `"latency":"lognormal:5ms,2ms"`, `"first_spread":"40ms"`} {
+	first, err := spec(t, "window", "10ms", "first-arrivals", "quantiles:0s,3ms,40ms", "latency-per-flight", "50us", "stalls", "40ms,8ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(first)
+	var fb Scenario
+	if err := json.Unmarshal(b, &fb); err != nil || fb.FirstArrivals != first.FirstArrivals || fb.Stalls != first.Stalls || first.Stalls != (Stalls{40 * time.Millisecond, 8 * time.Millisecond}) ||
+		!strings.Contains(string(b), `"first_arrivals":"quantiles:0s,3ms,40ms"`) || !strings.Contains(string(b), `"stalls":"40ms,8ms"`) {
+		t.Errorf("first arrivals: JSON %s read back %+v, %v", b, fb.FirstArrivals, err)
+	}
+	if got, err := SpecOf(first).Scenario(); err != nil || got != first {
+		t.Errorf("first arrivals: SpecOf rebuilds %+v, %v", got.FirstArrivals, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.LatencyPerFlight != 50*time.Microsecond {
+		t.Errorf("latency per flight %s, want 50µs", sc.LatencyPerFlight)
+	}
+	b, _ = json.Marshal(sc)
+	for _, f := range []string{`"time":"continuous"`, `"window":"10ms"`, `"latency":"lognormal:5ms,2ms"`, `"first_spread":"40ms"`, `"latency_per_flight":"50µs"`} {
 		if !strings.Contains(string(b), f) {
 			t.Errorf("JSON %s lacks %s", b, f)
 		}
 	}
 	var back Scenario
-	if err := json.Unmarshal(b, &back); err != nil || back.Time != sc.Time || back.Latency != sc.Latency || back.FirstSpread != sc.FirstSpread || back.Policy.TickLength() != sc.Policy.TickLength() {
+	if err := json.Unmarshal(b, &back); err != nil || back.Time != sc.Time || back.Latency != sc.Latency || back.FirstSpread != sc.FirstSpread || back.LatencyPerFlight != sc.LatencyPerFlight || back.Policy.TickLength() != sc.Policy.TickLength() {
 		t.Errorf("read back %+v, %v", back, err)
 	}
 	b, _ = json.Marshal(Default())

@@ -53,10 +53,12 @@ func WindowClosedForm(sc Scenario) (WindowClosed, error) {
 	switch {
 	case sc.Time != ContinuousTime:
 		return no("the scenario is in the tick model; ClosedForm answers it")
-	case sc.FirstSpread > 0:
-		return no("the first sends are spread at random over %s, so the cohort is not synchronized; use simulate", sc.FirstSpread)
+	case sc.FirstSpread > 0 || !sc.FirstArrivals.IsZero():
+		return no("the first sends are spread at random (--first-spread, --first-arrivals), so the cohort is not synchronized; use simulate")
 	case sc.Latency.Law != FixedTrip:
 		return no("the round trip %s is random; use simulate", sc.Latency)
+	case sc.LatencyPerFlight > 0 || !sc.Stalls.IsZero():
+		return no("the round trips grow with the load (--latency-per-flight %s); use simulate", sc.LatencyPerFlight)
 	}
 	w := p.TickLength()
 	ms := float64(w) / 1e6 // one window in ms

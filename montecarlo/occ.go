@@ -7,8 +7,9 @@ import (
 	"github.com/herdlab/herd/model"
 )
 
-// MaxOCCClients bounds the OCC engine's cohort: it keeps about 100 bytes
-// per client (a random stream, a pending event and the client's state).
+// MaxOCCClients bounds the OCC engine's cohort: it keeps under 100 bytes
+// per client (its random stream and state, 40 bytes, and its leaf and
+// path in the event queue, at most 24).
 const MaxOCCClients = 10_000_000
 
 // OCCEngine is the event engine of the AWS blog's OCC model (see
@@ -31,20 +32,25 @@ const MaxOCCClients = 10_000_000
 type OCCEngine struct {
 	sc      model.Scenario
 	horizon float64
-	net     []rand.PCG   // client c's stream
-	rng     []*rand.Rand // rand.New(&net[c]), for NormFloat64
 	client  []occClient
 	queue   clientQueue // the clients' next writes
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy
 	// (Decorrelated), whose law is asked of the policy at every retry.
 	laws []model.Law
+	law  func(n int, prev float64) model.Law // the policy's Law, its rule looked up once
+	// affine is laws as min(max, lo + u·width) (Law.Affine), drawn inline,
+	// when every one of them is a plain clamped uniform; else nil.
+	affine []affine
 }
 
+// occClient is a client's stream and state, together: an event touches
+// one client's line of memory and checks one index.
 type occClient struct {
-	read  float64 // when the pending write's read reached the server
-	retry int     // retry number n of the last retry
-	prev  float64 // the state a stateful policy carries: Decorrelated's previous delay
+	net   rand.PCG // the client's stream
+	read  float64  // when the pending write's read reached the server
+	retry int      // retry number n of the last retry
+	prev  float64  // the state a stateful policy carries: Decorrelated's previous delay
 }
 
 // occEvent is a client's next write reaching the server.
@@ -56,34 +62,52 @@ type occEvent struct {
 // NewOCCEngine prepares the OCC engine for a valid OCC scenario.
 func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
 	e := &OCCEngine{sc: sc, horizon: float64(sc.EffectiveHorizon())}
-	e.net = make([]rand.PCG, sc.Clients)
-	e.rng = make([]*rand.Rand, sc.Clients)
-	for c := range e.net {
-		e.rng[c] = rand.New(&e.net[c])
-	}
 	e.client = make([]occClient, sc.Clients)
-	e.laws = classLaws(sc.Policy)
+	e.laws, e.law = classLaws(sc.Policy), sc.Policy.LawFunc()
+	if e.laws != nil {
+		e.affine = make([]affine, len(e.laws))
+		for n, l := range e.laws[1:] {
+			a := &e.affine[n+1]
+			if a.lo, a.width, a.max, a.ok = l.Affine(); !a.ok {
+				e.affine = nil
+				break
+			}
+		}
+	}
 	return e, nil
 }
 
-// hop is one network delay of client c, |Normal(HopMean, HopSD)| ms.
-func (e *OCCEngine) hop(c int32) float64 {
-	return math.Abs(model.HopMean + model.HopSD*e.rng[c].NormFloat64())
+// hop is one network delay of a client, |Normal(HopMean, HopSD)| ms, the
+// draw rand.Rand.NormFloat64 makes from the client's stream.
+func hop(net *rand.PCG) float64 {
+	h := model.HopMean + model.HopSD*normal(net)
+	if h < 0 { // math.Abs, within the inliner's budget
+		h = -h
+	}
+	return h
 }
 
-// backoff draws client c's delay before its retry n. It always consumes one
-// uniform, even for a deterministic policy, so that the draws of different
-// policies stay aligned.
-func (e *OCCEngine) backoff(c int32, n int) float64 {
-	return drawDelay(e.laws, e.sc.Policy, n, &e.client[c].prev, uniform(&e.net[c]))
+// backoff draws the client's delay before its retry n. It always consumes
+// one uniform, even for a deterministic policy, so that the draws of
+// different policies stay aligned.
+func (e *OCCEngine) backoff(cl *occClient, n int) float64 {
+	u := uniform(&cl.net)
+	if e.affine != nil { // Law.Draw of the plain clamped uniform, inline
+		a := &e.affine[min(n, len(e.affine)-1)]
+		if d := a.lo + u*a.width; d < a.max {
+			return d
+		}
+		return a.max
+	}
+	return drawDelay(e.laws, e.law, n, &cl.prev, u)
 }
 
-// attempt schedules the attempt of client c whose read is sent at s and
-// returns the time its write reaches the server.
-func (e *OCCEngine) attempt(c int32, s float64) float64 {
-	r := s + e.hop(c)
-	e.client[c].read = r
-	return r + e.hop(c) + e.hop(c)
+// attempt draws the client's attempt whose read is sent at s and returns
+// the time its write reaches the server.
+func attempt(cl *occClient, s float64) float64 {
+	r := s + hop(&cl.net)
+	cl.read = r
+	return r + hop(&cl.net) + hop(&cl.net)
 }
 
 // Play runs one trial.
@@ -92,44 +116,53 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	sc := &e.sc
 	q := &e.queue
 	q.reset(sc.Clients)
-	for c := range int32(sc.Clients) {
-		e.net[c].Seed(src.Uint64(), src.Uint64())
-		e.client[c] = occClient{prev: sc.Policy.Start()}
+	first := sc.Policy.Start()
+	for c := range e.client {
+		cl := &e.client[c]
+		*cl = occClient{prev: first}
+		cl.net.Seed(src.Uint64(), src.Uint64())
 		start := 0.0
 		if sc.FirstWindow > 1 {
-			start = uniform(&e.net[c]) * float64(sc.FirstWindow)
+			start = uniform(&cl.net) * float64(sc.FirstWindow)
 		}
-		q.at[c] = math.Float64bits(e.attempt(c, start))
+		q.at[c] = math.Float64bits(attempt(cl, start))
 	}
 	q.build()
 	lastWin := math.Inf(-1) // when the row's version last changed
 	done := 0.0
 	pending := false
+	var calls, served int64
+	poll := 0 // events since the last look at the stop flag
 	for {
 		c, w := q.next()
-		if math.IsInf(w, 1) {
+		if w > e.horizon { // +Inf, no write left, is beyond every horizon
+			pending = !math.IsInf(w, 1)
 			break
 		}
-		if w > e.horizon || t.stopped(1) {
-			pending = true
-			break
+		if poll++; poll == 1<<10 {
+			if poll = 0; t.stopped(2 << 10) {
+				pending = true
+				break
+			}
 		}
-		t.Calls++
+		calls++
 		if arrivals {
 			t.CallTimes = append(t.CallTimes, w)
 		}
 		cl := &e.client[c]
 		if lastWin < cl.read { // the version is still the one read: a win
 			lastWin = w
-			t.Served++
-			done = max(done, w+e.hop(c))
+			served++
+			done = max(done, w+hop(&cl.net))
 			q.setBits(c, none)
 		} else { // a loss: the response, the backoff, the next attempt
 			cl.retry++
-			fail := w + e.hop(c)
-			q.set(c, e.attempt(c, fail+e.backoff(c, cl.retry)))
+			fail := w + hop(&cl.net)
+			q.set(c, attempt(cl, fail+e.backoff(cl, cl.retry)))
 		}
 	}
+	t.Calls += calls
+	t.Served += served
 	t.Censored = pending
 	t.Time = done
 }

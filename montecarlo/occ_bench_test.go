@@ -13,33 +13,50 @@ import (
 // (N = 10…190 × its five policies) per iteration: one trial of `herd
 // reproduce aws`, the unit scripts/bench-vs-aws.sh compares per trial with
 // the blog's simulator. It reports events (writes) per second and the cost
-// of one grid trial.
+// of one grid trial, for the engine ("engine") and for occReference
+// ("reference"), the engine as it was before its draws were made fast,
+// which plays the same trials bit for bit (TestOCCMatchesReference); with
+// -count the two alternate, so their ratio is measured side by side.
 func BenchmarkOCCGrid(b *testing.B) {
-	var engines []Engine
 	var scs []model.Scenario
 	for _, n := range model.AWSClients() {
 		for _, kind := range model.AWSKinds() {
-			sc := model.AWSScenario(n, kind)
+			scs = append(scs, model.AWSScenario(n, kind))
+		}
+	}
+	grid := func(b *testing.B, engines []Engine) {
+		var t Trial
+		var events int64
+		b.ReportAllocs()
+		cpu := cpuSeconds()
+		for i := 0; b.Loop(); i++ {
+			for j, e := range engines {
+				t.reset(i)
+				e.Play(Stream(1, scs[j], i), &t, false)
+				events += t.Calls
+			}
+		}
+		reportCPU(b, cpu, events, "events")
+		b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/grid-trial")
+	}
+	b.Run("engine", func(b *testing.B) {
+		var engines []Engine
+		for _, sc := range scs {
 			e, err := NewEngineUsing(sc, Default)
 			if err != nil {
 				b.Fatal(err)
 			}
-			engines, scs = append(engines, e), append(scs, sc)
+			engines = append(engines, e)
 		}
-	}
-	var t Trial
-	var events int64
-	b.ReportAllocs()
-	cpu := cpuSeconds()
-	for i := 0; b.Loop(); i++ {
-		for j, e := range engines {
-			t.reset(i)
-			e.Play(Stream(1, scs[j], i), &t, false)
-			events += t.Calls
+		grid(b, engines)
+	})
+	b.Run("reference", func(b *testing.B) {
+		var engines []Engine
+		for _, sc := range scs {
+			engines = append(engines, newOCCReference(sc))
 		}
-	}
-	reportCPU(b, cpu, events, "events")
-	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/grid-trial")
+		grid(b, engines)
+	})
 }
 
 // cpuSeconds is the CPU time of the process so far (user and system). On a
@@ -65,23 +82,38 @@ func reportCPU(b *testing.B, cpu0 float64, work int64, unit string) {
 }
 
 // BenchmarkHop is one network hop of the OCC engine, |Normal(10, 2)| from
-// a client's rand.Rand over its PCG stream, as the engine draws it four
-// times per lost write: the part of an event's cost the queue cannot
-// remove and the stream fixes.
+// a client's PCG stream, as the engine draws it four times per lost write:
+// the part of an event's cost the queue cannot remove and the stream
+// fixes. "engine" is the engine's hop (normal on the concrete PCG),
+// "NormFloat64" the same draws through rand.Rand's Source interface, as
+// the engine made them before.
 func BenchmarkHop(b *testing.B) {
-	var e OCCEngine
-	e.net = make([]rand.PCG, 1)
-	e.net[0].Seed(1, 2)
-	e.rng = []*rand.Rand{rand.New(&e.net[0])}
-	var s float64
-	n := 0
-	cpu := cpuSeconds()
-	for b.Loop() {
-		s += e.hop(0)
-		n++
-	}
-	sinkFloat = s
-	reportCPU(b, cpu, int64(n), "hops")
+	b.Run("engine", func(b *testing.B) {
+		var e OCCEngine
+		e.client = make([]occClient, 1)
+		e.client[0].net.Seed(1, 2)
+		var s float64
+		n := 0
+		cpu := cpuSeconds()
+		for b.Loop() {
+			s += hop(&e.client[0].net)
+			n++
+		}
+		sinkFloat = s
+		reportCPU(b, cpu, int64(n), "hops")
+	})
+	b.Run("NormFloat64", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 2))
+		var s float64
+		n := 0
+		cpu := cpuSeconds()
+		for b.Loop() {
+			s += math.Abs(model.HopMean + model.HopSD*r.NormFloat64())
+			n++
+		}
+		sinkFloat = s
+		reportCPU(b, cpu, int64(n), "hops")
+	})
 }
 
 // BenchmarkOCCQueue is the event queue alone under the OCC engine's

@@ -294,14 +294,14 @@ func NewEngineUsing(sc model.Scenario, want EngineName) (Engine, error) {
 
 // drawDelay is a retry's delay drawn from the uniform u: from the law of
 // retry n's class when the policy has class laws (classLaws), else from
-// the policy's law given the state a stateful policy carries, which it
-// updates in prev.
-func drawDelay(laws []model.Law, pol model.Policy, n int, prev *float64, u float64) float64 {
+// the policy's law given the state a stateful policy carries (law is the
+// policy's Policy.LawFunc), which it updates in prev.
+func drawDelay(laws []model.Law, law func(int, float64) model.Law, n int, prev *float64, u float64) float64 {
 	if laws != nil {
 		return laws[min(n, len(laws)-1)].Draw(u)
 	}
 	var d float64
-	d, *prev = pol.Law(n, *prev).Sample(u)
+	d, *prev = law(n, *prev).Sample(u)
 	return d
 }
 

@@ -65,21 +65,51 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 // reported in ms.
 //
 // Every client draws from its own stream, seeded from the trial's stream:
-// its first send, then per attempt one uniform for the round trip and one
+// its first send (uniform over [0, FirstSpread), or the FirstArrivals
+// law's draw from the same uniform), then per attempt one uniform for the round trip and one
 // for the delay, whatever the laws, so that policies compared on one
 // scenario keep their draws aligned (common random numbers).
+//
+// With a latency per flight P (Scenario.LatencyPerFlight) one machine
+// carries every way of every exchange, first come first served: a retry
+// sent at s reaches the server at max(s, free) + P and an answer given at
+// a is back at max(a, free) + P, where free is when the machine has
+// carried every way before; a failed attempt's next send leaves one round
+// trip (the Latency law: the client's own time, its timer's lateness) plus
+// its delay after its answer is back. A retry's pending event is its send
+// until the machine has taken it, and its arrival after; the draws stay
+// the same. The first sends reach the server over [0, FirstSpread) as
+// given (as measured at the server, connections' setup included), and
+// each takes its way's P of the machine as it arrives, before its answer.
+// So the round trips grow with the ways in flight, as they do when the
+// clients and the server share a few cores. With P = 0 a send is its
+// arrival. With Stalls the machine stops now and then (exponential up
+// times and stops, from a stream of the trial's drawn after the clients'
+// seeds, in time order) and a way takes P of its running time.
 type WindowEngine struct {
 	sc      model.Scenario
 	horizon float64 // in windows
 	ms      float64 // one window in ms
 	spread  float64 // first sends uniform over [0, spread) windows
-	trip    model.TripLaw
-	net     []rand.PCG
-	client  []windowClient
-	queue   []occEvent
+	// first is the law of the first arrivals when the scenario gives one
+	// (firstLaw), instead of the uniform over [0, spread).
+	first    model.TripLaw
+	firstLaw bool
+	trip     model.TripLaw
+	flight   float64 // one way's time on the machine, in windows; 0: none
+	// The machine's stalls (Scenario.Stalls), in windows: mean up time
+	// and mean stop; stall is their stream, drawn in time order, and the
+	// machine is stopped over [stopAt, resumeAt).
+	stallEvery, stallLength float64
+	stall                   rand.PCG
+	stopAt, resumeAt        float64
+	net                     []rand.PCG
+	client                  []windowClient
+	queue                   []occEvent
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy.
 	laws       []model.Law
+	law        func(n int, prev float64) model.Law // the policy's Law, its rule looked up once
 	retries    int
 	maxElapsed float64 // in windows; +Inf: no limit
 }
@@ -87,7 +117,10 @@ type WindowEngine struct {
 type windowClient struct {
 	first float64 // when its first send reached the server
 	retry int32
-	prev  float64 // a stateful policy's state
+	// sending says that the client's pending event is a send the machine
+	// has not taken yet (with a latency per flight), not an arrival.
+	sending bool
+	prev    float64 // a stateful policy's state
 }
 
 // NewWindowEngine prepares the window engine for a valid continuous-time
@@ -95,21 +128,54 @@ type windowClient struct {
 func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	w := sc.Policy.TickLength()
 	e := &WindowEngine{sc: sc, horizon: float64(sc.EffectiveHorizon()), ms: float64(w) / 1e6,
-		spread: float64(sc.FirstSpread) / float64(w), trip: sc.Latency.In(w),
+		spread: float64(sc.FirstSpread) / float64(w), trip: sc.Latency.In(w), flight: float64(sc.LatencyPerFlight) / float64(w),
 		retries: sc.Policy.Retries, maxElapsed: math.Inf(1)}
 	if me := sc.Policy.MaxElapsed; me > 0 {
 		e.maxElapsed = float64(me) / float64(w)
 	}
+	if !sc.FirstArrivals.IsZero() {
+		e.first, e.firstLaw = sc.FirstArrivals.In(w), true
+	}
+	if !sc.Stalls.IsZero() {
+		e.stallEvery, e.stallLength = float64(sc.Stalls.Every)/float64(w), float64(sc.Stalls.Length)/float64(w)
+	}
 	e.net = make([]rand.PCG, sc.Clients)
 	e.client = make([]windowClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
-	e.laws = classLaws(sc.Policy)
+	e.laws, e.law = classLaws(sc.Policy), sc.Policy.LawFunc()
 	return e, nil
+}
+
+// carry is when the machine, free from t on, has carried one way: P of
+// its running time, the stops between not counted.
+func (e *WindowEngine) carry(t float64) float64 {
+	if e.stallEvery == 0 {
+		return t + e.flight
+	}
+	left := e.flight
+	for {
+		for t >= e.stopAt { // it begins in a stop, or after it
+			t = max(t, e.resumeAt)
+			e.nextStop()
+		}
+		if t+left <= e.stopAt {
+			return t + left
+		}
+		left -= e.stopAt - t
+		t = e.resumeAt
+		e.nextStop()
+	}
+}
+
+// nextStop draws the machine's next stop after the current one.
+func (e *WindowEngine) nextStop() {
+	e.stopAt = e.resumeAt - e.stallEvery*math.Log1p(-uniform(&e.stall))
+	e.resumeAt = e.stopAt - e.stallLength*math.Log1p(-uniform(&e.stall))
 }
 
 // backoff draws client c's delay before its retry n, in windows.
 func (e *WindowEngine) backoff(c int32, n int) float64 {
-	return drawDelay(e.laws, e.sc.Policy, n, &e.client[c].prev, uniform(&e.net[c]))
+	return drawDelay(e.laws, e.law, n, &e.client[c].prev, uniform(&e.net[c]))
 }
 
 // Play runs one trial.
@@ -119,20 +185,36 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	q := e.queue[:0]
 	for c := range int32(sc.Clients) {
 		e.net[c].Seed(src.Uint64(), src.Uint64())
-		at := uniform(&e.net[c]) * e.spread
+		u := uniform(&e.net[c])
+		at := u * e.spread
+		if e.firstLaw {
+			at = e.first.Draw(u)
+		}
 		e.client[c] = windowClient{first: at, prev: sc.Policy.Start()}
 		q = append(q, occEvent{at: at, client: c})
 	}
 	for i := (len(q) - 2) / 4; i >= 0; i-- {
 		siftDown(q, i)
 	}
+	if e.stallEvery > 0 {
+		e.stall.Seed(src.Uint64(), src.Uint64())
+		e.resumeAt = 0
+		e.nextStop()
+	}
 	k := int64(sc.Capacity)
 	window, used := math.Inf(-1), int64(0)
 	done := 0.0
+	free := 0.0 // when the machine has carried every way so far
 	for len(q) > 0 && q[0].at <= e.horizon && !t.stopped(1) {
 		ev := &q[0]
 		c, a := ev.client, ev.at
 		cl := &e.client[c]
+		if cl.sending { // the machine takes the retry to the server
+			free = e.carry(max(a, free))
+			ev.at, cl.sending = free, false
+			siftDown(q, 0)
+			continue
+		}
 		t.Calls++
 		if arrivals {
 			t.CallTimes = append(t.CallTimes, a*e.ms)
@@ -140,6 +222,14 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		lat := e.trip.Draw(uniform(&e.net[c]))
 		if f := math.Floor(a); f != window {
 			window, used = f, 0
+		}
+		back := a // when the client has its answer
+		if e.flight > 0 {
+			if cl.retry == 0 { // the first send's way, as it arrives
+				free = e.carry(max(a, free))
+			}
+			free = e.carry(max(a, free))
+			back = free
 		}
 		if used < k { // admitted
 			used++
@@ -155,12 +245,12 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		}
 		n := int(cl.retry)
 		d := e.backoff(c, n)
-		if (e.retries > 0 && n > e.retries) || (a+lat-cl.first)+d > e.maxElapsed {
+		if (e.retries > 0 && n > e.retries) || (back+lat-cl.first)+d > e.maxElapsed {
 			t.GaveUp++
 			q[0] = q[len(q)-1]
 			q = q[:len(q)-1]
 		} else {
-			ev.at = a + lat + d
+			ev.at, cl.sending = back+lat+d, e.flight > 0
 		}
 		siftDown(q, 0)
 	}

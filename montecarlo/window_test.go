@@ -95,20 +95,69 @@ func TestWindowEngineMatchesClosedForm(t *testing.T) {
 // engine's heap and bookkeeping: every event is found by scanning all
 // clients for the earliest next arrival (the lowest index on a tie, which
 // the engine breaks by its heap's history instead, so the cases below have
-// none), with the engine's streams and order of draws.
+// none), with the engine's streams and order of draws. With a latency per
+// flight P, sending[c] says that client c's next event is a retry's send,
+// which the machine (free from free on) carries to the server in P: it is
+// then the client's arrival; a first send takes its P of the machine as it
+// arrives; every answer, admitted or not, takes P of the machine too, and
+// a failed client sends again one round trip and its delay after its
+// answer is back.
 func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp int64, completion float64) {
 	w := sc.Policy.TickLength()
 	trip := sc.Latency.In(w)
+	p := float64(sc.LatencyPerFlight) / float64(w)
 	n := sc.Clients
 	net := make([]rand.PCG, n)
 	next := make([]float64, n) // +Inf: done
 	first := make([]float64, n)
 	retry := make([]int, n)
 	prev := make([]float64, n)
+	sending := make([]bool, n)
+	free := 0.0
+	// stops are the machine's stops [from, to), drawn as the run needs
+	// them; carry walks them.
+	var stall rand.PCG
+	type stop struct{ from, to float64 }
+	var stops []stop
+	every, length := float64(sc.Stalls.Every)/float64(w), float64(sc.Stalls.Length)/float64(w)
+	carry := func(t float64) float64 {
+		if every == 0 {
+			return t + p
+		}
+		left := p
+		for i := 0; ; i++ {
+			for i >= len(stops) {
+				end := 0.0
+				if len(stops) > 0 {
+					end = stops[len(stops)-1].to
+				}
+				from := end - every*math.Log1p(-uniform(&stall))
+				stops = append(stops, stop{from, from - length*math.Log1p(-uniform(&stall))})
+			}
+			s := stops[i]
+			if s.to <= t {
+				continue
+			}
+			if t < s.from {
+				if t+left <= s.from {
+					return t + left
+				}
+				left -= s.from - t
+			}
+			t = s.to
+		}
+	}
 	for c := range n {
 		net[c].Seed(src.Uint64(), src.Uint64())
-		first[c] = uniform(&net[c]) * float64(sc.FirstSpread) / float64(w)
+		u := uniform(&net[c])
+		first[c] = u * float64(sc.FirstSpread) / float64(w)
+		if !sc.FirstArrivals.IsZero() {
+			first[c] = sc.FirstArrivals.In(w).Draw(u)
+		}
 		next[c], prev[c] = first[c], sc.Policy.Start()
+	}
+	if every > 0 {
+		stall.Seed(src.Uint64(), src.Uint64())
 	}
 	admitted := map[float64]int{}
 	maxElapsed := math.Inf(1)
@@ -126,8 +175,21 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 			break
 		}
 		a := next[c]
+		if sending[c] {
+			free = carry(math.Max(free, a))
+			next[c], sending[c] = free, false
+			continue
+		}
 		calls++
 		lat := trip.Draw(uniform(&net[c]))
+		back := a
+		if p > 0 {
+			if retry[c] == 0 {
+				free = carry(math.Max(free, a))
+			}
+			free = carry(math.Max(free, a))
+			back = free
+		}
 		if win := math.Floor(a); admitted[win] < sc.Capacity {
 			admitted[win]++
 			served++
@@ -138,12 +200,12 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 		retry[c]++
 		var d float64
 		d, prev[c] = sc.Policy.Law(retry[c], prev[c]).Sample(uniform(&net[c]))
-		if sc.Policy.Retries > 0 && retry[c] > sc.Policy.Retries || a+lat-first[c]+d > maxElapsed {
+		if sc.Policy.Retries > 0 && retry[c] > sc.Policy.Retries || back+lat-first[c]+d > maxElapsed {
 			gaveUp++
 			next[c] = math.Inf(1)
 			continue
 		}
-		next[c] = a + lat + d
+		next[c], sending[c] = back+lat+d, p > 0
 	}
 	return calls, served, gaveUp, completion * float64(w) / 1e6
 }
@@ -158,6 +220,12 @@ func TestWindowEngineMatchesReference(t *testing.T) {
 		{"policy", "cenkalti-v4", "window", "10ms", "clients", "300", "capacity", "1", "first-spread", "40ms", "latency", "4ms", "max-elapsed", "2s"},
 		{"policy", "decorrelated", "window", "10ms", "clients", "50", "capacity", "2", "first-spread", "5ms", "latency", "1ms", "base", "0.5", "cap", "20"},
 		{"policy", "polly-v8-expo-jitter", "window", "1s", "clients", "40", "capacity", "4", "first-spread", "1s"},
+		{"policy", "full", "window", "10ms", "clients", "300", "capacity", "10", "first-spread", "40ms", "latency", "uniform:0s,2ms", "latency-per-flight", "50us"},
+		{"policy", "cenkalti-v4", "window", "10ms", "clients", "200", "capacity", "3", "first-spread", "5ms", "latency", "1ms", "latency-per-flight", "200us", "max-elapsed", "3s"},
+		{"policy", "retry-go-v4", "window", "100ms", "clients", "100", "capacity", "10", "first-spread", "30ms", "latency-per-flight", "1ms"},
+		{"policy", "full", "window", "10ms", "clients", "200", "capacity", "50", "first-arrivals", "quantiles:0s,1ms,30ms,32ms,45ms", "latency", "quantiles:0s,1ms,9ms", "latency-per-flight", "80us"},
+		{"policy", "full", "window", "10ms", "clients", "500", "capacity", "20", "first-spread", "40ms", "latency", "uniform:0s,2ms", "latency-per-flight", "60us", "stalls", "20ms,6ms"},
+		{"policy", "cenkalti-v4", "window", "10ms", "clients", "300", "capacity", "10", "first-spread", "30ms", "latency-per-flight", "500us", "stalls", "2ms,3ms"},
 	} {
 		sc := windowScenario(t, kv...)
 		e, err := NewWindowEngine(sc)
@@ -221,6 +289,31 @@ func TestWindowFirstSendsAndRoundTrips(t *testing.T) {
 	}
 }
 
+// The machine of a latency per flight, by hand: two clients reach the
+// server at 0, a window of 100 ms admits one, each way takes 10 ms of the
+// machine and a round trip of 5 ms and a fixed delay of one window follow
+// a failure. The machine carries the first one's way (to 10 ms) and its
+// answer (to 20 ms), then the second's way (to 30 ms) and its answer, a
+// 503, back at 40 ms; it sends again at 40 + 5 + 100 = 145 ms and the
+// machine, idle, takes it to the server at 155 ms, in window 1: 3 calls,
+// completion 155 ms, latencies 0 and 155 ms (first arrival to success).
+// Without the machine it would come back at 105 ms; with admitted answers
+// that took no machine at 135 ms.
+func TestWindowLatencyPerFlight(t *testing.T) {
+	sc := windowScenario(t, "policy", "fixed", "fixed-delay", "1", "window", "100ms", "clients", "2", "capacity", "1", "latency", "5ms", "latency-per-flight", "10ms")
+	playWindow(t, sc, 3, func(tr *Trial) {
+		if tr.Calls != 3 || tr.Served != 2 || math.Abs(tr.Time-155) > 1e-9 || math.Abs(tr.LatencySum-155) > 1e-9 {
+			t.Errorf("trial %d: %d calls, %d served, completion %v ms, latencies %v ms; want 3, 2, 155 ms, 155 ms", tr.Index, tr.Calls, tr.Served, tr.Time, tr.LatencySum)
+		}
+	})
+	sc.LatencyPerFlight = 0
+	playWindow(t, sc, 1, func(tr *Trial) {
+		if math.Abs(tr.Time-105) > 1e-9 {
+			t.Errorf("without the machine: completion %v ms, want 105", tr.Time)
+		}
+	})
+}
+
 // A trial's arrivals allocate nothing once the engine's buffers have grown:
 // the hot loop is the heap and the clients' records.
 func TestWindowEngineAllocatesNothingPerEvent(t *testing.T) {
@@ -246,7 +339,16 @@ func TestWindowEngineAllocatesNothingPerEvent(t *testing.T) {
 
 // The run is the same whatever the worker count, trial by trial.
 func TestWindowWorkersInvariant(t *testing.T) {
-	sc := windowScenario(t, "policy", "retry-go-v4", "window", "100ms", "clients", "200", "first-spread", "50ms", "latency", "uniform:2ms,8ms")
+	for _, sc := range []model.Scenario{
+		windowScenario(t, "policy", "retry-go-v4", "window", "100ms", "clients", "200", "first-spread", "50ms", "latency", "uniform:2ms,8ms"),
+		windowScenario(t, "policy", "full", "window", "10ms", "clients", "1000", "capacity", "10", "first-spread", "50ms", "latency", "uniform:0s,2ms", "latency-per-flight", "50us"),
+		windowScenario(t, "policy", "cenkalti-v4", "window", "10ms", "clients", "1000", "capacity", "50", "first-arrivals", "quantiles:0s,30ms,40ms", "latency-per-flight", "50us", "stalls", "30ms,8ms"),
+	} {
+		workersInvariant(t, sc)
+	}
+}
+
+func workersInvariant(t *testing.T, sc model.Scenario) {
 	var runs [3][]Trial
 	for i, w := range []int{1, 2, 5} {
 		err := Run(context.Background(), sc, Options{Trials: 40, Seed: 11, Workers: w}, func(tr *Trial) error {
@@ -300,5 +402,63 @@ func TestWindowPlan(t *testing.T) {
 	err = p.Run(ctx, func(*Trial) error { t.Error("a cancelled trial was folded"); return nil })
 	if took := time.Since(start); took > 5*time.Second || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("cancelled after 200ms: took %s, err %v", took, err)
+	}
+}
+
+// A first-arrival law replaces the uniform first sends draw for draw:
+// quantiles:0s,8ms is the uniform over [0, 8 ms), so it plays the trials
+// of --first-spread 8ms exactly; quantiles:0s,0s,8ms puts half the first
+// arrivals at 0, which k = 1 per window of 1 s then fails, so it plays
+// others.
+func TestWindowFirstArrivals(t *testing.T) {
+	kv := []string{"policy", "full", "window", "10ms", "clients", "300", "capacity", "10", "latency", "1ms"}
+	type result struct {
+		calls            int64
+		time, latencySum float64
+	}
+	trials := func(extra ...string) []result {
+		var out []result
+		playWindow(t, windowScenario(t, append(append([]string(nil), kv...), extra...)...), 20, func(tr *Trial) {
+			out = append(out, result{tr.Calls, tr.Time, tr.LatencySum})
+		})
+		return out
+	}
+	uniform, law, other := trials("first-spread", "8ms"), trials("first-arrivals", "quantiles:0s,8ms"), trials("first-arrivals", "quantiles:0s,0s,8ms")
+	same := 0
+	for i := range uniform {
+		if uniform[i] != law[i] {
+			t.Errorf("trial %d: first-spread 8ms %+v, quantiles:0s,8ms %+v", i, uniform[i], law[i])
+		}
+		if uniform[i] == other[i] {
+			same++
+		}
+	}
+	if same > 0 {
+		t.Errorf("quantiles:0s,0s,8ms played %d of the uniform's trials", same)
+	}
+}
+
+// A machine with stalls runs a fraction Every/(Every + Length) of the
+// time: W windows of ways carried back to back take W·(1 + Length/Every)
+// on average, whose stop time has variance (W/Every)·2·Length² (a Poisson
+// number of exponential stops). Checked within 4 standard deviations.
+func TestWindowStallsStretchTheMachine(t *testing.T) {
+	sc := windowScenario(t, "policy", "full", "window", "10ms", "clients", "1", "latency-per-flight", "1ms", "stalls", "10ms,5ms")
+	e, err := NewWindowEngine(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.stall.Seed(3, 4)
+	e.resumeAt = 0
+	e.nextStop()
+	const ways = 1_000_000 // of 0.1 window each: W = 10⁵ windows
+	at := 0.0
+	for range ways {
+		at = e.carry(at)
+	}
+	w, every, length := ways*0.1, 1.0, 0.5
+	mean, sd := w*(1+length/every), math.Sqrt(w/every*2)*length
+	if math.Abs(at-mean) > 4*sd {
+		t.Errorf("%d ways took %.1f windows, want %.1f ± %.1f", ways, at, mean, 4*sd)
 	}
 }

@@ -288,9 +288,11 @@ func (g Grid) axes() ([]axis, error) {
 			for _, x := range xs {
 				a.values = append(a.values, fmtFloat(x))
 			}
-		case "latency":
+		case "latency", "first-arrivals":
 			a.values, err = roundTrips(text)
-		case "tick", "max-elapsed", "window", "first-spread":
+		case "stalls":
+			a.values = strings.Split(text, ";")
+		case "tick", "max-elapsed", "window", "first-spread", "latency-per-flight":
 			var ds []time.Duration
 			ds, err = durations(text)
 			for _, d := range ds {

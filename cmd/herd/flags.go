@@ -29,7 +29,10 @@ type scenarioFlags struct {
 	exponent              float64
 	// The time model (registerTime).
 	timeModel, latency  string
+	firstArrivals       string
+	stalls              string
 	window, firstSpread time.Duration
+	latencyPerFlight    time.Duration
 	fs                  *pflag.FlagSet
 }
 

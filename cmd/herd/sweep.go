@@ -115,8 +115,11 @@ the rows in --out.`,
 		"max-elapsed":  "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
 		"failure-rate": "failure rates p of the flaky server (whose cohort sweeps refuse for now: it runs in open and closed loops)",
 		"time":         "time models (tick, continuous)", "window": "continuous-time windows, e.g. 10ms,100ms",
-		"first-spread": "continuous-time first-send spreads, e.g. 0s:50ms:10ms",
-		"latency":      "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
+		"first-spread":       "continuous-time first-send spreads, e.g. 0s:50ms:10ms",
+		"first-arrivals":     "continuous-time laws of the first arrivals separated by semicolons, e.g. uniform:0s,50ms;quantiles:0s,5ms,40ms",
+		"stalls":             "continuous-time stalls of the machine EVERY,LENGTH separated by semicolons, e.g. 40ms,8ms;20ms,8ms",
+		"latency-per-flight": "continuous-time latencies per way in flight, e.g. 0s:100us:25us",
+		"latency":            "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(model.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ",")}

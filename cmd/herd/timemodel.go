@@ -17,8 +17,13 @@ func (f *scenarioFlags) registerTime(fs *pflag.FlagSet) {
 		"a failed attempt retries one round trip (--latency) plus its unrounded delay after it reached the server. "+
 		"Library presets are judged in continuous time once real units of the server are given")
 	fs.DurationVar(&f.window, "window", 0, "continuous time: the window length τ, e.g. 100ms (default 1s); -k is then per window (or a rate such as 200/s), textbook delays are in windows, and the window is the policy's tick")
-	fs.StringVar(&f.latency, "latency", "0s", "continuous time: each attempt's round trip, a duration (5ms), uniform:LO,HI or lognormal:MEAN,SD (e.g. uniform:2ms,8ms)")
+	fs.StringVar(&f.latency, "latency", "0s", "continuous time: each attempt's round trip, a duration (5ms), uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM (quantiles at p = 0, 1/M, …, 1, linear between; e.g. uniform:2ms,8ms)")
 	fs.DurationVar(&f.firstSpread, "first-spread", 0, "continuous time: the first sends reach the server uniformly over [0, D), e.g. 50ms (0: all at once)")
+	fs.StringVar(&f.firstArrivals, "first-arrivals", "", "continuous time: the law of the first sends' arrivals at the server instead of --first-spread's uniform one, in --latency's syntax, e.g. measured quantiles quantiles:0s,2ms,9ms,30ms,41ms (p = 0, ¼, ½, ¾, 1; linear between)")
+	fs.StringVar(&f.stalls, "stalls", "", "continuous time: the machine of --latency-per-flight stops now and then: it carries ways for exponential times of mean EVERY between stops of exponential length of mean LENGTH, when nothing moves (a host whose other work takes the cores for a time slice), e.g. 40ms,8ms (default: never)")
+	fs.DurationVar(&f.latencyPerFlight, "latency-per-flight", 0, "continuous time: round trips that grow with the load: one machine carries every request's way to the server and every answer's way back, "+
+		"one at a time in the order they were sent, each taking D, so that a way waits D for each one in flight ahead of it (clients and server sharing a few cores), e.g. 50us; "+
+		"a failed attempt's retry then leaves its answer's way back, the --latency round trip (the client's own time) and its delay after it reached the server, and the first sends, reaching the server over --first-spread, each take their way's D of the machine as they arrive (0: round trips independent of the load)")
 }
 
 // describeContinuous says a continuous-time scenario in one line; pol is
@@ -28,6 +33,15 @@ func describeContinuous(sc model.Scenario, pol string) string {
 		sc.Clients, sc.Capacity, sc.Window(), pol, sc.Latency)
 	if sc.FirstSpread > 0 {
 		s += fmt.Sprintf(", first sends over %s", sc.FirstSpread)
+	}
+	if !sc.FirstArrivals.IsZero() {
+		s += fmt.Sprintf(", first arrivals %s", sc.FirstArrivals)
+	}
+	if sc.LatencyPerFlight > 0 {
+		s += fmt.Sprintf(", %s per way in flight", sc.LatencyPerFlight)
+	}
+	if !sc.Stalls.IsZero() {
+		s += fmt.Sprintf(", stalls of %s every %s", sc.Stalls.Length, sc.Stalls.Every)
 	}
 	return s
 }
