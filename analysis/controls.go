@@ -17,7 +17,6 @@ type MetastabilityCell struct {
 	Recovered stats.Share `json:"recovered"`
 	// RecoveryTicks is the mean over recovered trials (absent when none).
 	RecoveryTicks *stats.Estimate `json:"recovery_ticks,omitempty"`
-	Calls         stats.Estimate  `json:"load_factor"` // calls per new request
 }
 
 // Stuck reports whether the cell clearly does not recover: the 95% interval
@@ -75,7 +74,7 @@ func MetastabilityScenario() (model.Scenario, model.Traffic) {
 
 // Metastability evaluates the map of one policy and set of controls: for
 // each load and outage length, opt.Trials trials of the base traffic with
-// that rate and outage.
+// that rate and outage, each played until it recovers (SimulateRecovery).
 func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
 	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
 	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
@@ -83,22 +82,110 @@ func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, c
 		out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
 		tr := base
 		tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
-		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+		s, err := SimulateRecovery(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return fmt.Errorf("λ/k = %g, outage %d: %w", load, out, err)
 		}
-		c := MetastabilityCell{Load: load, Outage: out, Recovered: s.Recovered, Calls: s.Load}
-		if s.RecoveryTicks != nil {
-			e := s.RecoveryTicks.Estimate
-			c.RecoveryTicks = &e
-		}
-		m.Cells[i] = c
+		m.Cells[i] = MetastabilityCell{Load: load, Outage: out, Recovered: s.Recovered, RecoveryTicks: s.RecoveryTicks}
 		return nil
 	}, nil)
 	if err != nil {
 		return MetastabilityMap{Scenario: sc, Traffic: m.Traffic, Controls: m.Controls}, err
 	}
 	return m, nil
+}
+
+// StuckCount is how many cells of a metastability map with λ < k clearly
+// do not recover (MetastabilityMap.StuckBelowCapacity), of how many.
+type StuckCount struct {
+	Controls ControlsJSON `json:"controls"`
+	Cells    int          `json:"cells"`
+	Stuck    int          `json:"stuck"`
+}
+
+// StuckBelowCapacity is Metastability(ctx, sc, base, ctl, g,
+// opt).StuckBelowCapacity() — the same count — playing each cell's trials
+// only until the ones played decide whether it is stuck
+// (montecarlo.OpenLoopUntilDecided): at n trials a cell is stuck when at
+// most stuckAtMost(n) of them recover, so once more have recovered, or too
+// few trials are left to pass it, the rest cannot change the count.
+func StuckBelowCapacity(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (StuckCount, error) {
+	n := len(g.Outages) * len(g.Loads)
+	stuck := make([]bool, n)
+	atMost, ok := stuckAtMost(opt.Trials)
+	err := EachPoint(ctx, n, opt.Workers, func(ctx context.Context, i int) error {
+		out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
+		if load >= 1 {
+			return nil
+		}
+		tr := base
+		tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
+		var err error
+		if !ok {
+			var s RecoverySummary
+			s, err = SimulateRecovery(ctx, sc, tr, ctl, opt)
+			stuck[i] = MetastabilityCell{Recovered: s.Recovered}.Stuck()
+		} else {
+			stuck[i], err = stuckCell(ctx, sc, tr, ctl, atMost, opt)
+		}
+		if err != nil {
+			return fmt.Errorf("λ/k = %g, outage %d: %w", load, out, err)
+		}
+		return nil
+	}, nil)
+	c := StuckCount{Controls: controlsJSON(ctl), Cells: n}
+	for _, s := range stuck {
+		if s {
+			c.Stuck++
+		}
+	}
+	return c, err
+}
+
+// stuckAtMost is the most recoveries out of n trials that leave a cell
+// stuck (the 95% interval of its recovered share below ½); ok is false if
+// the rule were not "at most so many" (it is: the interval's upper end
+// grows with the recoveries).
+func stuckAtMost(n int) (atMost int, ok bool) {
+	atMost = -1
+	for k := 0; k <= n; k++ {
+		if (MetastabilityCell{Recovered: stats.NewShare(k, n)}).Stuck() {
+			if atMost != k-1 {
+				return 0, false
+			}
+			atMost = k
+		}
+	}
+	return atMost, true
+}
+
+// stuckCell reports whether at most atMost of the traffic's opt.Trials
+// trials recover, from the trials up to the first ones that decide it.
+func stuckCell(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, atMost int, opt montecarlo.Options) (bool, error) {
+	type question struct {
+		Work   montecarlo.OpenLoop
+		AtMost int
+	}
+	w := montecarlo.OpenLoop{Traffic: tr, Controls: ctl}
+	return cachedWith(ctx, "stuck", sc, opt, question{w, atMost}, func() (bool, error) {
+		plan, err := montecarlo.NewPlan(sc, montecarlo.NewOpenLoopUntilDecided(w, atMost, opt.Trials), opt)
+		if err != nil {
+			return false, err
+		}
+		recovered, played, decided := 0, 0, false
+		err = plan.Run(ctx, func(t *montecarlo.Trial) error {
+			if decided {
+				return nil // perhaps not played: the trials before decided
+			}
+			played++
+			if t.Open.Recovered {
+				recovered++
+			}
+			decided = montecarlo.Decides(recovered, played, atMost, opt.Trials)
+			return nil
+		})
+		return recovered <= atMost, err
+	})
 }
 
 // RecoveryPoint is the recovery at one load.

@@ -52,28 +52,26 @@ func (s LoadSweep) Scenario(k, load int, kind model.Kind) model.Scenario {
 }
 
 // Run simulates every point with opt; at[i][kind][j] is capacity
-// Capacities[i] at load Loads[j]. progress, if set, is called after each
-// point.
+// Capacities[i] at load Loads[j]. The points play as one batch
+// (SimulateEach), so that the cores stay busy from one capacity and
+// policy to the next. progress, if set, is called after each point.
 func (s LoadSweep) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at []map[model.Kind][]Summary, err error) {
-	total := len(s.Capacities) * len(s.Kinds) * len(s.Loads)
-	done := 0
+	var scs []model.Scenario
 	for _, k := range s.Capacities {
-		byKind := map[model.Kind][]Summary{}
 		for _, kind := range s.Kinds {
-			var scs []model.Scenario
 			for _, load := range s.Loads {
 				scs = append(scs, s.Scenario(k, load, kind))
 			}
-			sums, err := SimulateEach(ctx, scs, opt, func(d, _ int) {
-				if progress != nil {
-					progress(done+d, total)
-				}
-			})
-			if err != nil {
-				return nil, err
-			}
-			done += len(scs)
-			byKind[kind] = sums
+		}
+	}
+	sums, err := SimulateEach(ctx, scs, opt, progress)
+	if err != nil {
+		return nil, err
+	}
+	for range s.Capacities {
+		byKind := map[model.Kind][]Summary{}
+		for _, kind := range s.Kinds {
+			byKind[kind], sums = sums[:len(s.Loads)], sums[len(s.Loads):]
 		}
 		at = append(at, byKind)
 	}
@@ -107,26 +105,27 @@ func (g SensitivityGrid) Scenario(kind model.Kind, base, cap float64) model.Scen
 	return sc
 }
 
-// Run simulates every point with opt; at[kind][b][c] is base Bases[b] and
-// cap Caps[c]. progress, if set, is called after each row of caps.
+// Run simulates every point with opt, as one batch (SimulateEach);
+// at[kind][b][c] is base Bases[b] and cap Caps[c]. progress, if set, is
+// called after each point.
 func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (map[model.Kind][][]Summary, error) {
-	at := map[model.Kind][][]Summary{}
-	total, done := len(g.Kinds)*len(g.Bases), 0
+	var scs []model.Scenario
 	for _, kind := range g.Kinds {
 		for _, base := range g.Bases {
-			var scs []model.Scenario
 			for _, cap := range g.Caps {
 				scs = append(scs, g.Scenario(kind, base, cap))
 			}
-			s, err := SimulateEach(ctx, scs, opt, nil)
-			if err != nil {
-				return nil, err
-			}
-			at[kind] = append(at[kind], s)
-			done++
-			if progress != nil {
-				progress(done, total)
-			}
+		}
+	}
+	sums, err := SimulateEach(ctx, scs, opt, progress)
+	if err != nil {
+		return nil, err
+	}
+	at := map[model.Kind][][]Summary{}
+	for _, kind := range g.Kinds {
+		for range g.Bases {
+			at[kind] = append(at[kind], sums[:len(g.Caps)])
+			sums = sums[len(g.Caps):]
 		}
 	}
 	return at, nil

@@ -187,6 +187,50 @@ func SimulateClosedLoop(ctx context.Context, sc model.Scenario, tr model.Traffic
 	})
 }
 
+// RecoverySummary is whether and how soon the trials of a traffic
+// recovered after its outage: all a metastability map asks of a run.
+type RecoverySummary struct {
+	Recovered stats.Share `json:"recovered"`
+	// RecoveryTicks is the mean over the trials that recovered (absent
+	// when none did).
+	RecoveryTicks *stats.Estimate `json:"recovery_ticks,omitempty"`
+}
+
+// SimulateRecovery runs opt.Trials open-loop trials of sc under the
+// traffic and controls, each only until it recovers
+// (montecarlo.OpenLoopToRecovery), and says how many recovered and how
+// soon. Its numbers are SimulateTraffic's Recovered and
+// RecoveryTicks.Estimate for the same run, byte for byte: the ticks after
+// a trial's recovery, which SimulateTraffic plays for its other numbers,
+// change neither.
+func SimulateRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options) (RecoverySummary, error) {
+	w := montecarlo.OpenLoopToRecovery{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}
+	return cachedWith(ctx, "recovery", sc, opt, w, func() (RecoverySummary, error) {
+		plan, err := montecarlo.NewPlan(sc, w, opt)
+		if err != nil {
+			return RecoverySummary{}, err
+		}
+		var rec stats.Moments
+		recovered := 0
+		err = plan.Run(ctx, func(t *montecarlo.Trial) error {
+			if t.Open.Recovered {
+				recovered++
+				rec.Add(float64(t.Open.RecoveryTicks))
+			}
+			return nil
+		})
+		if err != nil {
+			return RecoverySummary{}, err
+		}
+		s := RecoverySummary{Recovered: stats.NewShare(recovered, opt.Trials)}
+		if recovered > 0 {
+			e := rec.Estimate()
+			s.RecoveryTicks = &e
+		}
+		return s, nil
+	})
+}
+
 // simulateRequests plays a workload of the request engine and folds its
 // trials.
 func simulateRequests(ctx context.Context, sc model.Scenario, tr model.Traffic, w montecarlo.Workload, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {

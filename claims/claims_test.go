@@ -242,3 +242,24 @@ func TestRegistryWellFormed(t *testing.T) {
 
 // The figure data carry every policy's curve over the client counts, in
 // order, with the estimates of the rows.
+
+// Every claim Evaluate starts first names a claim of the report: a renamed
+// claim would otherwise fall back to the report's order unnoticed.
+func TestStartFirstNamesClaims(t *testing.T) {
+	known := map[string]bool{}
+	for _, c := range All() {
+		known[c.ID] = true
+	}
+	for _, c := range controlChecks {
+		known[c.id] = true
+	}
+	for _, id := range startFirst {
+		if !known[id] {
+			t.Errorf("startFirst names %s, which is no claim", id)
+		}
+	}
+	order := startOrder(len(controlChecks), func(i int) string { return controlChecks[i].id })
+	if first := controlChecks[order[0]].id; first != startFirst[0] {
+		t.Errorf("first control check started: %s, want %s", first, startFirst[0])
+	}
+}

@@ -108,10 +108,32 @@ func EvaluateControls(ctx context.Context, opt montecarlo.Options) ([]Result, er
 	return evaluateControls(ctx, opt, nil)
 }
 
+// controlCheck is a control claim's check and the ID of the claim it
+// decides, known before it runs (to label and order the runs by).
+type controlCheck struct {
+	id    string
+	check func(context.Context, montecarlo.Options) (Result, error)
+}
+
+// run runs the check and completes its row.
+func (c controlCheck) run(ctx context.Context, opt montecarlo.Options) (Result, error) {
+	r, err := c.check(ctx, opt)
+	if err != nil {
+		return Result{}, err
+	}
+	if r.ID != c.id {
+		return Result{}, fmt.Errorf("claims: the check listed as %s decided %s", c.id, r.ID)
+	}
+	return controlResult(r), nil
+}
+
 // controlChecks are the control claims' checks, in the report's order.
-var controlChecks = []func(context.Context, montecarlo.Options) (Result, error){
-	claimLayers243, claimLayers27, claimNRetries, claimBucketBound, claimMetastable, claimControlsShrink, claimFirstRequest,
-	claimBackoffOpenClosed, claimRetryBudgetBound, claimThrottlingSheds, claimAdaptiveK,
+var controlChecks = []controlCheck{
+	{"layers-243x", claimLayers243}, {"seed-layers-27x", claimLayers27}, {"n-retries-1-plus-n", claimNRetries},
+	{"token-bucket-bounds-load", claimBucketBound}, {"retry-storm-outlives-trigger", claimMetastable},
+	{"controls-shrink-metastable-region", claimControlsShrink}, {"jitter-first-request", claimFirstRequest},
+	{"backoff-helps-closed-loop-not-open-loop", claimBackoffOpenClosed}, {"finagle-budget-bounds-retries", claimRetryBudgetBound},
+	{"grpc-throttling-sheds-retries-when-unhealthy", claimThrottlingSheds}, {"sre-adaptive-throttling-k-times-accepts", claimAdaptiveK},
 }
 
 // evaluateControls is EvaluateControls calling done, when set, after each
@@ -119,8 +141,8 @@ var controlChecks = []func(context.Context, montecarlo.Options) (Result, error){
 func evaluateControls(ctx context.Context, opt montecarlo.Options, done func(n int)) ([]Result, error) {
 	out := make([]Result, len(controlChecks))
 	err := analysis.EachPoint(ctx, len(controlChecks), opt.Workers, func(ctx context.Context, i int) error {
-		c, err := controlChecks[i](ctx, opt)
-		out[i] = controlResult(c)
+		var err error
+		out[i], err = controlChecks[i].run(ctx, opt)
 		return err
 	}, done)
 	if err != nil {
@@ -223,13 +245,15 @@ func claimBucketBound(ctx context.Context, opt montecarlo.Options) (Result, erro
 	return c, nil
 }
 
-// maps evaluates the metastability map of each control on a server.
-func maps(ctx context.Context, rejectCost float64, ctls []model.Controls, opt montecarlo.Options) ([]analysis.MetastabilityMap, error) {
+// stuckCells counts the non-recovering cells of the metastability map of
+// each control on a server (analysis.StuckBelowCapacity: each cell's
+// trials played until they decide it).
+func stuckCells(ctx context.Context, rejectCost float64, ctls []model.Controls, opt montecarlo.Options) ([]analysis.StuckCount, error) {
 	sc, base := analysis.MetastabilityScenario()
 	base.RejectCost = rejectCost
-	var out []analysis.MetastabilityMap
+	var out []analysis.StuckCount
 	for _, ctl := range ctls {
-		m, err := analysis.Metastability(ctx, sc, base, ctl, analysis.DefaultMapGrid(), opt)
+		m, err := analysis.StuckBelowCapacity(ctx, sc, base, ctl, analysis.DefaultMapGrid(), opt)
 		if err != nil {
 			return nil, err
 		}
@@ -242,13 +266,13 @@ func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error
 	c := controlClaim("retry-storm-outlives-trigger")
 	var stuck []int
 	for _, cost := range []float64{0, 0.05} {
-		m, err := maps(ctx, cost, []model.Controls{{}}, opt)
+		m, err := stuckCells(ctx, cost, []model.Controls{{}}, opt)
 		if err != nil {
 			return c, err
 		}
-		n := m[0].StuckBelowCapacity()
+		n := m[0].Stuck
 		stuck = append(stuck, n)
-		c.Evidence = append(c.Evidence, exact(fmt.Sprintf("cells with λ < k that do not recover, reject cost %g (of %d)", cost, len(m[0].Cells)), float64(n)))
+		c.Evidence = append(c.Evidence, exact(fmt.Sprintf("cells with λ < k that do not recover, reject cost %g (of %d)", cost, m[0].Cells), float64(n)))
 	}
 	switch {
 	case stuck[0] == 0 && stuck[1] > 0:
@@ -264,14 +288,14 @@ func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error
 
 func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, error) {
 	c := controlClaim("controls-shrink-metastable-region")
-	ms, err := maps(ctx, 0.05, analysis.StandardControls(), opt)
+	ms, err := stuckCells(ctx, 0.05, analysis.StandardControls(), opt)
 	if err != nil {
 		return c, err
 	}
-	none := ms[0].StuckBelowCapacity()
+	none := ms[0].Stuck
 	c.Verdict = Holds
 	for _, m := range ms {
-		n := m.StuckBelowCapacity()
+		n := m.Stuck
 		c.Evidence = append(c.Evidence, exact("non-recovering cells with λ < k, "+m.Controls.Name, float64(n)))
 		if m.Controls.Bucket != nil || m.Controls.Breaker != nil {
 			if n >= none {
@@ -284,7 +308,7 @@ func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, e
 	tr.Rate, tr.OutageLength, tr.CollapseBacklog = 0.5*float64(sc.Capacity), 20, 50*sc.Capacity
 	limitStuck := false
 	for _, ctl := range analysis.StandardControls() {
-		s, err := analysis.SimulateTraffic(ctx, sc, tr, ctl, opt)
+		s, err := analysis.SimulateRecovery(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return c, err
 		}

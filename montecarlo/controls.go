@@ -24,10 +24,14 @@ const (
 // outcome (outcome).
 type controls struct {
 	maxAttempts int
+	asks        bool // a retry has a limit or a control to ask
 	states      []model.ControlState
 	cause       []int
-	draw        func() float64
-	src         *rand.PCG // the trial's stream, for randomised rules
+	// one is the only state when exactly one control is on (every
+	// setting of herd's claims and figures), asked without a loop.
+	one  model.ControlState
+	draw func() float64
+	src  *rand.PCG // the trial's stream, for randomised rules
 }
 
 func newControls(cfg model.Controls, sc model.Scenario) *controls {
@@ -35,6 +39,10 @@ func newControls(cfg model.Controls, sc model.Scenario) *controls {
 	for _, k := range cfg.List() {
 		c.states = append(c.states, k.NewState(sc, sc.Clients))
 		c.cause = append(c.cause, int(k.Cause()))
+	}
+	c.asks = c.maxAttempts > 0 || len(c.states) > 0
+	if len(c.states) == 1 {
+		c.one = c.states[0]
 	}
 	c.draw = func() float64 { return uniform(c.src) }
 	return c
@@ -51,6 +59,10 @@ func (c *controls) reset(src *rand.PCG) {
 
 // start tells every control that client id starts a new request at tick.
 func (c *controls) start(id int32, tick int) {
+	if c.one != nil {
+		c.one.Start(id, tick)
+		return
+	}
 	for _, s := range c.states {
 		s.Start(id, tick)
 	}
@@ -61,8 +73,22 @@ func (c *controls) start(id int32, tick int) {
 // letting each control take what the retry costs; when it may not, it
 // returns the cause.
 func (c *controls) retry(id int32, n, tick int) (ok bool, cause int) {
+	if c.asks {
+		return c.ask(id, n, tick)
+	}
+	return true, 0
+}
+
+// ask is retry with a limit or a control to ask.
+func (c *controls) ask(id int32, n, tick int) (ok bool, cause int) {
 	if a := c.maxAttempts; a > 0 && n >= a {
 		return false, byLimit
+	}
+	if c.one != nil {
+		if c.one.Retry(id, tick) {
+			return true, 0
+		}
+		return false, c.cause[0]
 	}
 	for i, s := range c.states {
 		if !s.Retry(id, tick) {
@@ -75,6 +101,12 @@ func (c *controls) retry(id int32, n, tick int) (ok bool, cause int) {
 // send reports whether client id's controls let a send through at tick,
 // and the cause when they do not.
 func (c *controls) send(id int32, tick int) (bool, int) {
+	if c.one != nil {
+		if c.one.Send(id, tick, c.draw) {
+			return true, 0
+		}
+		return false, c.cause[0]
+	}
 	for i, s := range c.states {
 		if !s.Send(id, tick, c.draw) {
 			return false, c.cause[i]
@@ -86,6 +118,10 @@ func (c *controls) send(id int32, tick int) (bool, int) {
 // outcome records the result of a send of client id at tick; retried says
 // whether the send was a retry.
 func (c *controls) outcome(id int32, tick int, failed, retried bool) {
+	if c.one != nil {
+		c.one.Outcome(id, tick, failed, retried)
+		return
+	}
 	for _, s := range c.states {
 		s.Outcome(id, tick, failed, retried)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 
 	"github.com/herdlab/herd/model"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -37,6 +39,9 @@ type OpenTrial struct {
 	PeakBacklog int64
 	// Drained is the ticks played after the last tick to drain.
 	Drained int64
+	// Skipped says the trial was not played: the trials before it had
+	// decided their run's question (OpenLoopUntilDecided).
+	Skipped bool
 	// Goodput[t] and BacklogAt[t] are the requests served at tick t and
 	// the backlog after it, recorded with Trial.Arrivals.
 	Goodput, BacklogAt []int64
@@ -56,28 +61,180 @@ type OpenTrial struct {
 // policies or two sets of controls run on the same seed see exactly the
 // same arrivals (common random numbers).
 type OpenLoopEngine struct {
-	sc      model.Scenario
-	tr      model.Traffic
-	closed  *model.ClosedLoop // nil in an open loop
-	ctl     *controls
-	ring    [][]int32
-	wake    [][]int32 // closed loop: the clients that send a new request at each tick
-	sent    []int32
-	lost    []int32   // the flaky server's failed calls of a tick
-	client  []int32   // per request
-	attempt []int32   // failed sends so far
-	born    []int32   // tick of the first send
-	prev    []float64 // the policy's previous delay (Decorrelated)
-	free    []int32
-	// start is the policy's start state, laws its law of each retry class
-	// (nil for a stateful policy), looked up once rather than per request.
-	start float64
-	laws  []model.Law
+	sc     model.Scenario
+	tr     model.Traffic
+	closed *model.ClosedLoop // nil in an open loop
+	ctl    *controls
+	ring   [][]int32
+	wake   [][]int32 // closed loop: the clients that send a new request at each tick
+	sent   []int32
+	lost   []int32   // the flaky server's failed calls of a tick
+	req    []request // the slab, indexed by request id
+	free   []int32
+	// start is the policy's start state, classes how the wait of each
+	// retry class is drawn (nil for a stateful policy, whose law depends
+	// on the previous delay), decided once rather than per retry.
+	start   float64
+	classes []retryClass
+	// latency counts the trial's served requests by latency below
+	// denseLatencies, folded into Trial.Latency when the trial ends: an
+	// open loop's latencies come in no order, and the histogram would
+	// search its runs for each.
+	latency []int64
+	// toRecovery stops a trial at the tick it recovers (OpenLoopToRecovery).
+	toRecovery bool
+	// decision, when set, is what the run's trials decided so far
+	// (OpenLoopUntilDecided).
+	decision *decision
+}
+
+// OpenLoopUntilDecided is OpenLoopToRecovery for a caller that asks of
+// the run only whether at most AtMost of its Trials trials recover (a
+// metastability map's "stuck" cell): once the first j trials, r of them
+// recovered, decide it — r > AtMost, or r + Trials − j ≤ AtMost — the
+// trials from j on are not played (their Open is empty and Skipped is
+// set). Which trials are skipped depends on timing, but never a trial
+// before the first prefix that decides, so a fold that reads the trials
+// in order up to that prefix gets the same answer whatever the workers.
+// Make one per run: its engines share what the run's trials decided.
+type OpenLoopUntilDecided struct {
+	OpenLoopToRecovery
+	AtMost, Trials int
+	decision       *decision
+}
+
+// NewOpenLoopUntilDecided is the workload of one run asking whether at
+// most atMost of its trials recover.
+func NewOpenLoopUntilDecided(w OpenLoop, atMost, trials int) OpenLoopUntilDecided {
+	return OpenLoopUntilDecided{OpenLoopToRecovery{w}, atMost, trials, &decision{atMost: atMost, trials: trials, outcome: make([]int8, trials)}}
+}
+
+func (w OpenLoopUntilDecided) build(sc model.Scenario, c Choice) (Engine, error) {
+	e, err := w.OpenLoopToRecovery.build(sc, c)
+	if o, ok := e.(*OpenLoopEngine); ok && err == nil {
+		o.decision = w.decision
+	}
+	return e, err
+}
+
+// Decides reports whether the first played trials, recovered of which
+// recovered, answer the question of OpenLoopUntilDecided.
+func Decides(recovered, played, atMost, trials int) bool {
+	return recovered > atMost || recovered+trials-played <= atMost
+}
+
+// decision is what the trials of one OpenLoopUntilDecided run decided so
+// far: each trial's outcome (0 not yet played, 1 recovered, 2 not) and
+// the length of the first prefix that decides (trials past it need not be
+// played; trials while unknown).
+type decision struct {
+	atMost, trials int
+	mu             sync.Mutex
+	outcome        []int8
+	prefix, played int // trials known from the first, and how many recovered among them
+	recovered      int
+	cutoff         atomic.Int64
+}
+
+// skip reports whether trial i need not be played.
+func (d *decision) skip(i int) bool {
+	c := d.cutoff.Load()
+	return c > 0 && int64(i) >= c
+}
+
+// record notes trial i's outcome and moves the decided prefix on.
+func (d *decision) record(i int, recovered bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if i >= len(d.outcome) || d.cutoff.Load() > 0 {
+		return
+	}
+	d.outcome[i] = 2
+	if recovered {
+		d.outcome[i] = 1
+	}
+	for d.prefix < len(d.outcome) && d.outcome[d.prefix] != 0 {
+		if d.outcome[d.prefix] == 1 {
+			d.recovered++
+		}
+		d.prefix++
+		if Decides(d.recovered, d.prefix, d.atMost, d.trials) {
+			d.cutoff.Store(int64(d.prefix))
+			return
+		}
+	}
+}
+
+// OpenLoopToRecovery is open-loop traffic whose trials stop at the tick
+// they recover (OpenTrial.Recovered), for a caller that asks only whether
+// and when each trial recovers — a metastability map — and to whom the
+// ticks after it are wasted work: once recovered, a trial can neither
+// collapse nor lose its recovery. Up to that tick a trial draws and
+// records what an OpenLoop trial of the same stream does, so Recovered and
+// RecoveryTicks are those of the OpenLoop trial; the counts stop there
+// (Completion is the recovery tick + 1). The queue server's engine plays
+// every tick (the same recoveries, no time saved).
+type OpenLoopToRecovery struct{ OpenLoop }
+
+func (OpenLoopToRecovery) Name() string { return "open-loop traffic until recovery" }
+func (w OpenLoopToRecovery) build(sc model.Scenario, c Choice) (Engine, error) {
+	if c.Engine == QueueName {
+		return w.OpenLoop.build(sc, c)
+	}
+	e, err := NewOpenLoopEngine(sc, w.Traffic, w.Controls)
+	if err != nil {
+		return nil, err
+	}
+	e.toRecovery = true
+	return e, nil
+}
+
+// request is one live request of the request engine.
+type request struct {
+	client  int32
+	attempt int32 // failed sends so far
+	born    int32 // tick of the first send
+	// prev is a stateful policy's previous delay (Decorrelated), set by
+	// each wait; the first retry's is the policy's start state.
+	prev float64
+}
+
+// denseLatencies bounds the latencies the request engine counts in a
+// slice (32 KB of counts); longer ones, rare, go to the histogram at once.
+const denseLatencies = 1 << 12
+
+// retryClass is how the wait before a retry of one class is drawn: a
+// fixed wait (a law without chance draws nothing), the clamped uniform
+// min(limit, lo + u·width) with Law.Sample's arithmetic, or Law.Sample.
+type retryClass struct {
+	law              model.Law
+	fixed, affine    bool
+	ticks            int // the fixed wait
+	lo, width, limit float64
+}
+
+func retryClasses(sc model.Scenario) []retryClass {
+	laws := classLaws(sc.Policy)
+	if laws == nil {
+		return nil
+	}
+	cs := make([]retryClass, len(laws))
+	for n, l := range laws {
+		c := retryClass{law: l}
+		switch lo, width, limit, ok := l.Affine(); {
+		case l.Deterministic():
+			c.fixed, c.ticks = true, sc.Rounding.Ticks(l.Draw(0))
+		case ok:
+			c.affine, c.lo, c.width, c.limit = true, lo, width, limit
+		}
+		cs[n] = c
+	}
+	return cs
 }
 
 // NewOpenLoopEngine prepares the request engine for open-loop traffic.
 func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*OpenLoopEngine, error) {
-	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc), start: sc.Policy.Start(), laws: classLaws(sc.Policy)}
+	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc), start: sc.Policy.Start(), classes: retryClasses(sc)}
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
 	return e, nil
 }
@@ -95,24 +252,26 @@ func NewClosedLoopEngine(sc model.Scenario, tr model.Traffic, l model.ClosedLoop
 	return e, nil
 }
 
-// alloc makes a new request of client c arriving at tick.
-func (e *OpenLoopEngine) alloc(c int32, tick int) (int32, error) {
-	var id int32
-	if n := len(e.free); n > 0 {
-		id = e.free[n-1]
-		e.free = e.free[:n-1]
-		e.client[id], e.attempt[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.start
-		return id, nil
+// alloc makes a new request of client c arriving at tick, from the free
+// list when it has one; −1 when model.MaxRequestsLive are alive.
+func (e *OpenLoopEngine) alloc(c int32, tick int) int32 {
+	n := len(e.free)
+	if n == 0 {
+		return e.grow(c, tick)
 	}
-	if len(e.client) >= model.MaxRequestsLive {
-		return 0, fmt.Errorf("more than %d requests alive at once", int(model.MaxRequestsLive))
+	id := e.free[n-1]
+	e.free = e.free[:n-1]
+	e.req[id] = request{client: c, born: int32(tick)}
+	return id
+}
+
+// grow makes a new request at the end of the slab.
+func (e *OpenLoopEngine) grow(c int32, tick int) int32 {
+	if len(e.req) >= model.MaxRequestsLive {
+		return -1
 	}
-	id = int32(len(e.client))
-	e.client = append(e.client, c)
-	e.attempt = append(e.attempt, 0)
-	e.born = append(e.born, int32(tick))
-	e.prev = append(e.prev, e.start)
-	return id, nil
+	e.req = append(e.req, request{client: c, born: int32(tick)})
+	return int32(len(e.req) - 1)
 }
 
 // end frees request id, which was served or gave up at tick; in a closed
@@ -120,32 +279,91 @@ func (e *OpenLoopEngine) alloc(c int32, tick int) (int32, error) {
 func (e *OpenLoopEngine) end(id int32, tick int) {
 	if e.closed != nil {
 		at := (tick + 1 + e.closed.Think) % len(e.wake)
-		e.wake[at] = append(e.wake[at], e.client[id])
+		e.wake[at] = append(e.wake[at], e.req[id].client)
 	}
 	e.free = append(e.free, id)
 }
 
 // wait draws the wait in ticks before retry n of request id.
 func (e *OpenLoopEngine) wait(src *rand.PCG, id int32, n int) int {
-	var l model.Law
-	if e.laws != nil {
-		l = e.laws[min(n, len(e.laws)-1)] // retries past the last class share its law
-	} else {
-		l = e.sc.Policy.Law(n, e.prev[id])
+	if e.classes != nil {
+		// Retries past the last class share its law.
+		if c := &e.classes[min(n, len(e.classes)-1)]; c.affine {
+			// The builtin min is math.Min (NaN, −0, −Inf alike) without
+			// amd64's call to its assembly.
+			return e.sc.Rounding.Ticks(min(c.limit, c.lo+uniform(src)*c.width))
+		}
 	}
+	return e.waitShaped(src, id, n)
+}
+
+// waitShaped is wait for a fixed wait, a stepped or warped law, or a
+// stateful policy.
+func (e *OpenLoopEngine) waitShaped(src *rand.PCG, id int32, n int) int {
+	if e.classes != nil {
+		// A class law keeps no state: prev is left alone.
+		c := &e.classes[min(n, len(e.classes)-1)]
+		if c.fixed {
+			return c.ticks
+		}
+		d, _ := c.law.Sample(uniform(src))
+		return e.sc.Rounding.Ticks(d)
+	}
+	q := &e.req[id]
+	if n == 1 {
+		q.prev = e.start
+	}
+	l := e.sc.Policy.Law(n, q.prev)
 	if l.Deterministic() {
 		d := l.Draw(0)
-		e.prev[id] = d
+		q.prev = d
 		return e.sc.Rounding.Ticks(d)
 	}
 	d, state := l.Sample(uniform(src))
-	e.prev[id] = state
+	q.prev = state
 	return e.sc.Rounding.Ticks(d)
+}
+
+// served counts a request served with the given latency.
+func (e *OpenLoopEngine) served(t *Trial, latency int) {
+	if uint(latency) < uint(len(e.latency)) {
+		e.latency[latency]++
+		return
+	}
+	e.servedLong(t, latency)
+}
+
+// servedLong is served past the dense counts so far.
+func (e *OpenLoopEngine) servedLong(t *Trial, latency int) {
+	if latency < denseLatencies {
+		e.latency = append(e.latency, make([]int64, latency+1-len(e.latency))...)
+		e.latency[latency]++
+		return
+	}
+	t.served(latency)
 }
 
 // Play runs one trial. A trial that would hold more than
 // model.MaxRequestsLive requests at once stops there, not recovered.
 func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
+	if d := e.decision; d != nil {
+		if d.skip(t.Index) {
+			t.Open = &OpenTrial{Skipped: true}
+			return
+		}
+		defer func() { d.record(t.Index, t.Open.Recovered) }()
+	}
+	e.play(src, t, arrivals)
+	for v, n := range e.latency {
+		if n > 0 {
+			t.Latency.Add(int64(v), n)
+			t.Served += n
+			e.latency[v] = 0
+		}
+	}
+}
+
+func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	sc, tr := &e.sc, &e.tr
 	o := &OpenTrial{}
 	t.Open = o
@@ -157,9 +375,10 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	for i := range e.wake {
 		e.wake[i] = e.wake[i][:0]
 	}
-	e.client, e.attempt, e.born, e.prev = e.client[:0], e.attempt[:0], e.born[:0], e.prev[:0]
+	e.req = e.req[:0]
 	e.free = e.free[:0]
-	e.ctl.reset(src)
+	ctl := e.ctl
+	ctl.reset(src)
 	if e.closed != nil {
 		for c := range int32(sc.Clients) {
 			at := 0
@@ -176,13 +395,21 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	var live int64
 	collapse := int64(tr.CollapseBacklog)
 	var atEnd int64 // the backlog when the outage ended
+	// What the controls need told: with no control state, no send is
+	// refused and no outcome recorded (the attempts limit is asked at
+	// each retry).
+	controlled := len(ctl.states) > 0
+	flaky := sc.Server == model.Flaky && sc.FailureRate > 0
+	closed := e.closed != nil
+	retryLimit := sc.Policy.Retries
 	tick := 0
-	for ; tick < last && !t.stopped(len(e.ring[tick%r])); tick++ {
+	// slot is tick mod r, kept without dividing: a retry at slot + wait
+	// (wait < r) wraps at most once.
+	for slot := 0; tick < last && !t.stopped(len(e.ring[slot])); tick, slot = tick+1, ringAfter(slot, 1, r) {
 		draining := tick >= tr.Ticks
 		if draining && live == 0 {
 			break
 		}
-		slot := tick % r
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
 		booked := len(cur)
@@ -196,23 +423,30 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		o.NewRequests += int64(len(cur) - booked)
 		// The breakers and throttles decide who sends.
 		sent := e.sent[:0]
-		for _, id := range cur {
-			ok, cause := e.ctl.send(e.client[id], tick)
-			if ok {
-				sent = append(sent, id)
-				continue
+		if !controlled {
+			sent = append(sent, cur...)
+		} else {
+			for _, id := range cur {
+				ok, cause := ctl.send(e.req[id].client, tick)
+				if ok {
+					sent = append(sent, id)
+					continue
+				}
+				o.GaveUp++
+				o.GaveUpBy[cause]++
+				e.end(id, tick)
+				live--
 			}
-			o.GaveUp++
-			o.GaveUpBy[cause]++
-			e.end(id, tick)
-			live--
 		}
 		e.ring[slot] = cur[:0]
 		e.sent = sent
 		m := len(sent)
 		t.Calls += int64(m)
 		t.Peak = max(t.Peak, int64(m))
-		s := tr.Goodput(sc.Server, tr.CapacityAt(sc.Capacity, tick), m)
+		s := m
+		if k := tr.CapacityAt(sc.Capacity, tick); m > k {
+			s = tr.Goodput(sc.Server, k, m)
+		}
 		winners, losers := sent[:s], sent[s:]
 		if f := min(s, m-s); f > 0 {
 			// Shuffle the smaller side to the front.
@@ -224,37 +458,50 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				losers, winners = sent[:m-s], sent[m-s:]
 			}
 		}
-		if sc.Server == model.Flaky && sc.FailureRate > 0 && len(winners) > 0 {
+		if flaky && len(winners) > 0 {
 			winners, losers = e.flaky(src, winners, losers)
 			s = len(winners)
 		}
 		// Outcomes within a tick are simultaneous; successes are credited
 		// to the controls before the failures ask for retries.
 		for _, id := range winners {
-			if e.attempt[id] > 0 {
+			q := &e.req[id]
+			retried := q.attempt > 0
+			if retried {
 				o.Retries++
 			}
-			e.ctl.outcome(e.client[id], tick, false, e.attempt[id] > 0)
-			t.served(tick - int(e.born[id]) + 1)
-			if tick >= end && !draining {
-				o.ServedAfter++
+			if controlled {
+				ctl.outcome(q.client, tick, false, retried)
 			}
-			e.end(id, tick)
-			live--
+			e.served(t, tick-int(q.born)+1)
+			if closed {
+				e.end(id, tick)
+			}
 		}
+		if !closed {
+			e.free = append(e.free, winners...)
+		}
+		if tick >= end && !draining {
+			o.ServedAfter += int64(len(winners))
+		}
+		live -= int64(len(winners))
 		for _, id := range losers {
-			c := e.client[id]
-			if e.attempt[id] > 0 {
+			q := &e.req[id]
+			a := q.attempt
+			if a > 0 {
 				o.Retries++
 			}
-			e.ctl.outcome(c, tick, true, e.attempt[id] > 0)
-			if e.attempt[id] < math.MaxInt32 { // saturate, as in ClientEngine
-				e.attempt[id]++
+			if controlled {
+				ctl.outcome(q.client, tick, true, a > 0)
 			}
-			n := int(e.attempt[id])     // sends made, and the number of the next retry
+			if a < math.MaxInt32 { // saturate, as in ClientEngine
+				a++
+				q.attempt = a
+			}
+			n := int(a)                 // sends made, and the number of the next retry
 			ok, cause := false, byLimit // the policy's own retry limit first
-			if r := sc.Policy.Retries; r == 0 || n <= r {
-				ok, cause = e.ctl.retry(c, n, tick)
+			if retryLimit == 0 || n <= retryLimit {
+				ok, cause = ctl.retry(q.client, n, tick)
 			}
 			if !ok {
 				o.GaveUp++
@@ -263,7 +510,7 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				live--
 				continue
 			}
-			at := (tick + e.wait(src, id, n)) % r
+			at := ringAfter(slot, e.wait(src, id, n), r)
 			e.ring[at] = append(e.ring[at], id)
 		}
 		o.PeakBacklog = max(o.PeakBacklog, live)
@@ -279,6 +526,10 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if !o.Recovered && tick >= end && live <= threshold && o.GaveUp == gaveUp {
 			o.Recovered = true
 			o.RecoveryTicks = int64(tick + 1 - end)
+			if e.toRecovery {
+				tick++
+				break
+			}
 		}
 		if tick == end-1 {
 			atEnd = live
@@ -294,30 +545,33 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	t.Completion = int64(min(tick, tr.Ticks))
 }
 
+// ringAfter is the slot d ticks after slot in a ring of r slots, for d ≥ 0:
+// (slot + d) mod r without a division when d < r.
+func ringAfter(slot, d, r int) int {
+	at := slot + d
+	for at >= r {
+		at -= r
+	}
+	return at
+}
+
 // arrivals appends to cur the new requests of tick — none while draining;
 // in an open loop a Poisson number (and every client's first at tick 0
 // with StartCohort), each from a client chosen uniformly; in a closed loop
 // those of the clients whose think time ends now — and tells the controls
 // they start.
 func (e *OpenLoopEngine) arrivals(arr *rand.PCG, poisson *distuv.Poisson, tick int, draining bool, cur []int32) ([]int32, error) {
-	add := func(c int32) error {
-		id, err := e.alloc(c, tick)
-		if err != nil {
-			return err
-		}
-		e.ctl.start(c, tick)
-		cur = append(cur, id)
-		return nil
-	}
 	if e.closed != nil {
 		w := tick % len(e.wake)
 		due := e.wake[w]
 		e.wake[w] = due[:0]
+		if draining {
+			return cur, nil
+		}
 		for _, c := range due {
-			if !draining {
-				if err := add(c); err != nil {
-					return cur, err
-				}
+			var err error
+			if cur, err = e.add(cur, c, tick); err != nil {
+				return cur, err
 			}
 		}
 		return cur, nil
@@ -327,7 +581,8 @@ func (e *OpenLoopEngine) arrivals(arr *rand.PCG, poisson *distuv.Poisson, tick i
 	}
 	if tick == 0 && e.tr.StartCohort {
 		for c := range int32(e.sc.Clients) {
-			if err := add(c); err != nil {
+			var err error
+			if cur, err = e.add(cur, c, tick); err != nil {
 				return cur, err
 			}
 		}
@@ -336,22 +591,42 @@ func (e *OpenLoopEngine) arrivals(arr *rand.PCG, poisson *distuv.Poisson, tick i
 		poisson.Lambda = e.tr.RateAt(tick)
 	}
 	fresh := int(poisson.Rand())
+	clients := uint64(e.sc.Clients)
 	for range fresh {
 		c := int32(0)
-		if e.sc.Clients > 1 {
-			c = int32(below(arr, uint64(e.sc.Clients)))
+		if clients > 1 {
+			c = int32(below(arr, clients))
 		}
-		if err := add(c); err != nil {
+		var err error
+		if cur, err = e.add(cur, c, tick); err != nil {
 			return cur, err
 		}
 	}
 	return cur, nil
 }
 
+// add appends to cur a new request of client c at tick, and tells the
+// controls it starts.
+func (e *OpenLoopEngine) add(cur []int32, c int32, tick int) ([]int32, error) {
+	id := e.alloc(c, tick)
+	if id < 0 {
+		return cur, errTooManyLive
+	}
+	if len(e.ctl.states) > 0 {
+		e.ctl.start(c, tick)
+	}
+	return append(cur, id), nil
+}
+
+var errTooManyLive = fmt.Errorf("more than %d requests alive at once", int(model.MaxRequestsLive))
+
 // flaky fails each call the flaky server took with its failure rate: the
 // failed winners join the losers.
 func (e *OpenLoopEngine) flaky(src *rand.PCG, winners, losers []int32) ([]int32, []int32) {
 	p := e.sc.FailureRate
+	if p >= 1 && len(losers) == 0 {
+		return winners[:0], winners // every call fails, in the order sent
+	}
 	e.lost = append(e.lost[:0], losers...)
 	kept := winners[:0]
 	for _, id := range winners {

@@ -22,23 +22,20 @@ import (
 // 100, so that the bands are narrow beside the gaps between policies.
 const awsTrials = 500
 
-// awsRows is `herd reproduce aws` at the figure's trial count, shared by
-// both AWS figures through the cache.
+// awsRows is `herd reproduce aws` at the figure's trial count; both AWS
+// figures ask for it, and the second finds its points in the run's
+// analysis.Cache.
 func awsRows(ctx context.Context, cfg Config) ([]analysis.AWSRow, error) {
-	opt := cfg.options(awsTrials)
-	key := fmt.Sprintf("aws/%d/%d", opt.Trials, opt.Seed)
-	return remember(cfg.Cache, key, func() ([]analysis.AWSRow, error) {
-		rows, err := analysis.ReproduceAWS(ctx, model.AWSClients(), model.AWSKinds(), opt, cfg.progress)
-		if err != nil {
-			return nil, err
+	rows, err := analysis.ReproduceAWS(ctx, model.AWSClients(), model.AWSKinds(), cfg.options(awsTrials), cfg.progress)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if r.Censored > 0 {
+			return nil, fmt.Errorf("%s, N = %d: %d trials were censored at the horizon", r.Policy, r.Clients, r.Censored)
 		}
-		for _, r := range rows {
-			if r.Censored > 0 {
-				return nil, fmt.Errorf("%s, N = %d: %d trials were censored at the horizon", r.Policy, r.Clients, r.Censored)
-			}
-		}
-		return rows, nil
-	})
+	}
+	return rows, nil
 }
 
 // AWSCallsVersusClients draws the AWS blog's first figure rerun by herd:

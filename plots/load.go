@@ -11,6 +11,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -18,7 +19,8 @@ import (
 )
 
 // loadSweep is the Monte Carlo summary of every (k, policy, load) of
-// analysis.LoadStudy, shared by calls-vs-load and completion-vs-load.
+// analysis.LoadStudy, which calls-vs-load and completion-vs-load share
+// through the run's analysis.Cache.
 type loadSweep struct {
 	analysis.LoadSweep
 	trials int
@@ -27,15 +29,31 @@ type loadSweep struct {
 	at []map[model.Kind][]analysis.Summary
 }
 
-// runLoadSweep simulates the sweep, or takes it from the cache.
+// runLoadSweep simulates the sweep, each point once per run (its second
+// figure finds the points in the run's cache).
 func runLoadSweep(ctx context.Context, cfg Config) (loadSweep, error) {
 	study := analysis.LoadStudy()
 	opt := cfg.options(study.Trials)
-	key := fmt.Sprintf("load-sweep/%d/%d", opt.Trials, opt.Seed)
-	return remember(cfg.Cache, key, func() (loadSweep, error) {
-		at, err := study.Run(ctx, opt, cfg.progress)
-		return loadSweep{LoadSweep: study, trials: opt.Trials, seed: opt.Seed, at: at}, err
-	})
+	at, err := study.Run(ctx, opt, cfg.progress)
+	return loadSweep{LoadSweep: study, trials: opt.Trials, seed: opt.Seed, at: at}, err
+}
+
+// meanFields is the mean field (default options) of every scenario, in
+// their order: several at once (analysis.EachPoint), each computed once
+// per run (analysis.Cached; it depends on the scenario alone).
+func meanFields(ctx context.Context, scs []model.Scenario, workers int) ([]model.MeanField, error) {
+	out := make([]model.MeanField, len(scs))
+	err := analysis.EachPoint(ctx, len(scs), workers, func(ctx context.Context, i int) error {
+		m, err := analysis.Cached(ctx, "mean-field", scs[i], montecarlo.Options{}, func() (model.MeanField, error) {
+			return model.MeanFieldModel(scs[i], model.MeanFieldOptions{})
+		})
+		if err != nil {
+			return fmt.Errorf("mean field of %s, k = %d, N = %d: %w", scs[i].Policy.Kind, scs[i].Capacity, scs[i].Clients, err)
+		}
+		out[i] = m
+		return nil
+	}, nil)
+	return out, err
 }
 
 // CallsVersusLoad draws calls per client against N/k, one panel per k.
@@ -44,7 +62,7 @@ func CallsVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.draw("Calls per client against load N/k",
+	return s.draw(ctx, cfg, "Calls per client against load N/k",
 		"calls per client",
 		func(sum analysis.Summary) stats.Estimate {
 			return sum.Calls.Scale(1 / float64(sum.Scenario.Clients))
@@ -59,7 +77,7 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.draw("Completion time against load N/k",
+	return s.draw(ctx, cfg, "Completion time against load N/k",
 		"completion (ticks)",
 		func(sum analysis.Summary) stats.Estimate { return sum.Completion.Estimate },
 		func(c model.Closed) float64 { return float64(c.Completion) },
@@ -69,7 +87,7 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 // draw makes one panel per capacity with every policy's Monte Carlo means
 // and 95% bands, the closed form of the policies without jitter (solid) and
 // the mean field of the jittered ones (dashed), on shared log axes.
-func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) stats.Estimate,
+func (s loadSweep) draw(ctx context.Context, cfg Config, title, yLabel string, metric func(analysis.Summary) stats.Estimate,
 	exact func(model.Closed) float64, approx func(model.MeanField) float64) (*Drawing, error) {
 	kinds := s.Kinds
 	ys := newSpan()
@@ -109,19 +127,30 @@ func (s loadSweep) draw(title, yLabel string, metric func(analysis.Summary) stat
 	}
 	// The mean field of the policies the closed form refuses (the jittered
 	// ones): an approximation, drawn dashed.
-	field := make([]map[model.Kind][]point, len(s.at))
+	var approxed []model.Scenario
 	for i, k := range s.Capacities {
+		for _, kind := range kinds {
+			if closed[i][kind] == nil {
+				for _, load := range s.Loads {
+					approxed = append(approxed, s.Scenario(k, load, kind))
+				}
+			}
+		}
+	}
+	fields, err := meanFields(ctx, approxed, cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
+	field := make([]map[model.Kind][]point, len(s.at))
+	for i := range s.Capacities {
 		field[i] = map[model.Kind][]point{}
 		for _, kind := range kinds {
 			if closed[i][kind] != nil {
 				continue
 			}
 			for _, load := range s.Loads {
-				m, err := model.MeanFieldModel(s.Scenario(k, load, kind), model.MeanFieldOptions{})
-				if err != nil {
-					return nil, fmt.Errorf("mean field of %s, k = %d, N = %d: %w", kind, k, load*k, err)
-				}
-				v := approx(m)
+				v := approx(fields[0])
+				fields = fields[1:]
 				field[i][kind] = append(field[i][kind], point{float64(load), v, v, v})
 			}
 			ys.addPoints(field[i][kind])

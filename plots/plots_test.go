@@ -22,7 +22,7 @@ var regen = flag.Bool("regen", false, "rewrite the golden figures in testdata fr
 const goldenScale = 0.01
 
 func goldenConfig() Config {
-	return Config{Scale: goldenScale, Seed: 1, Workers: 2, Cache: &Cache{}}
+	return Config{Scale: goldenScale, Seed: 1, Workers: 2}
 }
 
 // TestGolden draws every registered figure at reduced trial counts and
@@ -76,7 +76,7 @@ func TestGoldenUncached(t *testing.T) {
 		t.Skip("draws four figures again")
 	}
 	cfg := goldenConfig()
-	cfg.Cache, cfg.Workers = nil, 1
+	cfg.Workers = 1
 	ctx := analysis.WithCache(context.Background(), nil)
 	for _, name := range []string{"calls-vs-load", "completion-vs-load", "recovery-vs-load", "metastability-map"} {
 		f, err := Lookup(name)

@@ -6,7 +6,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/herdlab/herd/montecarlo"
 )
@@ -25,7 +24,7 @@ type Figure struct {
 var registry = []Figure{
 	{"calls-vs-load", "Calls per client against N/k: none, fixed and expo coincide at (N/k + 1)/2, the jittered policies fall far below where the mean field (dashed) tracks them, and the k = 10 and k = 100 panels are the same curves (they collapse onto N/k).", CallsVersusLoad},
 	{"completion-vs-load", "Completion against N/k: expo's doubling waits make it an order of magnitude slower than every other policy at high load; the rest grow about linearly in N/k, with the mean field (dashed) rougher for completion than for calls.", CompletionVersusLoad},
-	{"tail-convergence", "Running p50, p95 and p99 of completion with order-statistic 95% bands, and for N = 10 the exact values from the Markov chain: p50 settles within about 100 trials, while a p99 band stays open until a few hundred trials and needs thousands to narrow to a tick.", TailConvergence},
+	{"tail-convergence", "Running p50, p95 and p99 of completion with order-statistic 95% bands, and for N = 10 the exact values from the Markov chain: p50 settles within about 100 trials at N = 10 and a few hundred at N = 100, while a p99 band stays open until a few hundred trials and needs thousands to narrow to a tick.", TailConvergence},
 	{"sensitivity-base-cap", "For N = 100, k = 10 a cap above 16 to 32 ticks changes nothing; base matters far more, and whether full or decorrelated costs fewer calls depends on base (heat map, n.s. = not significant).", SensitivityBaseCap},
 	{"arrivals-timeline", "Arrivals per tick for N = 100, k = 10: without jitter the herd returns in synchronized waves far above capacity; with jitter arrivals fall to about capacity within a few ticks.", ArrivalsTimeline},
 	{"policy-comparison", "The seed article's table with 95% bars beside its printed means: jitter cuts calls by 20 to 65% (more as N grows), and expo's completion is the outlier.", PolicyComparison},
@@ -75,9 +74,6 @@ type Config struct {
 	// Progress, when set, is called as a figure finishes units of work
 	// (done of total); total can grow as a figure reaches a new stage.
 	Progress func(done, total int)
-	// Cache, when set, shares computed data between figures drawn in one
-	// run (calls-vs-load and completion-vs-load share their sweep).
-	Cache *Cache
 }
 
 // DefaultConfig is the configuration of `make plots`: full trial counts,
@@ -110,33 +106,4 @@ func (c Config) progress(done, total int) {
 	if c.Progress != nil {
 		c.Progress(done, total)
 	}
-}
-
-// Cache holds data computed for one figure that another can reuse. Its
-// zero value is ready to use.
-type Cache struct {
-	mu sync.Mutex
-	m  map[string]any
-}
-
-// remember returns the value stored under key, computing and storing it
-// first when absent (or always, when c is nil).
-func remember[T any](c *Cache, key string, compute func() (T, error)) (T, error) {
-	if c == nil {
-		return compute()
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if v, ok := c.m[key]; ok {
-		return v.(T), nil
-	}
-	v, err := compute()
-	if err != nil {
-		return v, err
-	}
-	if c.m == nil {
-		c.m = map[string]any{}
-	}
-	c.m[key] = v
-	return v, nil
 }

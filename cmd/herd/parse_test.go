@@ -269,7 +269,7 @@ func TestPlotsParses(t *testing.T) {
 	for _, f := range o.Figures {
 		names = append(names, f.Name)
 	}
-	if !slices.Equal(names, []string{"tail-convergence", "arrivals-timeline"}) || o.Config.Scale != 0.5 || o.Config.Seed != 4 || o.Out != "figs" || o.Config.Cache == nil {
+	if !slices.Equal(names, []string{"tail-convergence", "arrivals-timeline"}) || o.Config.Scale != 0.5 || o.Config.Seed != 4 || o.Out != "figs" {
 		t.Errorf("%v %+v %q", names, o.Config, o.Out)
 	}
 	if o, _, code := parse(t, newCmdPlots, fields("plots --list --scale 0")...); code != 0 || !o.List {

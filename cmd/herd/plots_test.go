@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -107,6 +108,38 @@ func TestPlotsPaletteJSON(t *testing.T) {
 	for i, e := range plots.Palette() {
 		if doc.Policies[i] != e {
 			t.Errorf("printed %+v, want %+v", doc.Policies[i], e)
+		}
+	}
+}
+
+// Figures drawn together, several at once, are the bytes of each figure
+// drawn alone: nothing of one figure's run leaks into another's.
+func TestPlotsTogetherAsAlone(t *testing.T) {
+	names := []string{"arrivals-timeline", "policy-comparison", "engine-cost"}
+	draw := func(only ...string) string {
+		dir := t.TempDir()
+		_, stderr, code := herd(t, "plots", "--cite=false", "--scale", "0.01", "--workers", "2", "--only", strings.Join(only, ","), "--out", dir)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return dir
+	}
+	together := draw(names...)
+	for _, name := range names {
+		alone := draw(name)
+		for _, format := range plots.Formats {
+			file := name + "." + format
+			a, err := os.ReadFile(filepath.Join(alone, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(filepath.Join(together, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s drawn with %v differs from it drawn alone", file, names)
+			}
 		}
 	}
 }

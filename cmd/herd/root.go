@@ -172,6 +172,7 @@ internal error (a bug in herd), reported with its stack on stderr.`,
 		Version:       versionText(f.provenance()),
 	}
 	root.SetVersionTemplate("{{.Version}}")
+	addProfileFlag(root)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
