@@ -341,19 +341,12 @@ func checkClaimVerdicts(t *testing.T, got []claims.Result, n int) {
 // verdict in both models) get the verdicts of wantVerdicts at the default
 // budget and seed 1: the same runs as TestClaimVerdicts (long suite) makes
 // for them, since a claim's trials depend only on its scenario, budget and
-// seed. The control claims' simulations are the costly part (most of a
+// seed, so the long suite evaluates them once for both (claimsAtSeed1Of). The control claims' simulations are the costly part (most of a
 // minute of CPU); their rules are checked here on smaller grids by
 // TestAmplificationExact, TestMetastableRegionAndControls and
 // TestBucketBoundCanFail, and their verdicts in the long suite.
 func TestCapacityAndOCCClaimVerdicts(t *testing.T) {
-	var got []claims.Result
-	for _, origin := range []string{"aws", "seed"} {
-		r, err := claims.Evaluate(context.Background(), claims.Options{Seed: 1, Origin: origin})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, r...)
-	}
+	got := claimsAtSeed1Of(t, "aws", "seed")
 	n := 0
 	for _, w := range wantVerdicts {
 		if w[1] != "" {
