@@ -59,65 +59,6 @@ func QueueVariants(sc model.Scenario) []QueueVariant {
 		with(model.Full, func(s *model.Scenario) { s.Queue.Limit = limit }), model.Controls{}})
 }
 
-// QueueMetastability is Metastability on the queue server with each trial
-// played only until it recovers (montecarlo.QueueToRecovery): the map's
-// cells ask of a trial only whether it recovered and after how many ticks,
-// and the ticks after its recovery change neither, so the cells' Recovered
-// and RecoveryTicks are those of SimulateTraffic's full trials byte for
-// byte. (Metastability's SimulateRecovery stops the request engine's trials
-// at recovery, but plays every tick of the queue server's.)
-func QueueMetastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
-	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
-	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
-	err := EachPoint(ctx, len(m.Cells), opt.Workers, func(ctx context.Context, i int) error {
-		out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
-		tr := base
-		tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
-		c, err := queueRecovery(ctx, sc, tr, ctl, opt)
-		if err != nil {
-			return fmt.Errorf("λ/k = %g, outage %d: %w", load, out, err)
-		}
-		c.Load, c.Outage = load, out
-		m.Cells[i] = c
-		return nil
-	}, nil)
-	if err != nil {
-		return MetastabilityMap{Scenario: sc, Traffic: m.Traffic, Controls: m.Controls}, err
-	}
-	return m, nil
-}
-
-// queueRecovery plays opt.Trials trials of the traffic on the queue server,
-// each until it recovers, and says how many recovered and how soon (the
-// mean as SimulateTraffic folds it, in trial order).
-func queueRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options) (MetastabilityCell, error) {
-	w := montecarlo.QueueToRecovery{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}
-	return cachedWith(ctx, "queue-recovery", sc, opt, w, func() (MetastabilityCell, error) {
-		plan, err := montecarlo.NewPlan(sc, w, opt)
-		if err != nil {
-			return MetastabilityCell{}, err
-		}
-		var rec stats.Moments
-		recovered := 0
-		err = plan.Run(ctx, func(t *montecarlo.Trial) error {
-			if t.Open.Recovered {
-				recovered++
-				rec.Add(float64(t.Open.RecoveryTicks))
-			}
-			return nil
-		})
-		if err != nil {
-			return MetastabilityCell{}, err
-		}
-		c := MetastabilityCell{Recovered: stats.NewShare(recovered, opt.Trials)}
-		if recovered > 0 {
-			e := rec.Estimate()
-			c.RecoveryTicks = &e
-		}
-		return c, nil
-	})
-}
-
 // HysteresisPoint is the goodput at one step of a load that rises and then
 // falls: the mean over trials of the useful completions per tick over the
 // step's second half, over the capacity.

@@ -172,14 +172,20 @@ func (d *decision) record(i int, recovered bool) {
 // collapse nor lose its recovery. Up to that tick a trial draws and
 // records what an OpenLoop trial of the same stream does, so Recovered and
 // RecoveryTicks are those of the OpenLoop trial; the counts stop there
-// (Completion is the recovery tick + 1). The queue server's engine plays
-// every tick (the same recoveries, no time saved).
+// (Completion is the recovery tick + 1; on the queue server the per-tick
+// series are the OpenLoop trial's prefix). Both the request engine and the
+// queue server's engine stop so.
 type OpenLoopToRecovery struct{ OpenLoop }
 
 func (OpenLoopToRecovery) Name() string { return "open-loop traffic until recovery" }
 func (w OpenLoopToRecovery) build(sc model.Scenario, c Choice) (Engine, error) {
 	if c.Engine == QueueName {
-		return w.OpenLoop.build(sc, c)
+		e, err := NewQueueEngine(sc, &w.Traffic, w.Controls)
+		if err != nil {
+			return nil, err
+		}
+		e.toRecovery = true
+		return e, nil
 	}
 	e, err := NewOpenLoopEngine(sc, w.Traffic, w.Controls)
 	if err != nil {

@@ -99,33 +99,8 @@ type QueueEngine struct {
 	maxElapsed float64
 	timeless   bool
 	// toRecovery stops an open-loop trial at the tick it recovers
-	// (QueueToRecovery).
+	// (OpenLoopToRecovery).
 	toRecovery bool
-}
-
-// QueueToRecovery is open-loop traffic on the queue server whose trials
-// stop at the tick they recover (OpenTrial.Recovered), for a caller that
-// asks only whether and when each trial recovers — the queue server's
-// metastability map — and to whom the ticks after it are wasted work: once
-// recovered, a trial can neither collapse nor lose its recovery. Up to that
-// tick a trial draws and records what an OpenLoop trial of the same stream
-// does (its per-tick series are that trial's prefix), so Recovered and
-// RecoveryTicks are the OpenLoop trial's; the counts stop there
-// (Completion is the recovery tick + 1). Other servers play every tick, as
-// OpenLoop.
-type QueueToRecovery struct{ OpenLoop }
-
-func (QueueToRecovery) Name() string { return "open-loop traffic on the queue server until recovery" }
-func (w QueueToRecovery) build(sc model.Scenario, c Choice) (Engine, error) {
-	if c.Engine != QueueName {
-		return w.OpenLoop.build(sc, c)
-	}
-	e, err := NewQueueEngine(sc, &w.Traffic, w.Controls)
-	if err != nil {
-		return nil, err
-	}
-	e.toRecovery = true
-	return e, nil
 }
 
 // NewQueueEngine prepares the queue engine for a cohort (tr nil) or for

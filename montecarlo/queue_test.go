@@ -226,7 +226,7 @@ func TestQueuePlanRefuses(t *testing.T) {
 	t.Log(err)
 }
 
-// A QueueToRecovery trial is the OpenLoop trial of the same stream up to
+// An OpenLoopToRecovery trial on the queue server is the OpenLoop trial of the same stream up to
 // the tick it recovers, and stops there: on the queue map's scenario
 // (100 clients, k = 10, timeout 10, Full Jitter, outage from tick 100)
 // at loads and outages that recover at once, late or never, under no
@@ -234,7 +234,7 @@ func TestQueuePlanRefuses(t *testing.T) {
 // trial recovers (or not) at the same tick, its per-tick series are the
 // full trial's first recovery tick + 1 entries, and one that does not
 // recover is the full trial.
-func TestQueueToRecoveryIsOpenLoopUntilRecovery(t *testing.T) {
+func TestOpenLoopToRecoveryOnTheQueueServer(t *testing.T) {
 	sc := queueScenario(100, 10, 10, 0, model.Full)
 	limited := sc
 	limited.Queue.Limit = 100
@@ -254,7 +254,7 @@ func TestQueueToRecoveryIsOpenLoopUntilRecovery(t *testing.T) {
 			w := OpenLoop{Traffic: tr, Controls: c.ctl}
 			opt := Options{Trials: 8, Seed: 3, Arrivals: true}
 			full := queueTrials(t, c.sc, w, opt)
-			part := queueTrials(t, c.sc, QueueToRecovery{w}, opt)
+			part := queueTrials(t, c.sc, OpenLoopToRecovery{w}, opt)
 			for i := range full {
 				f, p := full[i], part[i]
 				if f.Open.Recovered != p.Open.Recovered || f.Open.RecoveryTicks != p.Open.RecoveryTicks || f.Open.Collapsed != p.Open.Collapsed {
