@@ -131,8 +131,8 @@ type decision struct {
 	atMost, trials int
 	mu             sync.Mutex
 	outcome        []int8
-	prefix, played int // trials known from the first, and how many recovered among them
-	recovered      int
+	prefix         int // trials known from the first
+	recovered      int // how many of them recovered
 	cutoff         atomic.Int64
 }
 
@@ -211,12 +211,13 @@ const denseLatencies = 1 << 12
 
 // retryClass is how the wait before a retry of one class is drawn: a
 // fixed wait (a law without chance draws nothing), the clamped uniform
-// min(limit, lo + u·width) with Law.Sample's arithmetic, or Law.Sample.
+// min(max, lo + u·width) with Law.Sample's arithmetic (affine, as the
+// per-client engine's), or Law.Sample.
 type retryClass struct {
-	law              model.Law
-	fixed, affine    bool
-	ticks            int // the fixed wait
-	lo, width, limit float64
+	law   model.Law
+	fixed bool
+	ticks int // the fixed wait
+	affine
 }
 
 func retryClasses(sc model.Scenario) []retryClass {
@@ -227,11 +228,10 @@ func retryClasses(sc model.Scenario) []retryClass {
 	cs := make([]retryClass, len(laws))
 	for n, l := range laws {
 		c := retryClass{law: l}
-		switch lo, width, limit, ok := l.Affine(); {
-		case l.Deterministic():
+		if l.Deterministic() {
 			c.fixed, c.ticks = true, sc.Rounding.Ticks(l.Draw(0))
-		case ok:
-			c.affine, c.lo, c.width, c.limit = true, lo, width, limit
+		} else {
+			c.lo, c.width, c.max, c.ok = l.Affine()
 		}
 		cs[n] = c
 	}
@@ -294,10 +294,10 @@ func (e *OpenLoopEngine) end(id int32, tick int) {
 func (e *OpenLoopEngine) wait(src *rand.PCG, id int32, n int) int {
 	if e.classes != nil {
 		// Retries past the last class share its law.
-		if c := &e.classes[min(n, len(e.classes)-1)]; c.affine {
+		if c := &e.classes[min(n, len(e.classes)-1)]; c.ok {
 			// The builtin min is math.Min (NaN, −0, −Inf alike) without
 			// amd64's call to its assembly.
-			return e.sc.Rounding.Ticks(min(c.limit, c.lo+uniform(src)*c.width))
+			return e.sc.Rounding.Ticks(min(c.max, c.lo+uniform(src)*c.width))
 		}
 	}
 	return e.waitShaped(src, id, n)
