@@ -88,6 +88,7 @@ type QueueEngine struct {
 	prev   []float64 // the policy's state (the previous delay)
 	tag    []uint32
 	free   []int32
+	start  float64 // the policy's start state, looked up once
 	// the queue
 	queue      []queued // length a power of two
 	head, tail int64
@@ -99,8 +100,10 @@ type QueueEngine struct {
 	maxElapsed float64
 	timeless   bool
 	// toRecovery stops an open-loop trial at the tick it recovers
-	// (OpenLoopToRecovery).
+	// (OpenLoopToRecovery), or at the tick it can be shown never to
+	// (bound).
 	toRecovery bool
+	bound      recoveryBound
 }
 
 // NewQueueEngine prepares the queue engine for a cohort (tr nil) or for
@@ -122,6 +125,7 @@ func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl model.Controls) (*
 		e.starts = make([]int64, e.timeout+1)
 	}
 	e.queue = make([]queued, 1024)
+	e.start = sc.Policy.Start()
 	e.maxElapsed, e.timeless = math.Inf(1), true
 	if me := sc.Policy.MaxElapsed; me > 0 {
 		e.maxElapsed, e.timeless = float64(me)/float64(sc.Policy.TickLength()), false
@@ -193,7 +197,7 @@ func (e *QueueEngine) alloc(c int32, tick int) (int32, bool) {
 	if n := len(e.free); n > 0 {
 		id := e.free[n-1]
 		e.free = e.free[:n-1]
-		e.client[id], e.fails[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.sc.Policy.Start()
+		e.client[id], e.fails[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.start
 		return id, true
 	}
 	if len(e.client) >= model.MaxRequestsLive {
@@ -204,7 +208,7 @@ func (e *QueueEngine) alloc(c int32, tick int) (int32, bool) {
 	e.fails = append(e.fails, 0)
 	e.born = append(e.born, int32(tick))
 	e.sent = append(e.sent, 0)
-	e.prev = append(e.prev, e.sc.Policy.Start())
+	e.prev = append(e.prev, e.start)
 	e.tag = append(e.tag, 0)
 	return id, true
 }
@@ -277,6 +281,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	e.client, e.fails, e.born, e.sent, e.prev, e.tag = e.client[:0], e.fails[:0], e.born[:0], e.sent[:0], e.prev[:0], e.tag[:0]
 	e.free = e.free[:0]
 	e.ctl.reset(src)
+	e.bound.run = 0
 	var o *OpenTrial
 	var poisson distuv.Poisson
 	var arr *rand.PCG
@@ -519,6 +524,11 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		}
 		if collapse > 0 && tick >= end && live > atEnd+collapse && !o.Recovered {
 			o.Collapsed = true
+			tick++
+			break
+		}
+		if b := &e.bound; b.on && !o.Recovered && b.cannotRecover(tick, e.tail-e.head, live) {
+			o.CannotRecover = true
 			tick++
 			break
 		}
