@@ -94,11 +94,18 @@ type QueueEngine struct {
 	head, tail int64
 	starts     []int64 // starts[s mod (T+1)]: tail when tick s's admissions began
 	failed     []int32 // scratch: the requests whose attempt failed this tick
-	// laws[c], ticks[c] as in ClientEngine, for policies with classes
-	laws       []model.Law
-	ticks      []int
-	maxElapsed float64
-	timeless   bool
+	// classes is how the wait of each retry class is drawn, as in
+	// OpenLoopEngine (nil for a stateful policy, whose law lawOf gives
+	// from the previous delay).
+	classes []retryClass
+	lawOf   func(n int, prev float64) model.Law
+	// latency and response count the trial's useful completions by
+	// latency and by response time below denseLatencies, folded into
+	// Trial.Latency and QueueTrial.Response when the trial ends (as
+	// OpenLoopEngine's latency: the histograms hold the same counts).
+	latency, response []int64
+	maxElapsed        float64
+	timeless          bool
 	// toRecovery stops an open-loop trial at the tick it recovers
 	// (OpenLoopToRecovery), or at the tick it can be shown never to
 	// (bound).
@@ -130,16 +137,8 @@ func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl model.Controls) (*
 	if me := sc.Policy.MaxElapsed; me > 0 {
 		e.maxElapsed, e.timeless = float64(me)/float64(sc.Policy.TickLength()), false
 	}
-	if c := sc.Policy.Classes(); c > 0 {
-		e.laws = make([]model.Law, c+1)
-		e.ticks = make([]int, c+1)
-		for n := 1; n <= c; n++ {
-			l := sc.Policy.Law(n, sc.Policy.Start())
-			e.laws[n] = l
-			if l.Deterministic() {
-				e.ticks[n] = sc.Rounding.Ticks(l.Draw(0))
-			}
-		}
+	if e.classes = retryClasses(sc); e.classes == nil {
+		e.lawOf = sc.Policy.LawFunc()
 	}
 	return e, nil
 }
@@ -237,17 +236,19 @@ func (e *QueueEngine) push(x queued) bool {
 // or −1 when the elapsed-time limit makes it give up instead.
 func (e *QueueEngine) wait(src *rand.PCG, id int32, n, tick int) int {
 	var d float64
-	if e.laws == nil {
-		d, e.prev[id] = e.sc.Policy.Law(n, e.prev[id]).Sample(uniform(src))
+	if e.classes == nil {
+		d, e.prev[id] = e.lawOf(n, e.prev[id]).Sample(uniform(src))
 	} else {
-		c := min(n, len(e.laws)-1)
-		if t := e.ticks[c]; t > 0 && e.timeless {
-			return t
-		}
-		if e.ticks[c] > 0 {
-			d = e.laws[c].Draw(0)
-		} else {
-			d = e.laws[c].Draw(uniform(src))
+		// Retries past the last class share its law.
+		switch c := &e.classes[min(n, len(e.classes)-1)]; {
+		case c.fixed && e.timeless:
+			return c.ticks
+		case c.fixed:
+			d = c.law.Draw(0)
+		case c.ok: // Law.Draw's clamped uniform, inlined
+			d = min(c.max, c.lo+uniform(src)*c.width)
+		default:
+			d = c.law.Draw(uniform(src))
 		}
 	}
 	if !e.timeless && float64(tick-int(e.born[id]))+d > e.maxElapsed {
@@ -271,6 +272,46 @@ func (e *QueueEngine) overflow(t *Trial, live int64) {
 // so that policies and controls compared on one seed see the same
 // arrivals).
 func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
+	e.play(src, t, arrivals)
+	for v, n := range e.latency {
+		if n > 0 {
+			t.Latency.Add(int64(v), n)
+			t.Served += n
+			e.latency[v] = 0
+		}
+	}
+	for v, n := range e.response {
+		if n > 0 {
+			t.Queue.Response.Add(int64(v), n)
+			e.response[v] = 0
+		}
+	}
+}
+
+// tally counts one value v in dense, or in h (and then also in served,
+// when given) past denseLatencies.
+func tally(dense *[]int64, v int, h *stats.Histogram, served *int64) {
+	if d := *dense; uint(v) < uint(len(d)) {
+		d[v]++
+		return
+	}
+	tallyLong(dense, v, h, served)
+}
+
+// tallyLong is tally past the dense counts so far.
+func tallyLong(dense *[]int64, v int, h *stats.Histogram, served *int64) {
+	if v < denseLatencies {
+		*dense = append(*dense, make([]int64, v+1-len(*dense))...)
+		(*dense)[v]++
+		return
+	}
+	h.Add(int64(v), 1)
+	if served != nil {
+		*served++
+	}
+}
+
+func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	sc := &e.sc
 	q := t.queueTrial()
 	r := len(e.ring)
@@ -423,8 +464,8 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			e.tag[id]++
 			useful++
 			last = tick
-			t.served(tick - int(e.born[id]) + 1)
-			q.Response.Add(int64(tick-int(e.sent[id])+1), 1)
+			tally(&e.latency, tick-int(e.born[id])+1, &t.Latency, &t.Served)
+			tally(&e.response, tick-int(e.sent[id])+1, &q.Response, nil)
 			live--
 			if o != nil {
 				e.ctl.outcome(e.client[id], tick, false, e.fails[id] > 0)
@@ -490,7 +531,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				}
 				continue
 			}
-			at := (tick + w) % r
+			at := ringAfter(slot, w, r)
 			e.ring[at] = append(e.ring[at], id)
 		}
 		e.failed = failed[:0]
