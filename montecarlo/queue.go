@@ -63,6 +63,17 @@ type queued struct {
 	tag uint32
 }
 
+// queueRequest is one request of the queue engine, in one record so that
+// a visit to a request touches one cache line.
+type queueRequest struct {
+	prev   float64 // the policy's state (the previous delay)
+	client int32
+	fails  int32 // failed attempts so far: the number of its next retry
+	born   int32 // tick of its first send
+	sent   int32 // tick of its live attempt
+	tag    uint32
+}
+
 // QueueEngine plays the queue server (model.Queue says the semantics, tick
 // by tick) for a cohort or for open-loop traffic. Requests live in a slab
 // (a cohort's request i is client i) with a free list, a ring of per-tick
@@ -80,15 +91,9 @@ type QueueEngine struct {
 	limit   int64
 	timeout int
 	ring    [][]int32
-	// per request slot
-	client []int32
-	fails  []int32   // failed attempts so far: the number of its next retry
-	born   []int32   // tick of its first send
-	sent   []int32   // tick of its live attempt
-	prev   []float64 // the policy's state (the previous delay)
-	tag    []uint32
-	free   []int32
-	start  float64 // the policy's start state, looked up once
+	req     []queueRequest // the slab, indexed by request slot
+	free    []int32
+	start   float64 // the policy's start state, looked up once
 	// the queue
 	queue      []queued // length a power of two
 	head, tail int64
@@ -172,14 +177,14 @@ func queueBound(sc model.Scenario, tr *model.Traffic) int64 {
 }
 
 // queueEngineBytes is about what one queue engine takes: 8 bytes per queued
-// request, about 28 per live request, the ring and the timeout index.
+// request, about 32 per live request (its record), the ring and the timeout index.
 func queueEngineBytes(sc model.Scenario, tr *model.Traffic) int64 {
 	live := float64(sc.Clients)
 	if tr != nil {
 		live = math.Min(model.MaxRequestsLive, tr.Rate*float64(tr.Ticks)+float64(sc.Clients))
 	}
 	ring := int64(max(sc.MaxDelayTicks(), sc.FirstWindow) + 1)
-	return 8*queueBound(sc, tr) + 28*int64(live) + 24*ring + 8*int64(sc.Queue.Timeout+1)
+	return 8*queueBound(sc, tr) + 32*int64(live) + 24*ring + 8*int64(sc.Queue.Timeout+1)
 }
 
 // queueChoice is the plan's choice for the queue server: its own engine.
@@ -196,20 +201,15 @@ func (e *QueueEngine) alloc(c int32, tick int) (int32, bool) {
 	if n := len(e.free); n > 0 {
 		id := e.free[n-1]
 		e.free = e.free[:n-1]
-		e.client[id], e.fails[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.start
+		r := &e.req[id]
+		r.client, r.fails, r.born, r.prev = c, 0, int32(tick), e.start
 		return id, true
 	}
-	if len(e.client) >= model.MaxRequestsLive {
+	if len(e.req) >= model.MaxRequestsLive {
 		return 0, false
 	}
-	id := int32(len(e.client))
-	e.client = append(e.client, c)
-	e.fails = append(e.fails, 0)
-	e.born = append(e.born, int32(tick))
-	e.sent = append(e.sent, 0)
-	e.prev = append(e.prev, e.start)
-	e.tag = append(e.tag, 0)
-	return id, true
+	e.req = append(e.req, queueRequest{prev: e.start, client: c, born: int32(tick)})
+	return int32(len(e.req) - 1), true
 }
 
 // push appends an entry to the queue, growing it; false when the queue
@@ -237,7 +237,7 @@ func (e *QueueEngine) push(x queued) bool {
 func (e *QueueEngine) wait(src *rand.PCG, id int32, n, tick int) int {
 	var d float64
 	if e.classes == nil {
-		d, e.prev[id] = e.lawOf(n, e.prev[id]).Sample(uniform(src))
+		d, e.req[id].prev = e.lawOf(n, e.req[id].prev).Sample(uniform(src))
 	} else {
 		// Retries past the last class share its law.
 		switch c := &e.classes[min(n, len(e.classes)-1)]; {
@@ -251,7 +251,7 @@ func (e *QueueEngine) wait(src *rand.PCG, id int32, n, tick int) int {
 			d = c.law.Draw(uniform(src))
 		}
 	}
-	if !e.timeless && float64(tick-int(e.born[id]))+d > e.maxElapsed {
+	if !e.timeless && float64(tick-int(e.req[id].born))+d > e.maxElapsed {
 		return -1
 	}
 	return e.sc.Rounding.Ticks(d)
@@ -319,7 +319,7 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 		e.ring[i] = e.ring[i][:0]
 	}
 	e.head, e.tail = 0, 0
-	e.client, e.fails, e.born, e.sent, e.prev, e.tag = e.client[:0], e.fails[:0], e.born[:0], e.sent[:0], e.prev[:0], e.tag[:0]
+	e.req = e.req[:0]
 	e.free = e.free[:0]
 	e.ctl.reset(src)
 	e.bound.run = 0
@@ -390,7 +390,7 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 		if len(e.ctl.states) > 0 { // the breakers and throttles decide who sends
 			kept := cur[:0]
 			for _, id := range cur {
-				ok, cause := e.ctl.send(e.client[id], tick)
+				ok, cause := e.ctl.send(e.req[id].client, tick)
 				if ok {
 					kept = append(kept, id)
 					continue
@@ -398,7 +398,7 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 				o.GaveUp++
 				o.GaveUpBy[cause]++
 				gaveUp++
-				e.tag[id]++
+				e.req[id].tag++
 				e.free = append(e.free, id)
 				live--
 			}
@@ -424,12 +424,13 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			e.starts[tick%(e.timeout+1)] = e.tail
 		}
 		for _, id := range cur[:n] {
-			if o != nil && e.fails[id] > 0 {
+			r := &e.req[id]
+			if o != nil && r.fails > 0 {
 				o.Retries++
 			}
-			e.tag[id]++
-			e.sent[id] = int32(tick)
-			if !e.push(queued{id, e.tag[id]}) {
+			r.tag++
+			r.sent = int32(tick)
+			if !e.push(queued{id, r.tag}) {
 				e.overflow(t, live)
 				return
 			}
@@ -440,7 +441,7 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 		q.Rejected += int64(m - n)
 		if o != nil {
 			for _, id := range cur[n:] {
-				if e.fails[id] > 0 {
+				if e.req[id].fails > 0 {
 					o.Retries++
 				}
 			}
@@ -456,19 +457,20 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 		for j := 0; j < c && e.head < e.tail; j++ {
 			x := e.queue[e.head&mask]
 			e.head++
-			if e.tag[x.id] != x.tag {
+			r := &e.req[x.id]
+			if r.tag != x.tag {
 				wasted++
 				continue
 			}
 			id := x.id
-			e.tag[id]++
+			r.tag++
 			useful++
 			last = tick
-			tally(&e.latency, tick-int(e.born[id])+1, &t.Latency, &t.Served)
-			tally(&e.response, tick-int(e.sent[id])+1, &q.Response, nil)
+			tally(&e.latency, tick-int(r.born)+1, &t.Latency, &t.Served)
+			tally(&e.response, tick-int(r.sent)+1, &q.Response, nil)
 			live--
 			if o != nil {
-				e.ctl.outcome(e.client[id], tick, false, e.fails[id] > 0)
+				e.ctl.outcome(r.client, tick, false, r.fails > 0)
 				if tick >= end && !draining {
 					o.ServedAfter++
 				}
@@ -485,8 +487,8 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			}
 			for p := from; p < to; p++ {
 				x := e.queue[p&mask]
-				if e.tag[x.id] == x.tag {
-					e.tag[x.id]++
+				if r := &e.req[x.id]; r.tag == x.tag {
+					r.tag++
 					failed = append(failed, x.id)
 					q.TimedOut++
 				}
@@ -497,14 +499,15 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
 				return // cancelled within one huge tick
 			}
-			cl := e.client[id]
+			rq := &e.req[id]
+			cl := rq.client
 			if o != nil {
-				e.ctl.outcome(cl, tick, true, e.fails[id] > 0)
+				e.ctl.outcome(cl, tick, true, rq.fails > 0)
 			}
-			if e.fails[id] < math.MaxInt32 {
-				e.fails[id]++
+			if rq.fails < math.MaxInt32 {
+				rq.fails++
 			}
-			n := int(e.fails[id])
+			n := int(rq.fails)
 			ok, cause := false, byLimit
 			if rl := sc.Policy.Retries; rl == 0 || n <= rl {
 				ok, cause = true, 0
@@ -519,7 +522,7 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 				}
 			}
 			if !ok {
-				e.tag[id]++
+				rq.tag++
 				live--
 				gaveUp++
 				if o != nil {
