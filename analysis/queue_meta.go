@@ -98,7 +98,9 @@ func Hysteresis(ctx context.Context, sc model.Scenario, ctl model.Controls, load
 		tr.Steps = append(tr.Steps, model.RateStep{From: (i + 1) * stepTicks, Rate: l * k})
 	}
 	opt.Arrivals = true
-	plan, err := montecarlo.NewPlan(sc, montecarlo.OpenLoop{Traffic: tr, Controls: ctl}, opt)
+	// Only each tick's goodput and backlog are read: a queue that provably
+	// serves nobody usefully again plays on with its arrivals alone.
+	plan, err := montecarlo.NewPlan(sc, montecarlo.OpenLoopGoodput{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -116,6 +116,11 @@ type QueueEngine struct {
 	// (bound).
 	toRecovery bool
 	bound      recoveryBound
+	// goodput plays an open-loop trial's ticks after the bound's absorbing
+	// rule holds with arrivals only (OpenLoopGoodput), their counts in
+	// fresh.
+	goodput bool
+	fresh   []int64
 }
 
 // NewQueueEngine prepares the queue engine for a cohort (tr nil) or for
@@ -323,6 +328,7 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	e.free = e.free[:0]
 	e.ctl.reset(src)
 	e.bound.run = 0
+	absorbed := false
 	var o *OpenTrial
 	var poisson distuv.Poisson
 	var arr *rand.PCG
@@ -571,10 +577,20 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			tick++
 			break
 		}
-		if b := &e.bound; b.on && !o.Recovered && b.cannotRecover(tick, e.tail-e.head, live) {
-			o.CannotRecover = true
-			tick++
-			break
+		if b := &e.bound; b.on || e.goodput {
+			b.observe(e.tail - e.head)
+			if b.on && !o.Recovered && b.cannotRecover(tick, e.tail-e.head, live) {
+				o.CannotRecover = true
+				tick++
+				break
+			}
+			if e.goodput && !absorbed && b.threshold < b.serve*b.timeout && e.open.DrainTicks() == 0 && b.absorbed(e.tail-e.head, live) {
+				absorbed = true // asked once: playArrivals looks at every tick left
+				if stop, l, ok := e.playArrivals(o, arr, poisson, tick, live, atEnd, arrivals); ok {
+					tick, live = stop, l
+					break
+				}
+			}
 		}
 	}
 	q.Queued = e.tail - e.head

@@ -131,3 +131,118 @@ func differences(want, got []recoveryOutcome) string {
 	}
 	return ""
 }
+
+// goodputTrial is what a hysteresis loop reads of a trial, and how it
+// ended.
+type goodputTrial struct {
+	goodput, backlog  string
+	collapsed         bool
+	completion, fresh int64
+	peak              int64
+}
+
+// goodputTrials plays trials of OpenLoopGoodput (with the engine's fields
+// edited by edit) or, with full, of OpenLoop, and returns what a
+// hysteresis loop reads of each, and how many trials the absorbing rule
+// shortened.
+func goodputTrials(t *testing.T, sc model.Scenario, w OpenLoop, trials int, full bool, edit func(*QueueEngine)) ([]goodputTrial, int) {
+	t.Helper()
+	var work Workload = OpenLoopGoodput{w}
+	if full {
+		work = w
+	}
+	opt := Options{Trials: trials, Seed: 1, Arrivals: true}
+	if edit != nil {
+		opt.build = func(sc model.Scenario) (Engine, error) {
+			e, err := OpenLoopGoodput{w}.build(sc, Choice{Engine: QueueName})
+			if err == nil {
+				edit(e.(*QueueEngine))
+			}
+			return e, err
+		}
+	}
+	p, err := NewPlan(sc, work, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []goodputTrial
+	short := 0
+	err = p.Run(context.Background(), func(x *Trial) error {
+		o := x.Open
+		out = append(out, goodputTrial{fmt.Sprint(o.Goodput), fmt.Sprint(o.BacklogAt), o.Collapsed, x.Completion, o.NewRequests, o.PeakBacklog})
+		if len(x.Arrivals) < len(o.Goodput) {
+			short++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, short
+}
+
+// An OpenLoopGoodput trial on the queue server records the OpenLoop
+// trial's goodput and backlog at every tick, its collapse and completion:
+// on the hysteresis figure's traffic (100 clients, k = 10, timeout 10,
+// loads 0.2 … 1.2 … 0.2, each for 200 ticks) under Full Jitter and no
+// backoff, where the overload leaves the queue absorbed, and no timeout or
+// three attempts, where the rule never holds; and on the queue map's
+// traffic (an outage of 50 ticks at λ/k = 0.5), whose absorbed trials
+// collapse. The rule must shorten trials, and made too eager — assuming
+// the server completes half the requests a tick it does — it must change
+// some trial, so that the comparison is shown to fail on a wrong rule.
+func TestQueueGoodputIsTheFullTrials(t *testing.T) {
+	sc := queueScenario(100, 10, 10, 0, model.Full)
+	none := sc
+	none.Policy.Kind = model.None
+	untimed := sc
+	untimed.Queue.Timeout = 0
+	loads := []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.1, 1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2}
+	loop := model.Traffic{Rate: loads[0] * 10, Ticks: 200 * len(loads)}
+	for i, l := range loads[1:] {
+		loop.Steps = append(loop.Steps, model.RateStep{From: (i + 1) * 200, Rate: l * 10})
+	}
+	outage := model.Traffic{Rate: 5, Ticks: 1000, OutageStart: 100, OutageLength: 50, CollapseBacklog: 500}
+	shortened, caught, collapsed := 0, 0, 0
+	for _, c := range []struct {
+		name string
+		sc   model.Scenario
+		w    OpenLoop
+	}{
+		{"Full Jitter", sc, OpenLoop{Traffic: loop}},
+		{"no backoff", none, OpenLoop{Traffic: loop}},
+		{"no timeout", untimed, OpenLoop{Traffic: loop}},
+		{"3 attempts", sc, OpenLoop{Traffic: loop, Controls: model.Controls{MaxAttempts: 3}}},
+		{"Full Jitter after an outage", sc, OpenLoop{Traffic: outage}},
+	} {
+		want, _ := goodputTrials(t, c.sc, c.w, 8, true, nil)
+		got, short := goodputTrials(t, c.sc, c.w, 8, false, nil)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("%s trial %d: OpenLoopGoodput differs from OpenLoop", c.name, i)
+				break
+			}
+		}
+		bad, _ := goodputTrials(t, c.sc, c.w, 8, false, func(e *QueueEngine) { e.bound.serve /= 2 })
+		for i := range want {
+			if bad[i] != want[i] {
+				caught++
+				t.Logf("%s trial %d: the rule assuming half the capacity changes it", c.name, i)
+				break
+			}
+		}
+		shortened += short
+		for _, x := range got {
+			if x.collapsed && short > 0 {
+				collapsed++
+			}
+		}
+		t.Logf("%s: %d of %d trials played on with arrivals only", c.name, short, len(got))
+	}
+	if shortened == 0 || collapsed == 0 {
+		t.Errorf("%d trials played on with arrivals only, %d collapsed in settings where some did: the test needs both", shortened, collapsed)
+	}
+	if caught == 0 {
+		t.Errorf("a rule assuming half the capacity changed no trial: the comparison cannot tell a wrong rule")
+	}
+}
