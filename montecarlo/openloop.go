@@ -50,6 +50,9 @@ type OpenTrial struct {
 	// Goodput[t] and BacklogAt[t] are the requests served at tick t and
 	// the backlog after it, recorded with Trial.Arrivals.
 	Goodput, BacklogAt []int64
+	// ByOutage is an OpenLoopOutages trial's Recovery for each of its
+	// outage lengths.
+	ByOutage []Recovery
 }
 
 // OpenLoopEngine is the request engine: it plays open-loop trials

@@ -121,6 +121,20 @@ type QueueEngine struct {
 	// fresh.
 	goodput bool
 	fresh   []int64
+	// arr is an open-loop trial's stream of new requests.
+	arr rand.PCG
+	// outages, traffics: OpenLoopOutages's outage lengths and each one's
+	// traffic; until, prefix, saved and resume how play shares the ticks
+	// before the outage (queue_outages.go).
+	outages  []int
+	traffics []model.Traffic
+	until    int
+	prefix   queuePrefix
+	saved    bool
+	resume   bool
+	// shareLate is how many ticks past the outage's start the shared
+	// ticks run: 0, and more only in a test that plants a wrong engine.
+	shareLate int
 }
 
 // NewQueueEngine prepares the queue engine for a cohort (tr nil) or for
@@ -277,7 +291,11 @@ func (e *QueueEngine) overflow(t *Trial, live int64) {
 // so that policies and controls compared on one seed see the same
 // arrivals).
 func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
-	e.play(src, t, arrivals)
+	if e.outages != nil {
+		e.playOutages(src, t, arrivals)
+	} else {
+		e.play(src, t, arrivals)
+	}
 	for v, n := range e.latency {
 		if n > 0 {
 			t.Latency.Add(int64(v), n)
@@ -334,12 +352,21 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	var arr *rand.PCG
 	end, threshold, collapse := 0, int64(0), int64(0)
 	var live, atEnd int64 // requests neither served nor given up
+	tick := 0
 	if e.open != nil {
 		o = &OpenTrial{}
 		t.Open = o
-		arr = rand.NewPCG(src.Uint64(), src.Uint64())
-		poisson = distuv.Poisson{Lambda: e.open.Rate, Src: arr}
+		arr = &e.arr
 		end = e.open.OutageEnd()
+		if e.resume {
+			tick, live = e.restore(src)
+			if end-1 < tick {
+				atEnd = live
+			}
+		} else {
+			arr.Seed(src.Uint64(), src.Uint64())
+		}
+		poisson = distuv.Poisson{Lambda: e.open.Rate, Src: arr}
 		threshold = int64(e.open.RecoveryBacklog(sc.Capacity))
 		collapse = int64(e.open.CollapseBacklog)
 	} else {
@@ -355,8 +382,11 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	}
 	k := sc.Capacity
 	last := -1
-	tick := 0
 	for ; tick < e.horizon; tick++ {
+		if tick == e.until && e.until > 0 {
+			e.save(src, tick, live)
+			return
+		}
 		// A cohort ends when every client is done; open-loop traffic plays
 		// its ticks, then (Drain) on without new requests until it is empty.
 		draining := o != nil && tick >= e.open.Ticks
