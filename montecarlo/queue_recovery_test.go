@@ -215,15 +215,15 @@ func TestQueueGoodputIsTheFullTrials(t *testing.T) {
 		{"3 attempts", sc, OpenLoop{Traffic: loop, Controls: model.Controls{MaxAttempts: 3}}},
 		{"Full Jitter after an outage", sc, OpenLoop{Traffic: outage}},
 	} {
-		want, _ := goodputTrials(t, c.sc, c.w, 8, true, nil)
-		got, short := goodputTrials(t, c.sc, c.w, 8, false, nil)
+		want, _ := goodputTrials(t, c.sc, c.w, 4, true, nil)
+		got, short := goodputTrials(t, c.sc, c.w, 4, false, nil)
 		for i := range want {
 			if got[i] != want[i] {
 				t.Errorf("%s trial %d: OpenLoopGoodput differs from OpenLoop", c.name, i)
 				break
 			}
 		}
-		bad, _ := goodputTrials(t, c.sc, c.w, 8, false, func(e *QueueEngine) { e.bound.serve /= 2 })
+		bad, _ := goodputTrials(t, c.sc, c.w, 4, false, func(e *QueueEngine) { e.bound.serve /= 2 })
 		for i := range want {
 			if bad[i] != want[i] {
 				caught++
