@@ -71,6 +71,14 @@ func measuredNetwork(reps []repetition, clients int) network {
 	return n
 }
 
+// ofRun is the network with the first arrivals of one run: their law
+// (their quantiles) and their spread (as measuredNetwork's).
+func (n network) ofRun(rep repetition, clients int) network {
+	n.firsts = firstArrivals([]repetition{rep})
+	n.spread = time.Duration(float64(rep.firstMax) * float64(clients+1) / float64(clients))
+	return n
+}
+
 // machineStalls measures the machine's stops: the gaps of at least
 // minStall in which nothing at all moved (no send, decision or answer)
 // while an exchange was in flight. Length is their mean and Every the
