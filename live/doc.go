@@ -32,6 +32,9 @@
 //   - the first arrivals' law, herd's --first-arrivals, their quantiles at
 //     every 5%, of each run: the burst reaches the server in clumps, not
 //     uniformly, and at a different moment in each run;
+//   - the law of the first sends' answers back at their clients, herd's
+//     --first-answers, of each run: the answers to the burst come back in
+//     a clump of their own, which keeps the first retries bunched;
 //   - the machine's stalls, herd's --stalls: gaps of at least 2 ms with no
 //     send, decision or answer at all while exchanges were in flight (the
 //     ways and the own time are measured without them).

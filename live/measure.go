@@ -34,6 +34,9 @@ type repetition struct {
 	trips    []time.Duration
 	// firsts are every client's first arrival.
 	firsts []time.Duration
+	// answers are when those first sends' answers were back at their
+	// clients.
+	answers []time.Duration
 	// requests is every request, when tracing.
 	requests []request
 	// flights are the ways of every exchange (a request's way to the
@@ -129,6 +132,7 @@ func (r *repetition) measure(clients [][]request) {
 	for _, rs := range clients {
 		r.firstMax = max(r.firstMax, rs[0].decided)
 		r.firsts = append(r.firsts, rs[0].decided)
+		r.answers = append(r.answers, rs[0].answered)
 		for j := 1; j < len(rs); j++ {
 			r.trips = append(r.trips, rs[j].decided-rs[j-1].decided-rs[j-1].delay)
 		}
