@@ -52,6 +52,13 @@ type repetition struct {
 	// they overlap (the model adds those as --stalls).
 	stalls []stall
 	busy   time.Duration
+	// firstWave is when the last first send's answer was back, and
+	// lateStalls and lateBusy the stalls that began after it and the time
+	// some exchange was in flight after it: the machine's stops that the
+	// laws of the first arrivals and answers do not already hold.
+	firstWave  time.Duration
+	lateStalls []stall
+	lateBusy   time.Duration
 	// unaligned counts clients whose arrivals, exchanges and recorded
 	// delays do not pair up (an attempt that never reached the server);
 	// their times are left out of the measurements.
@@ -137,7 +144,15 @@ func (r *repetition) measure(clients [][]request) {
 			r.trips = append(r.trips, rs[j].decided-rs[j-1].decided-rs[j-1].delay)
 		}
 	}
-	r.stalls, r.busy = stalls(clients)
+	for _, a := range r.answers {
+		r.firstWave = max(r.firstWave, a)
+	}
+	r.stalls, r.busy, r.lateBusy = stalls(clients, r.firstWave)
+	for _, s := range r.stalls {
+		if s.from >= r.firstWave {
+			r.lateStalls = append(r.lateStalls, s)
+		}
+	}
 	stopped := stoppedWithin(r.stalls)
 	for _, rs := range clients {
 		for j := 1; j < len(rs); j++ {
@@ -170,8 +185,9 @@ const minStall = 2 * time.Millisecond
 
 // stalls finds the machine's stops: gaps between consecutive events (a
 // send, a decision, an answer) of at least minStall while an exchange was
-// in flight, when the machine had a way to carry and nothing moved.
-func stalls(clients [][]request) ([]stall, time.Duration) {
+// in flight, when the machine had a way to carry and nothing moved; and
+// the time some exchange was in flight, in all and from the time from on.
+func stalls(clients [][]request, from time.Duration) ([]stall, time.Duration, time.Duration) {
 	type event struct {
 		at    time.Duration
 		delta int // +1 a send, −1 an answer, 0 a decision
@@ -184,19 +200,22 @@ func stalls(clients [][]request) ([]stall, time.Duration) {
 	}
 	slices.SortFunc(evs, func(a, b event) int { return cmp.Compare(a.at, b.at) })
 	var out []stall
-	var busy time.Duration
+	var busy, after time.Duration
 	inFlight := 0
 	for i, e := range evs {
 		if i > 0 && inFlight > 0 {
 			gap := e.at - evs[i-1].at
 			busy += gap
+			if evs[i-1].at >= from {
+				after += gap
+			}
 			if gap >= minStall {
 				out = append(out, stall{evs[i-1].at, e.at})
 			}
 		}
 		inFlight += e.delta
 	}
-	return out, busy
+	return out, busy, after
 }
 
 // flight is one way of one exchange: how long it took and how many other
