@@ -264,6 +264,7 @@ func recurse(sc Scenario, fl flow, tail float64) (fieldRun, error) {
 	pending := n
 	horizon := sc.EffectiveHorizon()
 	q := make([]float64, fl.maxWait+1) // the next wait of this tick's failures
+	after := make([]int, fl.maxWait+1) // after[w] is the slot of tick t + w
 	row := make([]float64, ring)
 	t := 0
 	for ; pending > tail && t < horizon; t++ {
@@ -305,12 +306,20 @@ func recurse(sc Scenario, fl flow, tail float64) (fieldRun, error) {
 			fail = math.Min(fail, total) // the law's mean is total up to rounding
 			pending -= total - fail
 			clear(q)
+			for w := range after { // (t + w) mod ring, as w < ring
+				if after[w] = slot + w; after[w] >= ring {
+					after[w] -= ring
+				}
+			}
 			for c := range nc {
+				if lam[c][slot] == 0 {
+					continue // it would add zeros
+				}
 				x := fail * lam[c][slot] / total
 				share := lam[c][slot] / total
 				for _, mv := range fl.moves[c] {
 					if x > 0 {
-						lam[mv.dest][(t+mv.wait)%ring] += x * mv.p
+						lam[mv.dest][after[mv.wait]] += x * mv.p
 					}
 					q[mv.wait] += share * mv.p
 				}
