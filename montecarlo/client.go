@@ -32,6 +32,10 @@ type ClientEngine struct {
 	// carries into its first retry (Policy.Start).
 	law   func(n int, prev float64) model.Law
 	start float64
+	// grow says that law is min(growHi, U(growLo, growth·prev)) at every
+	// retry (Policy.GrowthUniform), drawn inline.
+	grow                   bool
+	growLo, growth, growHi float64
 	// For policies whose law depends on n alone: the law of retry n is
 	// laws[c] with c = min(n, len(laws)−1), or the fixed wait ticks[c]
 	// (> 0) when that law is a point mass.
@@ -64,6 +68,7 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 	if sc.Policy.Stateful() {
 		e.prev = make([]float64, sc.Clients)
 		e.law, e.start = sc.Policy.LawFunc(), sc.Policy.Start()
+		e.growLo, e.growth, e.growHi, e.grow = sc.Policy.GrowthUniform()
 	}
 	e.retries = sc.Policy.Retries
 	e.maxElapsed, e.timeless = math.Inf(1), true
@@ -176,7 +181,10 @@ func (e *ClientEngine) wait(src *rand.PCG, id int32, n, tick int) int {
 		return -1
 	}
 	var d float64
-	if e.prev != nil {
+	if e.grow { // Law.Sample of the growth law, inline
+		d = math.Min(e.growHi, e.growLo+uniform(src)*(e.growth*e.prev[id]-e.growLo))
+		e.prev[id] = d
+	} else if e.prev != nil {
 		d, e.prev[id] = e.law(n, e.prev[id]).Sample(uniform(src))
 	} else {
 		c := min(n, len(e.laws)-1)
