@@ -143,3 +143,24 @@ func cachedWith[T any](ctx context.Context, what string, sc model.Scenario, opt 
 		return v, nil
 	}
 }
+
+// offer keeps v as the result named what of sc played with opt in the
+// cache of ctx, unless the cache holds (or is computing) one already: for a
+// computation that gives a second result on its way (Outcomes gives the
+// summary of the trials it played). v must be what Cached's compute for
+// that name would give. Without a cache it does nothing.
+func offer[T any](ctx context.Context, what string, sc model.Scenario, opt montecarlo.Options, v T) {
+	c := CacheOf(ctx)
+	if c == nil {
+		return
+	}
+	k := address(what, sc, opt, nil)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[k]; ok {
+		return
+	}
+	e := &cacheEntry{done: make(chan struct{}), v: v}
+	close(e.done)
+	c.m[k] = e
+}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/herdlab/herd/model"
@@ -97,5 +98,68 @@ func TestCacheDropsFailures(t *testing.T) {
 	}
 	if _, misses := c.Stats(); misses != 2 {
 		t.Errorf("%d misses, want 2 (the failure is played again)", misses)
+	}
+}
+
+// RunPaired plays each point of a sensitivity grid once and gives what
+// Run and Compare give played apart, uncached, byte for byte: the
+// summaries and the paired differences. Under a cache it plays one run
+// per point, and keeps the paired policies' summaries with their outcomes.
+// Playing the summary and the outcomes apart (tried by hand: Simulate then
+// Outcomes in RunPaired), or not keeping the summary that Outcomes played
+// (no offer), makes this test fail.
+func TestRunPairedPlaysOnce(t *testing.T) {
+	opt := montecarlo.Options{Trials: 60, Seed: 5, Workers: 2}
+	for _, kinds := range [][]model.Kind{Jittered, {model.Equal, model.Full}} {
+		g := SensitivityGrid{Kinds: kinds, Bases: []float64{0.5, 2}, Caps: []float64{8, 64}, Trials: opt.Trials}
+		bare := WithCache(context.Background(), nil)
+		want, err := g.Run(bare, opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantDiff [][]Comparison
+		for _, base := range g.Bases {
+			var row []Comparison
+			for _, cap := range g.Caps {
+				c, err := Compare(bare, g.Scenario(model.Full, base, cap), g.Scenario(model.Decorrelated, base, cap), opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				row = append(row, c)
+			}
+			wantDiff = append(wantDiff, row)
+		}
+		c := NewCache()
+		calls := 0
+		got, diff, err := g.RunPaired(WithCache(context.Background(), c), opt, func(done, total int) { calls = total })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, pair := range map[string][2]any{"summaries": {want, got}, "differences": {wantDiff, diff}} {
+			a, _ := json.Marshal(pair[0])
+			b, _ := json.Marshal(pair[1])
+			if string(a) != string(b) {
+				t.Errorf("kinds %v: %s of RunPaired\n%s\nplayed apart\n%s", kinds, name, b, a)
+			}
+		}
+		plays := 0 // Kinds, Full and Decorrelated on the grid
+		for _, k := range []model.Kind{model.Full, model.Equal, model.Decorrelated} {
+			if slices.Contains(kinds, k) || k != model.Equal {
+				plays += len(g.Bases) * len(g.Caps)
+			}
+		}
+		if _, misses := c.Stats(); misses != int64(plays) || calls != plays {
+			t.Errorf("kinds %v: %d runs played, progress over %d; want %d", kinds, misses, calls, plays)
+		}
+		// The paired policies' summaries are in the cache, kept by their play.
+		ctx := WithCache(context.Background(), c)
+		for _, k := range []model.Kind{model.Full, model.Decorrelated} {
+			if _, err := Simulate(ctx, g.Scenario(k, g.Bases[0], g.Caps[0]), opt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, misses := c.Stats(); misses != int64(plays) {
+			t.Errorf("kinds %v: Simulate after RunPaired played %d more runs, want none", kinds, misses-int64(plays))
+		}
 	}
 }

@@ -42,16 +42,44 @@ type Outcome struct {
 
 // Outcomes runs sc and keeps every trial's Outcome, in trial order, for
 // comparisons that pair trial i of one scenario with trial i of another;
-// under a Cache (WithCache) a run already played is not played again.
+// under a Cache (WithCache) a run already played is not played again, and
+// the summary of the trials played is kept too (Simulate finds it).
 func Outcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]Outcome, error) {
-	return Cached(ctx, "outcomes", sc, opt, func() ([]Outcome, error) {
+	out, _, err := simulateOutcomes(ctx, sc, opt)
+	return out, err
+}
+
+// SimulateOutcomes is Simulate and Outcomes of sc from one play of its
+// trials (under a Cache, from none when both are kept already).
+func SimulateOutcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (Summary, []Outcome, error) {
+	out, s, err := simulateOutcomes(ctx, sc, opt)
+	if err != nil {
+		return Summary{}, nil, err
+	}
+	if s != nil {
+		return *s, out, nil
+	}
+	sum, err := Simulate(ctx, sc, opt) // the outcomes came from the cache
+	return sum, out, err
+}
+
+// simulateOutcomes is Outcomes, with the summary of the trials when this
+// call played them (nil when the outcomes came from the cache).
+func simulateOutcomes(ctx context.Context, sc model.Scenario, opt montecarlo.Options) ([]Outcome, *Summary, error) {
+	var played *Summary
+	out, err := Cached(ctx, "outcomes", sc, opt, func() ([]Outcome, error) {
 		out := make([]Outcome, 0, opt.Trials)
-		err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
+		s, err := simulate(ctx, sc, opt, func(t *montecarlo.Trial) {
 			out = append(out, Outcome{float64(t.Calls), t.CompletionTime(), t.Censored})
-			return nil
 		})
-		return out, err
+		if err != nil {
+			return nil, err
+		}
+		played = &s
+		offer(ctx, "summary", sc, opt, s)
+		return out, nil
 	})
+	return out, played, err
 }
 
 // CompareOutcomes pairs trial i of A with trial i of B, leaving out the

@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -131,10 +132,80 @@ func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progre
 	return at, nil
 }
 
-// Difference is Full − Decorrelated at one base and cap, paired on common
-// random numbers: which of the two costs fewer calls depends on base.
-func (g SensitivityGrid) Difference(ctx context.Context, base, cap float64, opt montecarlo.Options) (Comparison, error) {
-	return Compare(ctx, g.Scenario(model.Full, base, cap), g.Scenario(model.Decorrelated, base, cap), opt)
+// RunPaired is Run with the paired difference Full − Decorrelated at every
+// base and cap, on common random numbers (as Compare; which of the two
+// costs fewer calls depends on base), taken from the same trials:
+// diff[b][c] is base Bases[b], cap Caps[c]. Each point is played once (and
+// Full and Decorrelated once each on the grid if Kinds lacks them);
+// progress, if set, is called after each.
+func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at map[model.Kind][][]Summary, diff [][]Comparison, err error) {
+	type point struct {
+		kind    model.Kind
+		b, c    int
+		summary bool // one of Run's points, not only one side of a pair
+	}
+	var pts []point
+	paired := map[model.Kind]bool{model.Full: true, model.Decorrelated: true}
+	for _, kind := range g.Kinds {
+		for b := range g.Bases {
+			for c := range g.Caps {
+				pts = append(pts, point{kind, b, c, true})
+			}
+		}
+	}
+	for _, kind := range []model.Kind{model.Full, model.Decorrelated} {
+		if !slices.Contains(g.Kinds, kind) {
+			for b := range g.Bases {
+				for c := range g.Caps {
+					pts = append(pts, point{kind, b, c, false})
+				}
+			}
+		}
+	}
+	sums := make([]Summary, len(pts))
+	outs := map[model.Kind][][][]Outcome{}
+	for kind := range paired {
+		outs[kind] = make([][][]Outcome, len(g.Bases))
+		for b := range g.Bases {
+			outs[kind][b] = make([][]Outcome, len(g.Caps))
+		}
+	}
+	err = EachPoint(ctx, len(pts), opt.Workers, func(ctx context.Context, i int) error {
+		p := pts[i]
+		sc := g.Scenario(p.kind, g.Bases[p.b], g.Caps[p.c])
+		var err error
+		if paired[p.kind] {
+			sums[i], outs[p.kind][p.b][p.c], err = SimulateOutcomes(ctx, sc, opt)
+		} else {
+			sums[i], err = Simulate(ctx, sc, opt)
+		}
+		return err
+	}, func(done int) {
+		if progress != nil {
+			progress(done, len(pts))
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	at = map[model.Kind][][]Summary{}
+	for i, p := range pts {
+		if !p.summary {
+			continue
+		}
+		if p.c == 0 {
+			at[p.kind] = append(at[p.kind], make([]Summary, len(g.Caps)))
+		}
+		at[p.kind][p.b][p.c] = sums[i]
+	}
+	diff = make([][]Comparison, len(g.Bases))
+	for b, base := range g.Bases {
+		for c, cap := range g.Caps {
+			diff[b] = append(diff[b], CompareOutcomes(g.Scenario(model.Full, base, cap), g.Scenario(model.Decorrelated, base, cap),
+				outs[model.Full][b][c], outs[model.Decorrelated][b][c]))
+		}
+	}
+	return at, diff, nil
 }
 
 // TailQuantiles is how the running estimates of quantiles of completion,

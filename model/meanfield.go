@@ -154,27 +154,79 @@ func MeanFieldModel(sc Scenario, opt MeanFieldOptions) (MeanField, error) {
 	if tol <= 0 {
 		tol = DefaultGridTolerance
 	}
-	r, err := meanField(sc, decorrelatedFlow(sc, DefaultGrid), opt.Tail)
-	r.Grid = DefaultGrid
-	for g := 2 * DefaultGrid; g <= MaxChosenGrid && err == nil; g *= 2 {
-		fine, ferr := meanField(sc, decorrelatedFlow(sc, g), opt.Tail)
-		fine.Grid = g
-		fine.GridChange = math.Abs(fine.Calls/r.Calls - 1)
-		r, err = fine, ferr
-		if r.GridChange < tol {
+	// Only the expected calls decide the doubling, so the law of completion
+	// (most of a recursion's cost) is worked out for the grid returned
+	// alone.
+	run, err := recurse(sc, decorrelatedFlow(sc, DefaultGrid), opt.Tail)
+	run.r.Grid = DefaultGrid
+	if err != nil {
+		return run.r, err
+	}
+	for g := 2 * DefaultGrid; g <= MaxChosenGrid && run.finished(); g *= 2 {
+		fine, err := recurse(sc, decorrelatedFlow(sc, g), opt.Tail)
+		fine.r.Grid = g
+		fine.r.GridChange = math.Abs(fine.r.Calls/run.r.Calls - 1)
+		if err != nil {
+			return fine.r, err
+		}
+		run = fine
+		if run.r.GridChange < tol {
 			break
 		}
 	}
-	return r, err
+	return run.finish()
 }
 
 // meanField runs the recursion over a flow of classes.
 func meanField(sc Scenario, fl flow, tail float64) (MeanField, error) {
+	run, err := recurse(sc, fl, tail)
+	if err != nil {
+		return run.r, err
+	}
+	return run.finish()
+}
+
+// fieldRun is a recursion run to its end, its law of completion gathered
+// tick by tick but not yet worked out (finish).
+type fieldRun struct {
+	r       MeanField
+	cl      completionLaw
+	pending float64 // expected clients pending when the recursion stopped
+	tick    int     // the tick it stopped at
+}
+
+// finished says whether the cohort finished: finish reports no error.
+func (f *fieldRun) finished() bool { return f.pending <= 0.5 }
+
+// finish works out the law of completion and its mean, and refuses a
+// cohort that does not finish.
+func (f *fieldRun) finish() (MeanField, error) {
+	r := f.r
+	le := f.cl.atMost(r.Scenario.Clients, r.Scenario.FirstWindow)
+	r.Distribution = make([]float64, len(le))
+	for i, p := range le {
+		prev := 0.0
+		if i > 0 {
+			prev = le[i-1]
+		}
+		r.Distribution[i] = p - prev
+		r.Completion += 1 - p
+	}
+	if !f.finished() {
+		return r, &Unsupported{Method: "meanfield", Reason: fmt.Sprintf(
+			"%.3g clients are still expected to be pending at the horizon (tick %d): the cohort does not finish", f.pending, f.tick)}
+	}
+	return r, nil
+}
+
+// recurse runs the recursion over a flow of classes; its error is only
+// that the scenario does not fit (meanFieldFits).
+func recurse(sc Scenario, fl flow, tail float64) (fieldRun, error) {
 	r := MeanField{Scenario: sc, Classes: fl.names}
 	nc := len(fl.names)
 	ring := max(sc.FirstWindow, fl.maxWait) + 1
 	if err := meanFieldFits(sc, nc, ring); err != nil {
-		return r, err
+		return fieldRun{r: r}, err
 	}
 	lam := make([][]float64, nc) // lam[c][t mod ring]
 	for c := range lam {
@@ -212,6 +264,7 @@ func meanField(sc Scenario, fl flow, tail float64) (MeanField, error) {
 	pending := n
 	horizon := sc.EffectiveHorizon()
 	q := make([]float64, fl.maxWait+1) // the next wait of this tick's failures
+	after := make([]int, fl.maxWait+1) // after[w] is the slot of tick t + w
 	row := make([]float64, ring)
 	t := 0
 	for ; pending > tail && t < horizon; t++ {
@@ -253,15 +306,23 @@ func meanField(sc Scenario, fl flow, tail float64) (MeanField, error) {
 			fail = math.Min(fail, total) // the law's mean is total up to rounding
 			pending -= total - fail
 			clear(q)
+			for w := range after { // (t + w) mod ring, as w < ring
+				if after[w] = slot + w; after[w] >= ring {
+					after[w] -= ring
+				}
+			}
 			for c := range nc {
+				if lam[c][slot] == 0 {
+					continue // it would add zeros
+				}
 				x := fail * lam[c][slot] / total
 				share := lam[c][slot] / total
-				fl.spread(c, 1, func(dest, wait int, p float64) {
+				for _, mv := range fl.moves[c] {
 					if x > 0 {
-						lam[dest][(t+wait)%ring] += x * p
+						lam[mv.dest][after[mv.wait]] += x * mv.p
 					}
-					q[wait] += share * p
-				})
+					q[mv.wait] += share * mv.p
+				}
 			}
 			rho := 0.0
 			if linkVar > 0 && v > 0 {
@@ -294,21 +355,7 @@ func meanField(sc Scenario, fl flow, tail float64) (MeanField, error) {
 		}
 	}
 	r.Unfinished = pending
-	le := cl.atMost(sc.Clients, sc.FirstWindow)
-	r.Distribution = make([]float64, len(le))
-	for i, p := range le {
-		prev := 0.0
-		if i > 0 {
-			prev = le[i-1]
-		}
-		r.Distribution[i] = p - prev
-		r.Completion += 1 - p
-	}
-	if pending > 0.5 {
-		return r, &Unsupported{Method: "meanfield", Reason: fmt.Sprintf(
-			"%.3g clients are still expected to be pending at the horizon (tick %d): the cohort does not finish", pending, t)}
-	}
-	return r, nil
+	return fieldRun{r: r, cl: cl, pending: pending, tick: t}, nil
 }
 
 // at is x[i], or 0 beyond x.
@@ -319,13 +366,19 @@ func at(x []float64, i int) float64 {
 	return 0
 }
 
-// flow says where the failures of each class go: spread(c, x, add) calls
-// add(dest, wait, share) for the x failures of class c.
+// flow says where the failures of each class go: a failure of class c
+// moves to class dest after wait ticks with probability p, for each move
+// {dest, wait, p} of moves[c].
 type flow struct {
 	names   []string
 	first   int // the class of first attempts
 	maxWait int
-	spread  func(c int, x float64, add func(dest, wait int, x float64))
+	moves   [][]move
+}
+
+type move struct {
+	dest, wait int
+	p          float64
 }
 
 // classFlow is the flow of policies whose law depends on the retry number:
@@ -344,11 +397,12 @@ func classFlow(sc Scenario) flow {
 		fl.names = append(fl.names, name)
 		fl.maxWait = max(fl.maxWait, laws[c].Max())
 	}
-	fl.spread = func(c int, x float64, add func(int, int, float64)) {
+	fl.moves = make([][]move, len(laws))
+	for c := range laws {
 		dest := min(c+1, len(laws)-1)
 		for i, p := range laws[c].P {
 			if p > 0 {
-				add(dest, laws[c].Min+i, x*p)
+				fl.moves[c] = append(fl.moves[c], move{dest, laws[c].Min + i, p})
 			}
 		}
 	}
@@ -394,35 +448,28 @@ func decorrelatedFlow(sc Scenario, grid int) flow {
 	fl.names = append(fl.names, fmt.Sprintf("prev = %g (cap)", limit))
 	src = append(src, [2]float64{limit, limit})
 	wait = append(wait, sc.Rounding.Ticks(limit))
-	type to struct {
-		dest int
-		p    float64
-	}
-	trans := make([][]to, len(src))
+	fl.moves = make([][]move, len(src))
 	for c, x := range src {
+		var out []move
 		total := 0.0
 		for i := range cells {
 			if edges[i] >= 3*x[1] {
 				break
 			}
 			if m := cellMass(x[0], x[1], base, edges[i], edges[i+1]); m > 0 {
-				trans[c] = append(trans[c], to{i + 1, m})
+				out = append(out, move{i + 1, wait[i+1], m})
 				total += m
 			}
 		}
 		if 3*x[1] > limit {
 			m := cellMass(x[0], x[1], base, limit, math.Inf(1))
-			trans[c] = append(trans[c], to{capCell, m})
+			out = append(out, move{capCell, wait[capCell], m})
 			total += m
 		}
-		for i := range trans[c] { // the masses sum to 1 up to rounding
-			trans[c][i].p /= total
+		for i := range out { // the masses sum to 1 up to rounding
+			out[i].p /= total
 		}
-	}
-	fl.spread = func(c int, x float64, add func(int, int, float64)) {
-		for _, tr := range trans[c] {
-			add(tr.dest, wait[tr.dest], x*tr.p)
-		}
+		fl.moves[c] = out
 	}
 	return fl
 }

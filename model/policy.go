@@ -311,6 +311,20 @@ func (p Policy) LawFunc() func(n int, prev float64) Law {
 	return func(n int, prev float64) Law { return r.law(p, n, prev).scaled(f) }
 }
 
+// GrowthUniform reports whether the law before every retry is the clamped
+// uniform min(hi, U(lo, growth·prev)) of the state prev a client carries
+// (Decorrelated: growth 3), and gives lo, growth and hi: an engine then
+// draws Law(n, prev).Sample(u) inline, bit for bit, as
+// d = min(hi, lo + u·(growth·prev − lo)), the next state being d.
+func (p Policy) GrowthUniform() (lo, growth, hi float64, ok bool) {
+	r := ruleOf(p.Kind)
+	if r.growth <= 0 || r.units != inTicks {
+		return 0, 0, 0, false
+	}
+	l := growthLaw(p, r.growth, 0)
+	return l.Lo, r.growth, l.Max, true
+}
+
 // Delay draws the delay before retry n from a uniform u in [0, 1).
 func (p Policy) Delay(n int, prev, u float64) float64 {
 	return p.Law(n, prev).Draw(u)

@@ -35,6 +35,19 @@ type rule struct {
 	largest func(p Policy) float64
 	// preset is the library preset the rule models, nil for a textbook one.
 	preset *Preset
+	// growth > 0 says that law is growthLaw with this growth at every
+	// retry (Policy.GrowthUniform).
+	growth float64
+}
+
+// decorrelatedGrowth is how far Decorrelated's next draw reaches beyond
+// the previous one: U(base, 3·prev).
+const decorrelatedGrowth = 3
+
+// growthLaw is min(cap, U(base, growth·prev)), the law of a client whose
+// previous delay was prev.
+func growthLaw(p Policy, growth, prev float64) Law {
+	return Law{Lo: p.Base, Hi: growth * prev, Max: p.Cap}
 }
 
 // units says what a rule's delays are measured in.
@@ -98,8 +111,8 @@ var textbook = []rule{
 	},
 	{
 		kind: Decorrelated, formula: "min(cap, U(base, 3·prev)), prev starts at base and keeps the unrounded delay",
-		random: true, stateful: true,
-		law:   func(p Policy, _ int, prev float64) Law { return Law{Lo: p.Base, Hi: 3 * prev, Max: p.Cap} },
+		random: true, stateful: true, growth: decorrelatedGrowth,
+		law:   func(p Policy, _ int, prev float64) Law { return growthLaw(p, decorrelatedGrowth, prev) },
 		start: atBase,
 		// prev ≤ base·3ⁿ⁻¹ before retry n, and the cap clamps every draw.
 		sup:     func(p Policy, n int) float64 { return math.Min(p.Cap, p.Base*math.Pow(3, float64(n))) },

@@ -27,6 +27,15 @@ type ClientEngine struct {
 	class []uint8
 	prev  []float64 // previous unrounded delay (Decorrelated only)
 	first []int32   // first send tick (first-request window only)
+	// For a stateful policy: law(n, prev) is Policy.Law with the rule
+	// looked up once (Policy.LawFunc), and start the state each client
+	// carries into its first retry (Policy.Start).
+	law   func(n int, prev float64) model.Law
+	start float64
+	// grow says that law is min(growHi, U(growLo, growth·prev)) at every
+	// retry (Policy.GrowthUniform), drawn inline.
+	grow                   bool
+	growLo, growth, growHi float64
 	// For policies whose law depends on n alone: the law of retry n is
 	// laws[c] with c = min(n, len(laws)−1), or the fixed wait ticks[c]
 	// (> 0) when that law is a point mass.
@@ -58,6 +67,8 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 	e.ring = make([][]int32, r)
 	if sc.Policy.Stateful() {
 		e.prev = make([]float64, sc.Clients)
+		e.law, e.start = sc.Policy.LawFunc(), sc.Policy.Start()
+		e.growLo, e.growth, e.growHi, e.grow = sc.Policy.GrowthUniform()
 	}
 	e.retries = sc.Policy.Retries
 	e.maxElapsed, e.timeless = math.Inf(1), true
@@ -170,8 +181,11 @@ func (e *ClientEngine) wait(src *rand.PCG, id int32, n, tick int) int {
 		return -1
 	}
 	var d float64
-	if e.prev != nil {
-		d, e.prev[id] = e.sc.Policy.Law(n, e.prev[id]).Sample(uniform(src))
+	if e.grow { // Law.Sample of the growth law, inline
+		d = math.Min(e.growHi, e.growLo+uniform(src)*(e.growth*e.prev[id]-e.growLo))
+		e.prev[id] = d
+	} else if e.prev != nil {
+		d, e.prev[id] = e.law(n, e.prev[id]).Sample(uniform(src))
 	} else {
 		c := min(n, len(e.laws)-1)
 		if t := e.ticks[c]; t > 0 && e.timeless {
@@ -219,7 +233,7 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			e.first[id] = int32(at)
 		}
 		if e.prev != nil {
-			e.prev[id] = sc.Policy.Start()
+			e.prev[id] = e.start
 		}
 		e.ring[at] = append(e.ring[at], int32(id))
 	}

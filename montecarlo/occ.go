@@ -42,6 +42,10 @@ type OCCEngine struct {
 	// affine is laws as min(max, lo + u·width) (Law.Affine), drawn inline,
 	// when every one of them is a plain clamped uniform; else nil.
 	affine []affine
+	// grow says that law is min(growHi, U(growLo, growth·prev)) at every
+	// retry (Policy.GrowthUniform), drawn inline.
+	grow                   bool
+	growLo, growth, growHi float64
 }
 
 // occClient is a client's stream and state, together: an event touches
@@ -64,6 +68,7 @@ func NewOCCEngine(sc model.Scenario) (*OCCEngine, error) {
 	e := &OCCEngine{sc: sc, horizon: float64(sc.EffectiveHorizon())}
 	e.client = make([]occClient, sc.Clients)
 	e.laws, e.law = classLaws(sc.Policy), sc.Policy.LawFunc()
+	e.growLo, e.growth, e.growHi, e.grow = sc.Policy.GrowthUniform()
 	if e.laws != nil {
 		e.affine = make([]affine, len(e.laws))
 		for n, l := range e.laws[1:] {
@@ -98,6 +103,10 @@ func (e *OCCEngine) backoff(cl *occClient, n int) float64 {
 			return d
 		}
 		return a.max
+	}
+	if e.grow { // Law.Sample of the growth law, inline
+		cl.prev = math.Min(e.growHi, e.growLo+u*(e.growth*cl.prev-e.growLo))
+		return cl.prev
 	}
 	return drawDelay(e.laws, e.law, n, &cl.prev, u)
 }

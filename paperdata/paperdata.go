@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -387,7 +388,7 @@ func sensitivitySection(ctx context.Context, cfg Config, d *doc) error {
 	study.Caps = []float64{8, 32, 1024}
 	opt := cfg.options(study.Trials)
 	d.set("sens.trials", num(float64(opt.Trials), 0))
-	grid, err := study.Run(ctx, opt, nil)
+	grid, diff, err := study.RunPaired(ctx, opt, nil)
 	if err != nil {
 		return err
 	}
@@ -435,10 +436,7 @@ func sensitivitySection(ctx context.Context, cfg Config, d *doc) error {
 	// Which of full and decorrelated costs fewer calls depends on base:
 	// paired differences with common random numbers at cap 32.
 	for _, base := range []float64{0.25, 1, 4} {
-		c, err := study.Difference(ctx, base, 32, opt)
-		if err != nil {
-			return err
-		}
+		c := diff[slices.Index(study.Bases, base)][slices.Index(study.Caps, 32)]
 		key := fmt.Sprintf("sens.diff.%s", baseKey(base))
 		d.set(key, est(c.Calls.Estimate, 1))
 		sig := "no"

@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"math"
 	"strings"
-	"sync"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -25,33 +24,10 @@ import (
 func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 	study := analysis.SensitivityStudy()
 	opt := cfg.options(study.Trials)
-	nb, nc := len(study.Bases), len(study.Caps)
-	points := len(study.Kinds) * nb * nc
-	total := points + nb*nc
-	var mu sync.Mutex
-	done := 0
-	step := func() { // progress, from any point's goroutine
-		mu.Lock()
-		defer mu.Unlock()
-		done++
-		cfg.progress(done, total)
-	}
-	// sums[kind][b][c]
-	sums, err := study.Run(ctx, opt, func(int, int) { step() })
-	if err != nil {
-		return nil, err
-	}
-	// The paired differences, several at once: diff[b][c].
-	diff := make([][]analysis.Comparison, nb)
-	for b := range diff {
-		diff[b] = make([]analysis.Comparison, nc)
-	}
-	err = analysis.EachPoint(ctx, nb*nc, cfg.Workers, func(ctx context.Context, i int) error {
-		b, c := i/nc, i%nc
-		var err error
-		diff[b][c], err = study.Difference(ctx, study.Bases[b], study.Caps[c], opt)
-		return err
-	}, func(int) { step() })
+	nc := len(study.Caps)
+	// sums[kind][b][c], and the paired differences diff[b][c] from the
+	// same trials.
+	sums, diff, err := study.RunPaired(ctx, opt, cfg.progress)
 	if err != nil {
 		return nil, err
 	}
