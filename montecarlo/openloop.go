@@ -73,8 +73,13 @@ type OpenLoopEngine struct {
 	poisson *poissonDraws
 	// quiet holds the clients of a quiet tick's arrivals (quietTick).
 	quiet []int32
-	req   []request // the slab, indexed by request id
-	free  []int32
+	// tapes, when set, keeps the trials' arrivals (ArrivalTapes); taped
+	// says this trial uses them, as taping.
+	tapes  *ArrivalTapes
+	taped  bool
+	taping taping
+	req    []request // the slab, indexed by request id
+	free   []int32
 	// start is the policy's start state, classes how the wait of each
 	// retry class is drawn (nil for a stateful policy, whose law depends
 	// on the previous delay), decided once rather than per retry.
@@ -376,6 +381,9 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		defer func() { d.record(t.Index, t.Open.Recovered) }()
 	}
 	e.play(src, t, arrivals)
+	if e.taped {
+		e.endTape()
+	}
 	for v, n := range e.latency {
 		if n > 0 {
 			t.Latency.Add(int64(v), n)
@@ -390,8 +398,12 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	o := &OpenTrial{}
 	t.Open = o
 	arr := &e.arr
-	arr.Seed(src.Uint64(), src.Uint64())
+	seed1, seed2 := src.Uint64(), src.Uint64()
+	arr.Seed(seed1, seed2)
 	e.poisson.setMean(tr.Rate)
+	if e.taped = e.tapeable(); e.taped {
+		e.startTape(seed1, seed2)
+	}
 	for i := range e.ring {
 		e.ring[i] = e.ring[i][:0]
 	}
@@ -451,13 +463,14 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 					o.ServedAfter += int64(m)
 				}
 			} else {
-				cur, err = e.addFresh(arr, n, tick, cur)
+				cur, err = e.addFresh(n, tick, cur)
 			}
 		} else {
 			cur, err = e.arrivals(arr, tick, draining, cur)
 		}
 		if !quiet {
 			if err != nil {
+				e.taping.ok = false // the tick's arrivals were cut off
 				t.Censored = true
 				o.Backlog = live
 				return
@@ -602,9 +615,16 @@ func (e *OpenLoopEngine) quietTick(t *Trial, n, tick int) int {
 	m := n
 	clients := uint64(e.sc.Clients)
 	if ctl := e.ctl; len(ctl.states) == 0 {
-		// No control keeps state: the clients are drawn only to keep the
-		// arrivals' stream where the full tick leaves it.
-		if clients > 1 {
+		// No control keeps state: the clients are drawn (or read) only to
+		// keep the arrivals' stream where the full tick leaves it.
+		switch {
+		case e.taped && e.taping.onTape:
+			e.taping.pos += n
+		case e.taped:
+			for range n {
+				e.client()
+			}
+		case clients > 1:
 			for range n {
 				below(&e.arr, clients)
 			}
@@ -612,10 +632,7 @@ func (e *OpenLoopEngine) quietTick(t *Trial, n, tick int) int {
 	} else {
 		q := e.quiet[:0]
 		for range n {
-			c := int32(0)
-			if clients > 1 {
-				c = int32(below(&e.arr, clients))
-			}
+			c := e.client()
 			ctl.start(c, tick)
 			q = append(q, c)
 		}
@@ -684,28 +701,57 @@ func (e *OpenLoopEngine) arrivals(arr *rand.PCG, tick int, draining bool, cur []
 			}
 		}
 	}
-	return e.addFresh(arr, e.fresh(tick), tick, cur)
+	return e.addFresh(e.fresh(tick), tick, cur)
 }
 
 // fresh draws how many new requests arrive at tick of an open loop.
 func (e *OpenLoopEngine) fresh(tick int) int {
+	if e.taped {
+		if n, ok := e.tapeCount(tick); ok {
+			return n
+		}
+	}
 	if len(e.tr.Steps) > 0 {
 		e.poisson.setMean(e.tr.RateAt(tick))
 	}
-	return e.poisson.draw()
+	n := e.poisson.draw()
+	if e.taped {
+		e.taping.recordCount(n)
+	}
+	return n
+}
+
+// client is the client of the next new request of an open loop, chosen
+// uniformly (or read from the tape).
+func (e *OpenLoopEngine) client() int32 {
+	if !e.taped {
+		return e.drawClient()
+	}
+	p := &e.taping
+	if p.onTape {
+		c := p.tape.clients[p.pos]
+		p.pos++
+		return int32(c)
+	}
+	c := e.drawClient()
+	p.clients = append(p.clients, uint8(c))
+	return c
+}
+
+// drawClient draws the client of a new request.
+func (e *OpenLoopEngine) drawClient() int32 {
+	if n := uint64(e.sc.Clients); n > 1 {
+		return int32(below(&e.arr, n))
+	}
+	return 0
 }
 
 // addFresh appends to cur n new requests of tick, each from a client
 // chosen uniformly.
-func (e *OpenLoopEngine) addFresh(arr *rand.PCG, n, tick int, cur []int32) ([]int32, error) {
-	clients := uint64(e.sc.Clients)
+func (e *OpenLoopEngine) addFresh(n, tick int, cur []int32) ([]int32, error) {
 	for range n {
-		c := int32(0)
-		if clients > 1 {
-			c = int32(below(arr, clients))
-		}
 		var err error
-		if cur, err = e.add(cur, c, tick); err != nil {
+		if cur, err = e.add(cur, e.client(), tick); err != nil {
 			return cur, err
 		}
 	}
