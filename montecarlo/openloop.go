@@ -78,8 +78,10 @@ type OpenLoopEngine struct {
 	tapes  *ArrivalTapes
 	taped  bool
 	taping taping
-	req    []request // the slab, indexed by request id
-	free   []int32
+	// refuses says a control may refuse a send (model.Controls.RefusesSends).
+	refuses bool
+	req     []request // the slab, indexed by request id
+	free    []int32
 	// start is the policy's start state, classes how the wait of each
 	// retry class is drawn (nil for a stateful policy, whose law depends
 	// on the previous delay), decided once rather than per retry.
@@ -249,7 +251,7 @@ func retryClasses(sc model.Scenario) []retryClass {
 
 // NewOpenLoopEngine prepares the request engine for open-loop traffic.
 func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*OpenLoopEngine, error) {
-	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc), start: sc.Policy.Start(), classes: retryClasses(sc)}
+	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc), start: sc.Policy.Start(), classes: retryClasses(sc), refuses: ctl.RefusesSends()}
 	e.poisson = newPoissonDraws(&e.arr, tr.Rate)
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
 	return e, nil
@@ -437,6 +439,12 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	flaky := sc.Server == model.Flaky && sc.FailureRate > 0
 	closed := e.closed != nil
 	quietable := !closed && !flaky
+	// From quietFrom on, once recovered and empty, the trial is quiet to
+	// its horizon (quietRest).
+	quietFrom := math.MaxInt
+	if e.taped && quietable && !arrivals && !e.refuses {
+		quietFrom = e.taping.quietFrom(tr.Ticks, sc.Capacity)
+	}
 	retryLimit := sc.Policy.Retries
 	tick := 0
 	// slot is tick mod r, kept without dividing: a retry at slot + wait
@@ -444,6 +452,11 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	for slot := 0; tick < last && !t.stopped(len(e.ring[slot])); tick, slot = tick+1, ringAfter(slot, 1, r) {
 		draining := tick >= tr.Ticks
 		if draining && live == 0 {
+			break
+		}
+		if live == 0 && tick >= quietFrom && o.Recovered && !draining {
+			e.quietRest(t, tick)
+			tick = tr.Ticks
 			break
 		}
 		cur := e.ring[slot]
@@ -657,6 +670,30 @@ func (e *OpenLoopEngine) quietTick(t *Trial, n, tick int) int {
 		e.servedMany(t, 1, m)
 	}
 	return m
+}
+
+// quietRest plays the ticks from tick to the horizon of a trial that has
+// recovered, holds no request, and whose tape says no later tick brings
+// more new requests than the capacity, under controls that refuse no
+// send. Each of those ticks is then quiet (quietTick), and leaves the
+// trial empty for the next: every new request is served at its first
+// send, with latency 1 and no chance draw. So their sum is the rest of
+// the trial — its new requests, calls and services, its peak — read off
+// the tape; the controls' state, which would decide only retries, is
+// left as it is, and the streams are not read again.
+func (e *OpenLoopEngine) quietRest(t *Trial, tick int) {
+	var sum int64
+	peak := 0
+	for _, n := range e.taping.tape.counts[tick:e.tr.Ticks] {
+		sum += int64(n)
+		peak = max(peak, int(n))
+	}
+	o := t.Open
+	o.NewRequests += sum
+	o.ServedAfter += sum
+	t.Calls += sum
+	t.Peak = max(t.Peak, int64(peak))
+	e.servedMany(t, 1, int(sum))
 }
 
 // ringAfter is the slot d ticks after slot in a ring of r slots, for d ≥ 0:

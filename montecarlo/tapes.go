@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+
+	"github.com/herdlab/herd/model"
 )
 
 // ArrivalTapes keeps the new arrivals the request engine drew in open-loop
@@ -125,6 +127,23 @@ func (e *OpenLoopEngine) tapeCount(tick int) (n int, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// quietFrom is the first tick of a horizon of ticks from which the tape's
+// counts never pass capacity: every tick after the last that does, or
+// math.MaxInt when the tape does not reach the horizon (no tick is known
+// quiet).
+func (p *taping) quietFrom(ticks, capacity int) int {
+	t := p.tape
+	if t == nil || len(t.counts) < ticks || capacity > model.MaxRequestsLive {
+		return math.MaxInt
+	}
+	for i := ticks - 1; i >= 0; i-- {
+		if int(t.counts[i]) > capacity {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // recordCount notes a count drawn past the tape.
