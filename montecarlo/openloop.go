@@ -445,6 +445,9 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	if e.taped && quietable && !arrivals && !e.refuses {
 		quietFrom = e.taping.quietFrom(tr.Ticks, sc.Capacity)
 	}
+	// Without control state, any run of quiet ticks the tape shows is
+	// skipped so (quietSkip).
+	skips := e.taped && quietable && !arrivals && !controlled && sc.Capacity <= model.MaxRequestsLive
 	retryLimit := sc.Policy.Retries
 	tick := 0
 	// slot is tick mod r, kept without dividing: a retry at slot + wait
@@ -454,10 +457,21 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 		if draining && live == 0 {
 			break
 		}
-		if live == 0 && tick >= quietFrom && o.Recovered && !draining {
-			e.quietRest(t, tick)
-			tick = tr.Ticks
-			break
+		if live == 0 && o.Recovered && !draining {
+			if tick >= quietFrom {
+				e.quietRest(t, tick)
+				tick = tr.Ticks
+				break
+			}
+			if skips {
+				if j := e.quietSkip(t, tick); j > tick {
+					// The ring is empty: its slots only move on.
+					slot = (slot + (j - tick)) % r
+					if tick = j; tick >= tr.Ticks {
+						break // over, as a drain with nothing left ends
+					}
+				}
+			}
 		}
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
@@ -694,6 +708,41 @@ func (e *OpenLoopEngine) quietRest(t *Trial, tick int) {
 	t.Calls += sum
 	t.Peak = max(t.Peak, int64(peak))
 	e.servedMany(t, 1, int(sum))
+}
+
+// quietSkip plays, in a trial that has recovered, holds no request and
+// has no control state, the ticks from tick on that its tape shows
+// bringing at most the capacity, up to the first that brings more (or the
+// tape's end, or the horizon), and returns that tick. Each is quiet
+// (quietTick) and leaves the trial empty for the next, as in quietRest;
+// without control state nothing else is told, and the tape's clients are
+// passed over. The trial goes on from the returned tick as if it had
+// played those before it.
+func (e *OpenLoopEngine) quietSkip(t *Trial, tick int) int {
+	p := &e.taping
+	if p.tape == nil {
+		return tick
+	}
+	counts := p.tape.counts[:min(len(p.tape.counts), e.tr.Ticks)]
+	k := e.sc.Capacity
+	var sum int64
+	peak := 0
+	j := tick
+	for ; j < len(counts) && int(counts[j]) <= k; j++ {
+		sum += int64(counts[j])
+		peak = max(peak, int(counts[j]))
+	}
+	if j == tick {
+		return tick
+	}
+	o := t.Open
+	o.NewRequests += sum
+	o.ServedAfter += sum
+	t.Calls += sum
+	t.Peak = max(t.Peak, int64(peak))
+	e.servedMany(t, 1, int(sum))
+	p.pos += int(sum)
+	return j
 }
 
 // ringAfter is the slot d ticks after slot in a ring of r slots, for d ≥ 0:
