@@ -171,3 +171,10 @@ func (e *OpenLoopEngine) endTape() {
 	}
 	e.tapes.put(p.key, t)
 }
+
+// Len is how many tapes are kept.
+func (s *ArrivalTapes) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.m)
+}
