@@ -35,7 +35,7 @@ type ArrivalTapes struct {
 
 // MaxTapeBytes bounds the memory of one ArrivalTapes (each arrival costs
 // a byte, each tick two).
-const MaxTapeBytes = 96 << 20
+const MaxTapeBytes = 64 << 20
 
 // NewArrivalTapes is an empty store.
 func NewArrivalTapes() *ArrivalTapes { return &ArrivalTapes{m: map[tapeKey]*tape{}} }
