@@ -82,9 +82,10 @@ const (
 )
 
 // RefusesSends reports whether a control that is on may refuse a send, not
-// only a retry: the circuit breaker and adaptive throttling. Under the
-// others every send goes out, so where no send fails no control changes
-// what happens (their state decides only retries).
+// only a retry: the circuit breaker and adaptive throttling. The others'
+// Send lets every send through and changes nothing (an engine need not
+// ask it), so where no send fails no control changes what happens: their
+// state decides only retries.
 func (c Controls) RefusesSends() bool { return c.Breaker.Window != 0 || c.Adaptive.K != 0 }
 
 // List is the controls that are on (a nonzero parameter), in the order an engine asks them:

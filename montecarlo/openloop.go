@@ -78,7 +78,8 @@ type OpenLoopEngine struct {
 	tapes  *ArrivalTapes
 	taped  bool
 	taping taping
-	// refuses says a control may refuse a send (model.Controls.RefusesSends).
+	// refuses says a control may refuse a send (model.Controls.RefusesSends);
+	// the others' sends are not asked, as they let every one through.
 	refuses bool
 	req     []request // the slab, indexed by request id
 	free    []int32
@@ -506,7 +507,7 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			o.NewRequests += int64(len(cur) - booked)
 			// The breakers and throttles decide who sends.
 			sent := e.sent[:0]
-			if !controlled {
+			if !controlled || !e.refuses {
 				sent = append(sent, cur...)
 			} else {
 				for _, id := range cur {
@@ -664,14 +665,17 @@ func (e *OpenLoopEngine) quietTick(t *Trial, n, tick int) int {
 			q = append(q, c)
 		}
 		e.quiet = q
-		sent := q[:0]
-		for _, c := range q {
-			if ok, cause := ctl.send(c, tick); !ok {
-				o.GaveUp++
-				o.GaveUpBy[cause]++
-				continue
+		sent := q
+		if e.refuses {
+			sent = q[:0]
+			for _, c := range q {
+				if ok, cause := ctl.send(c, tick); !ok {
+					o.GaveUp++
+					o.GaveUpBy[cause]++
+					continue
+				}
+				sent = append(sent, c)
 			}
-			sent = append(sent, c)
 		}
 		for _, c := range sent {
 			ctl.outcome(c, tick, false, false)
