@@ -59,6 +59,68 @@ func QueueVariants(sc model.Scenario) []QueueVariant {
 		with(model.Full, func(s *model.Scenario) { s.Queue.Limit = limit }), model.Controls{}})
 }
 
+// QueueMetastability is Metastability on the queue server, the same map
+// cell for cell, with each load's outage lengths played in one run
+// (montecarlo.OpenLoopOutages): each trial's ticks before the outage,
+// which the outage's length does not change, are played once for all of
+// them.
+func QueueMetastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
+	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
+	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
+	err := EachPoint(ctx, len(g.Loads), opt.Workers, func(ctx context.Context, i int) error {
+		load := g.Loads[i]
+		tr := base
+		tr.Rate = load * float64(sc.Capacity)
+		col, err := recoveryByOutage(ctx, sc, tr, ctl, g.Outages, opt)
+		if err != nil {
+			return fmt.Errorf("λ/k = %g: %w", load, err)
+		}
+		for j, out := range g.Outages {
+			m.Cells[j*len(g.Loads)+i] = MetastabilityCell{Load: load, Outage: out, Recovered: col[j].Recovered, RecoveryTicks: col[j].RecoveryTicks}
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		return MetastabilityMap{Scenario: sc, Traffic: m.Traffic, Controls: m.Controls}, err
+	}
+	return m, nil
+}
+
+// recoveryByOutage is SimulateRecovery of the traffic with each of the
+// outage lengths, from one run.
+func recoveryByOutage(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, outages []int, opt montecarlo.Options) ([]RecoverySummary, error) {
+	w := montecarlo.OpenLoopOutages{OpenLoopToRecovery: montecarlo.OpenLoopToRecovery{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}, Outages: outages}
+	return cachedWith(ctx, "recovery-by-outage", sc, opt, w, func() ([]RecoverySummary, error) {
+		plan, err := montecarlo.NewPlan(sc, w, opt)
+		if err != nil {
+			return nil, err
+		}
+		rec := make([]stats.Moments, len(outages))
+		recovered := make([]int, len(outages))
+		err = plan.Run(ctx, func(t *montecarlo.Trial) error {
+			for j, r := range t.Open.ByOutage {
+				if r.Recovered {
+					recovered[j]++
+					rec[j].Add(float64(r.RecoveryTicks))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]RecoverySummary, len(outages))
+		for j := range out {
+			out[j].Recovered = stats.NewShare(recovered[j], opt.Trials)
+			if recovered[j] > 0 {
+				e := rec[j].Estimate()
+				out[j].RecoveryTicks = &e
+			}
+		}
+		return out, nil
+	})
+}
+
 // HysteresisPoint is the goodput at one step of a load that rises and then
 // falls: the mean over trials of the useful completions per tick over the
 // step's second half, over the capacity.
@@ -98,7 +160,9 @@ func Hysteresis(ctx context.Context, sc model.Scenario, ctl model.Controls, load
 		tr.Steps = append(tr.Steps, model.RateStep{From: (i + 1) * stepTicks, Rate: l * k})
 	}
 	opt.Arrivals = true
-	plan, err := montecarlo.NewPlan(sc, montecarlo.OpenLoop{Traffic: tr, Controls: ctl}, opt)
+	// Only each tick's goodput and backlog are read: a queue that provably
+	// serves nobody usefully again plays on with its arrivals alone.
+	plan, err := montecarlo.NewPlan(sc, montecarlo.OpenLoopGoodput{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -79,9 +79,10 @@ func TestQueueMetastableCellSimulatedAtScale(t *testing.T) {
 }
 
 // Metastability on the queue server plays each trial only until it
-// recovers and must give the cells that SimulateTraffic's full trials
-// give, byte for byte in what the map draws (the recovered share and the
-// mean ticks to recover): over the queue
+// recovers (or provably cannot), and QueueMetastability besides plays the
+// ticks before the outage once for every outage length; both must give
+// the cells that SimulateTraffic's full trials give, byte for byte in what
+// the map draws (the recovered share and the mean ticks to recover): over the queue
 // map's full grid, its 50 trials and the figures' seed 1, with 1 and with
 // 3 workers; every variant in the long suite (about 50 CPU-s), the first
 // and the last (no control, the queue limit) in the default run; skipped
@@ -132,12 +133,15 @@ func TestQueueMetastabilityMapIsTheFullTrials(t *testing.T) {
 		}
 		want := drawn(full)
 		for _, workers := range []int{1, 3} {
-			m, err := Metastability(context.Background(), v.Scenario, base, v.Controls, g, montecarlo.Options{Trials: 50, Seed: 1, Workers: workers})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := drawn(m); got != want {
-				t.Errorf("%s, %d workers: stopped at recovery %s, played in full %s", v.Name, workers, got, want)
+			for name, f := range map[string]func(context.Context, model.Scenario, model.Traffic, model.Controls, MapGrid, montecarlo.Options) (MetastabilityMap, error){
+				"Metastability": Metastability, "QueueMetastability": QueueMetastability} {
+				m, err := f(context.Background(), v.Scenario, base, v.Controls, g, montecarlo.Options{Trials: 50, Seed: 1, Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := drawn(m); got != want {
+					t.Errorf("%s, %s, %d workers: stopped early %s, played in full %s", name, v.Name, workers, got, want)
+				}
 			}
 		}
 		for _, c := range full.Cells {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -84,6 +85,9 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 			compTimes = append(compTimes, t.Time)
 			if sc.Time == model.ContinuousTime {
 				foldWindowTrial(t, &gaveUp, &latency, &lat)
+				if opt.Arrivals {
+					arrivals = foldArrivals(arrivals, perWindow(t.CallTimes, sc.Window()), calls.N())
+				}
 			}
 			return nil
 		}
@@ -133,8 +137,14 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 		}
 		if sc.Time == model.ContinuousTime {
 			s.Latency = windowLatency(latency, &lat)
+			for i := range arrivals {
+				s.Arrivals = append(s.Arrivals, arrivals[i].Estimate())
+			}
 		} else {
 			s.GaveUp = nil // OCC clients retry until they win
+			if opt.Arrivals {
+				s.Warnings = append(s.Warnings, "no arrivals per tick: the OCC server's calls are at continuous times with no ticks or windows")
+			}
 		}
 		return s, nil
 	}
@@ -150,6 +160,22 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 	}
 	s.Queue = queue.stats(sc)
 	return s, nil
+}
+
+// perWindow counts the calls at times ms (in order, in milliseconds from
+// the first send) in each window of length w: the window server's arrivals
+// of every window, its ticks.
+func perWindow(ms []float64, w time.Duration) []int64 {
+	var out []int64
+	wms := float64(w) / float64(time.Millisecond)
+	for _, t := range ms {
+		i := int(t / wms)
+		for len(out) <= i {
+			out = append(out, 0)
+		}
+		out[i]++
+	}
+	return out
 }
 
 // foldArrivals adds one finished trial's arrivals per tick; the trial is the

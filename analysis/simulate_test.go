@@ -42,3 +42,43 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("full vs fixed: %+v, %v", c.Calls, err)
 	}
 }
+
+// On the window server the arrivals are counted per window, the continuous
+// time's tick: every trial's add up to its calls, so their means add up to
+// the mean calls; and with first sends over the first half window and a
+// fixed delay of two windows, window 0 has exactly the N first sends and
+// window 1 none.
+func TestSimulateWindowArrivals(t *testing.T) {
+	var s model.Spec
+	for _, kv := range [][2]string{{"policy", "fixed"}, {"fixed-delay", "2"}, {"clients", "100"}, {"capacity", "5"}, {"window", "10ms"}, {"first-spread", "5ms"}} {
+		if err := s.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc, err := s.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Simulate(context.Background(), sc, montecarlo.Options{Trials: 200, Seed: 3, Arrivals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Arrivals) == 0 {
+		t.Fatal("no arrivals per window")
+	}
+	total := 0.0
+	for _, a := range sum.Arrivals {
+		total += a.Mean
+	}
+	if d := total - sum.Calls.Mean; d > 1e-9*sum.Calls.Mean || d < -1e-9*sum.Calls.Mean {
+		t.Errorf("arrivals per window add up to %v, calls %v", total, sum.Calls.Mean)
+	}
+	// Every first send is within the first half window: window 0 has all
+	// 100 in every trial.
+	if a := sum.Arrivals[0]; a.Mean != 100 || a.SD != 0 {
+		t.Errorf("window 0: %+v arrivals, want all 100 first sends", a)
+	}
+	if a := sum.Arrivals[1]; a.Mean != 0 {
+		t.Errorf("window 1: %+v arrivals, want none", a)
+	}
+}

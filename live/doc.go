@@ -30,7 +30,11 @@
 //     delay drawn (the timer's lateness), herd's --latency, the uniform law
 //     with its quartiles;
 //   - the first arrivals' law, herd's --first-arrivals, their quantiles at
-//     every 5%: the burst reaches the server in clumps, not uniformly;
+//     every 5%, of each run: the burst reaches the server in clumps, not
+//     uniformly, and at a different moment in each run;
+//   - the law of the first sends' answers back at their clients, herd's
+//     --first-answers, of each run: the answers to the burst come back in
+//     a clump of their own, which keeps the first retries bunched;
 //   - the machine's stalls, herd's --stalls: gaps of at least 2 ms with no
 //     send, decision or answer at all while exchanges were in flight (the
 //     ways and the own time are measured without them).
@@ -40,16 +44,21 @@
 // to next arrival less the delay) as one uniform law with their quartiles,
 // independent of the load; the table prints its ratios beside the load
 // model's. herd predicts the same scenario in continuous time
-// (analysis.Simulate with --window τ) and the two are compared: a case
-// agrees when herd's mean is within 5% of the live mean, or within the
-// combined 95% intervals where those are wider.
+// (analysis.Simulate with --window τ), once for each run from that run's
+// first arrivals and the rest of the network pooled over the runs (see
+// judge), and the two are compared: a case agrees when herd's mean is
+// within 5% of the live mean, or within the 95% interval of the runs'
+// paired differences (herd − live) where that is wider.
 //
 // The machine should be idle: on a shared machine whose other sessions run
 // in their own scheduler groups (Linux autogroups), nice does not make them
 // yield, and the live process then stalls for tens to hundreds of ms at a
 // time (the server admits nothing meanwhile); --stalls models that only as
 // an exponential on/off machine. -trace writes every request's times to a
-// CSV file to look at them.
+// CSV file to look at them, and -replay judges herd again on such a file
+// (measured from the requests' times as a live run measures them), so that
+// a change to herd's model can be judged on runs recorded on an idle
+// machine while the machine is busy.
 //
 // Every loop is bounded (the libraries' limits, an attempt cap for Full
 // Jitter, a per-request timeout and a total -timeout), every server is

@@ -34,6 +34,9 @@ type repetition struct {
 	trips    []time.Duration
 	// firsts are every client's first arrival.
 	firsts []time.Duration
+	// answers are when those first sends' answers were back at their
+	// clients.
+	answers []time.Duration
 	// requests is every request, when tracing.
 	requests []request
 	// flights are the ways of every exchange (a request's way to the
@@ -49,9 +52,16 @@ type repetition struct {
 	// they overlap (the model adds those as --stalls).
 	stalls []stall
 	busy   time.Duration
-	// unaligned counts clients whose arrivals and recorded delays do not
-	// pair up (an attempt that never reached the server); their round
-	// trips are left out.
+	// firstWave is when the last first send's answer was back, and
+	// lateStalls and lateBusy the stalls that began after it and the time
+	// some exchange was in flight after it: the machine's stops that the
+	// laws of the first arrivals and answers do not already hold.
+	firstWave  time.Duration
+	lateStalls []stall
+	lateBusy   time.Duration
+	// unaligned counts clients whose arrivals, exchanges and recorded
+	// delays do not pair up (an attempt that never reached the server);
+	// their times are left out of the measurements.
 	unaligned int
 }
 
@@ -99,44 +109,58 @@ func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, er
 	}
 	srv.close() // before reading what it recorded
 	r := repetition{calls: srv.calls, completion: srv.lastAdmitted}
+	var traced [][]request
 	for i, c := range clients {
 		if errs[i] != nil {
 			r.gaveUp++
 		} else {
 			r.served++
 		}
-		a := srv.arrivals[i]
-		if len(a) == 0 {
+		if a := srv.arrivals[i]; len(a) == 0 || len(a) != len(c.delays)+1 || len(*c.exchanges) != len(a) {
 			r.unaligned++
 			continue
 		}
-		r.firstMax = max(r.firstMax, a[0])
-		r.firsts = append(r.firsts, a[0])
-		if len(a) != len(c.delays)+1 {
-			r.unaligned++
-			continue
-		}
-		for j, d := range c.delays {
-			r.trips = append(r.trips, a[j+1]-a[j]-d)
-		}
-		if len(*c.exchanges) == len(a) && trace {
-			r.requests = append(r.requests, tracedRequests(i, srv, c)...)
+		traced = append(traced, tracedRequests(i, srv, c))
+	}
+	r.measure(traced)
+	if trace {
+		for _, rs := range traced {
+			r.requests = append(r.requests, rs...)
 		}
 	}
-	r.stalls, r.busy = stalls(clients, srv)
-	stopped := stoppedWithin(r.stalls)
-	for i, c := range clients {
-		if len(*c.exchanges) != len(srv.arrivals[i]) {
-			continue
+	return r, nil
+}
+
+// measure sets the repetition's network measurements from the requests of
+// its clients whose attempts pair up (each client's, in order): what a live
+// run and a replayed trace (see replay) both measure, from the requests'
+// times alone.
+func (r *repetition) measure(clients [][]request) {
+	for _, rs := range clients {
+		r.firstMax = max(r.firstMax, rs[0].decided)
+		r.firsts = append(r.firsts, rs[0].decided)
+		r.answers = append(r.answers, rs[0].answered)
+		for j := 1; j < len(rs); j++ {
+			r.trips = append(r.trips, rs[j].decided-rs[j-1].decided-rs[j-1].delay)
 		}
-		rs := tracedRequests(i, srv, c)
+	}
+	for _, a := range r.answers {
+		r.firstWave = max(r.firstWave, a)
+	}
+	r.stalls, r.busy, r.lateBusy = stalls(clients, r.firstWave)
+	for _, s := range r.stalls {
+		if s.from >= r.firstWave {
+			r.lateStalls = append(r.lateStalls, s)
+		}
+	}
+	stopped := stoppedWithin(r.stalls)
+	for _, rs := range clients {
 		for j := 1; j < len(rs); j++ {
 			from := rs[j-1].answered + rs[j-1].delay
 			r.lateness = append(r.lateness, rs[j].sent-from-stopped(from, rs[j].sent))
 		}
 	}
-	r.flights = flights(clients, srv, stopped)
-	return r, nil
+	r.flights = flights(clients, stopped)
 }
 
 // stall is one stop of the machine, [from, to).
@@ -161,36 +185,37 @@ const minStall = 2 * time.Millisecond
 
 // stalls finds the machine's stops: gaps between consecutive events (a
 // send, a decision, an answer) of at least minStall while an exchange was
-// in flight, when the machine had a way to carry and nothing moved.
-func stalls(clients []*client, srv *windowServer) ([]stall, time.Duration) {
+// in flight, when the machine had a way to carry and nothing moved; and
+// the time some exchange was in flight, in all and from the time from on.
+func stalls(clients [][]request, from time.Duration) ([]stall, time.Duration, time.Duration) {
 	type event struct {
 		at    time.Duration
 		delta int // +1 a send, −1 an answer, 0 a decision
 	}
 	var evs []event
-	for i, c := range clients {
-		if len(*c.exchanges) != len(srv.arrivals[i]) {
-			continue
-		}
-		for _, x := range tracedRequests(i, srv, c) {
+	for _, rs := range clients {
+		for _, x := range rs {
 			evs = append(evs, event{x.sent, 1}, event{x.decided, 0}, event{x.answered, -1})
 		}
 	}
 	slices.SortFunc(evs, func(a, b event) int { return cmp.Compare(a.at, b.at) })
 	var out []stall
-	var busy time.Duration
+	var busy, after time.Duration
 	inFlight := 0
 	for i, e := range evs {
 		if i > 0 && inFlight > 0 {
 			gap := e.at - evs[i-1].at
 			busy += gap
+			if evs[i-1].at >= from {
+				after += gap
+			}
 			if gap >= minStall {
 				out = append(out, stall{evs[i-1].at, e.at})
 			}
 		}
 		inFlight += e.delta
 	}
-	return out, busy
+	return out, busy, after
 }
 
 // flight is one way of one exchange: how long it took and how many other
@@ -202,14 +227,11 @@ type flight struct {
 
 // flights are the ways of every exchange of the clients whose exchanges
 // and arrivals pair up.
-func flights(clients []*client, srv *windowServer, stopped func(a, b time.Duration) time.Duration) []flight {
+func flights(clients [][]request, stopped func(a, b time.Duration) time.Duration) []flight {
 	var sent, answered []time.Duration
 	var all []request
-	for i, c := range clients {
-		if len(*c.exchanges) != len(srv.arrivals[i]) {
-			continue
-		}
-		for _, x := range tracedRequests(i, srv, c) {
+	for _, rs := range clients {
+		for _, x := range rs {
 			all = append(all, x)
 			sent, answered = append(sent, x.sent), append(answered, x.answered)
 		}

@@ -31,6 +31,9 @@ type network struct {
 	// firsts is the law of the first arrivals: their quantiles at p =
 	// 0, 1/20, …, 1 over all repetitions.
 	firsts model.RoundTrip
+	// answers is the law of the first sends' answers back at the clients,
+	// of one run (see ofRun; zero when pooled).
+	answers model.RoundTrip
 	// stalls are the machine's stops (see machineStalls).
 	stalls model.Stalls
 }
@@ -71,20 +74,35 @@ func measuredNetwork(reps []repetition, clients int) network {
 	return n
 }
 
-// machineStalls measures the machine's stops: the gaps of at least
-// minStall in which nothing at all moved (no send, decision or answer)
-// while an exchange was in flight. Length is their mean and Every the
-// time the machine ran (in flight, less the stops) per stop. Zero when
-// there were fewer than 3.
+// ofRun is the network with the first sends of one run: the law of their
+// arrivals and of their answers (their quantiles), and their spread (as
+// measuredNetwork's).
+func (n network) ofRun(rep repetition, clients int) network {
+	n.firsts = firstArrivals([]repetition{rep})
+	n.answers = quantileLaw(rep.answers)
+	n.spread = time.Duration(float64(rep.firstMax) * float64(clients+1) / float64(clients))
+	return n
+}
+
+// machineStalls measures the machine's stops after the first wave (once
+// every first send's answer was back): the gaps of at least minStall in
+// which nothing at all moved (no send, decision or answer) while an
+// exchange was in flight. Length is their mean and Every the time the
+// machine ran (in flight, less the stops) per stop. Zero when there were
+// fewer than 3. Most stops come in the first wave (on the idle machine's
+// τ = 10 ms runs, 80–100% of the stopped time at N = 1,000), whose times
+// the laws of the first arrivals and answers already hold; spread over
+// the whole run as an exponential on/off machine they would bunch the
+// later retries, when the machine is nearly idle and seldom stops.
 func machineStalls(reps []repetition) model.Stalls {
 	var n int
 	var stopped, busy time.Duration
 	for _, r := range reps {
-		n += len(r.stalls)
-		for _, s := range r.stalls {
+		n += len(r.lateStalls)
+		for _, s := range r.lateStalls {
 			stopped += s.to - s.from
 		}
-		busy += r.busy
+		busy += r.lateBusy
 	}
 	if n < 3 || busy <= stopped {
 		return model.Stalls{}
@@ -98,11 +116,19 @@ func machineStalls(reps []repetition) model.Stalls {
 // the connections, then most at once), which the uniform over [0, S)
 // spreads evenly over the windows.
 func firstArrivals(reps []repetition) model.RoundTrip {
-	var xs []float64
+	var xs []time.Duration
 	for _, r := range reps {
-		for _, f := range r.firsts {
-			xs = append(xs, float64(f))
-		}
+		xs = append(xs, r.firsts...)
+	}
+	return quantileLaw(xs)
+}
+
+// quantileLaw is the quantiles: law of the times ts at p = i/20 (zero
+// with fewer than 2).
+func quantileLaw(ts []time.Duration) model.RoundTrip {
+	xs := make([]float64, 0, len(ts))
+	for _, t := range ts {
+		xs = append(xs, float64(t))
 	}
 	if len(xs) < 2 {
 		return model.RoundTrip{}
@@ -181,6 +207,9 @@ func scenarioWith(cs caseSpec, net network, continuous, loadModel bool) (model.S
 		set("window", cs.window.String())
 		if loadModel && net.perFlight > 0 && !net.firsts.IsZero() {
 			set("first-arrivals", net.firsts.String())
+			if !net.answers.IsZero() {
+				set("first-answers", net.answers.String())
+			}
 			set("latency", net.lateness.String())
 			set("latency-per-flight", net.perFlight.String())
 			if !net.stalls.IsZero() {

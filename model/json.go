@@ -31,9 +31,11 @@ type scenarioJSON struct {
 	Window      string `json:"window,omitempty"`
 	Latency     string `json:"latency,omitempty"`
 	FirstSpread string `json:"first_spread,omitempty"`
-	// FirstArrivals and LatencyPerFlight are continuous time's, absent
+	// FirstArrivals, FirstAnswers, Stalls and LatencyPerFlight are
+	// continuous time's, absent
 	// when not given.
 	FirstArrivals    string `json:"first_arrivals,omitempty"`
+	FirstAnswers     string `json:"first_answers,omitempty"`
 	Stalls           string `json:"stalls,omitempty"`
 	LatencyPerFlight string `json:"latency_per_flight,omitempty"`
 	// FailureRate is the flaky server's p, absent on other servers.
@@ -57,7 +59,7 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		MaxElapsed: durationString(s.Policy.MaxElapsed), FailureRate: s.FailureRate,
 		Time: s.Time.String(), Window: durationString(s.Window()),
 		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
-		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(), Stalls: s.stallsJSON(),
+		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(), FirstAnswers: s.firstAnswersJSON(), Stalls: s.stallsJSON(),
 		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
 		Exponent: s.Policy.Exponent,
 	})
@@ -75,6 +77,13 @@ func (s Scenario) firstArrivalsJSON() string {
 		return ""
 	}
 	return s.FirstArrivals.String()
+}
+
+func (s Scenario) firstAnswersJSON() string {
+	if s.FirstAnswers.IsZero() {
+		return ""
+	}
+	return s.FirstAnswers.String()
 }
 
 func (s Scenario) latencyJSON() string {
@@ -147,6 +156,12 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("scenario: first_arrivals: %w", err)
 		}
 	}
+	var answers RoundTrip
+	if j.FirstAnswers != "" {
+		if answers, err = ParseRoundTrip(j.FirstAnswers); err != nil {
+			return fmt.Errorf("scenario: first_answers: %w", err)
+		}
+	}
 	var stalls Stalls
 	if j.Stalls != "" {
 		if stalls, err = ParseStalls(j.Stalls); err != nil {
@@ -164,7 +179,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
-		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first, Stalls: stalls,
+		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first, FirstAnswers: answers, Stalls: stalls,
 		FailureRate: j.FailureRate,
 		Queue:       Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
 	}

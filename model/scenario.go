@@ -85,6 +85,17 @@ type Scenario struct {
 	// arrivals at the server instead of the uniform over [0, FirstSpread)
 	// (measured quantiles, say).
 	FirstArrivals RoundTrip
+	// FirstAnswers, when not zero (and with FirstArrivals), is the law of
+	// the times the first sends' answers are back at their clients
+	// (measured quantiles, say): the client whose first arrival is the
+	// FirstArrivals law's u-quantile has its answer at this law's
+	// u-quantile, or at its arrival if that is later (the k-th first
+	// arrival gets the k-th answer back), and the machine of
+	// LatencyPerFlight does not carry the first answers' ways again. A
+	// burst of first sends on a busy machine has its answers back in a
+	// clump: the runtime reads the new connections before it runs the
+	// clients' reads.
+	FirstAnswers RoundTrip
 	// LatencyPerFlight is the time one way of one exchange (a request's
 	// way to the server, or its answer's way back) takes of the machine
 	// that carries them all, one at a time in the order they were sent;

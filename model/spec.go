@@ -12,7 +12,7 @@ import (
 // command-line flags, in the order a sweep grid expands them (the last
 // varies fastest).
 var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "cap", "fixed-delay", "rounding", "first-window", "horizon", "retries", "tick", "max-elapsed",
-	"failure-rate", "time", "window", "latency", "first-spread", "first-arrivals", "latency-per-flight", "stalls",
+	"failure-rate", "time", "window", "latency", "first-spread", "first-arrivals", "first-answers", "latency-per-flight", "stalls",
 	"queue-limit", "timeout",
 	"exponent",
 }
@@ -53,6 +53,7 @@ type Spec struct {
 	window, firstSpread time.Duration
 	latency             RoundTrip
 	firstArrivals       RoundTrip
+	firstAnswers        RoundTrip
 	latencyPerFlight    time.Duration
 	stalls              Stalls
 	// The queue server's fields (queue.go).
@@ -108,7 +109,7 @@ func (s *Spec) Set(field, text string) error {
 			return bad("a duration such as 100ms or 1s")
 		}
 		*map[string]*time.Duration{"tick": &s.tick, "max-elapsed": &s.maxElapsed}[field] = d
-	case "time", "window", "latency", "first-spread", "first-arrivals", "latency-per-flight", "stalls":
+	case "time", "window", "latency", "first-spread", "first-arrivals", "first-answers", "latency-per-flight", "stalls":
 		if e := s.setTime(field, text); e != nil {
 			return e
 		}

@@ -297,6 +297,8 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 			return bad("first-spread", "left out in the tick model (use --first-window, or --time continuous)", s.FirstSpread)
 		case !s.FirstArrivals.IsZero():
 			return bad("first-arrivals", "left out in the tick model (use --first-window, or --time continuous)", strconv.Quote(s.FirstArrivals.String()))
+		case !s.FirstAnswers.IsZero():
+			return bad("first-answers", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.FirstAnswers.String()))
 		case s.LatencyPerFlight != 0:
 			return bad("latency-per-flight", "left out in the tick model (a round trip needs --time continuous)", s.LatencyPerFlight)
 		case !s.Stalls.IsZero():
@@ -334,6 +336,21 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 		}
 		if b := s.FirstArrivals.In(w).Bound(); b > MaxWindow {
 			return bad("first-arrivals", fmt.Sprintf("at most %g windows of %s", float64(MaxWindow), w), strconv.Quote(s.FirstArrivals.String()))
+		}
+	}
+	if !s.FirstAnswers.IsZero() {
+		if s.FirstArrivals.IsZero() {
+			return bad("first-answers", "given with --first-arrivals (the k-th first arrival gets the k-th answer back)", strconv.Quote(s.FirstAnswers.String()))
+		}
+		if err := s.FirstAnswers.validate(); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				fe.Flag = "first-answers"
+			}
+			return err
+		}
+		if b := s.FirstAnswers.In(w).Bound(); b > MaxWindow {
+			return bad("first-answers", fmt.Sprintf("at most %g windows of %s", float64(MaxWindow), w), strconv.Quote(s.FirstAnswers.String()))
 		}
 	}
 	if p := s.LatencyPerFlight; p < 0 || p > MaxLatency || float64(p)/float64(w) > MaxDelay/float64(max(1, s.Clients)) {
@@ -379,13 +396,14 @@ func (p Policy) instantRetry() int {
 // by S + N·(1 + L + D), S the first-send spread; with a retry limit R every
 // client is done by S + R·(L + D). With a latency per flight P each way
 // waits at most for the N clients' ways ahead of it, so L grows by 2·N·P
-// and S by N·P.
+// and S by N·P; with the first answers' law S is at least its bound (a
+// first answer is back by then).
 func (s Scenario) continuousHorizon() int {
 	w := s.Policy.TickLength()
 	queue := float64(s.Clients) * float64(s.LatencyPerFlight) / float64(w)
 	lat := s.Latency.In(w).Bound() + 2*queue
 	gap := lat + s.Policy.MaxDelay()
-	spread := max(float64(s.FirstSpread)/float64(w), s.FirstArrivals.In(w).Bound()) + queue
+	spread := max(float64(s.FirstSpread)/float64(w), s.FirstArrivals.In(w).Bound(), s.FirstAnswers.In(w).Bound()) + queue
 	h := spread + float64(s.Clients)*(1+gap)
 	if r := s.Policy.Retries; r > 0 {
 		h = math.Min(h, spread+float64(r)*gap+lat+1)
@@ -448,12 +466,12 @@ func (s *Spec) setTime(field, text string) error {
 			return bad("EVERY,LENGTH, two durations such as 40ms,8ms")
 		}
 		s.stalls = st
-	case "latency", "first-arrivals":
+	case "latency", "first-arrivals", "first-answers":
 		r, err := ParseRoundTrip(text)
 		if err != nil {
 			return bad("a law: a duration (5ms), uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
 		}
-		*map[string]*RoundTrip{"latency": &s.latency, "first-arrivals": &s.firstArrivals}[field] = r
+		*map[string]*RoundTrip{"latency": &s.latency, "first-arrivals": &s.firstArrivals, "first-answers": &s.firstAnswers}[field] = r
 	default:
 		d, err := time.ParseDuration(text)
 		if err != nil {
@@ -469,7 +487,7 @@ func (s *Spec) setTime(field, text string) error {
 }
 
 // continuousFields are the spec fields that only continuous time has.
-var continuousFields = []string{"window", "latency", "first-spread", "first-arrivals", "latency-per-flight", "stalls"}
+var continuousFields = []string{"window", "latency", "first-spread", "first-arrivals", "first-answers", "latency-per-flight", "stalls"}
 
 // applyTime sets the time model of sc, whose other fields the spec has
 // set (before a capacity rate is converted, since in continuous time the
@@ -499,7 +517,7 @@ func (s Spec) applyTime(sc *Scenario) error {
 		}
 	}
 	sc.Time, sc.Latency, sc.FirstSpread, sc.LatencyPerFlight = ContinuousTime, s.latency, s.firstSpread, s.latencyPerFlight
-	sc.FirstArrivals, sc.Stalls = s.firstArrivals, s.stalls
+	sc.FirstArrivals, sc.FirstAnswers, sc.Stalls = s.firstArrivals, s.firstAnswers, s.stalls
 	if s.Given("window") {
 		if s.window < MinTick || s.window > MaxTick {
 			return &FieldError{Flag: "window", Valid: fmt.Sprintf("a duration in [%s, %s]", MinTick, MaxTick), Got: s.window.String()}
@@ -528,6 +546,8 @@ func (s Spec) timeText(f string) string {
 		return s.latencyPerFlight.String()
 	case "first-arrivals":
 		return s.firstArrivals.String()
+	case "first-answers":
+		return s.firstAnswers.String()
 	case "stalls":
 		return s.stalls.String()
 	case "rounding":
@@ -543,7 +563,7 @@ func (s Spec) timeText(f string) string {
 // first window, which it refuses.
 func (s *Spec) timeOf(sc Scenario) {
 	s.timeModel, s.latency, s.firstSpread, s.window, s.latencyPerFlight = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick, sc.LatencyPerFlight
-	s.firstArrivals, s.stalls = sc.FirstArrivals, sc.Stalls
+	s.firstArrivals, s.firstAnswers, s.stalls = sc.FirstArrivals, sc.FirstAnswers, sc.Stalls
 	if sc.Time == ContinuousTime {
 		delete(s.given, "rounding")
 		delete(s.given, "first-window")

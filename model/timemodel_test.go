@@ -93,6 +93,9 @@ func TestSpecTimeRefusals(t *testing.T) {
 		{[]string{"first-arrivals", "quantiles:5ms,1ms"}, "first-arrivals"},
 		{[]string{"first-arrivals", "quantiles:0s,5ms", "first-spread", "5ms"}, "first-arrivals"},
 		{[]string{"first-arrivals", "soon"}, "first-arrivals"},
+		{[]string{"first-answers", "quantiles:0s,5ms"}, "first-answers"},
+		{[]string{"time", "tick", "first-answers", "quantiles:0s,5ms"}, "first-answers"},
+		{[]string{"first-arrivals", "quantiles:0s,5ms", "first-answers", "quantiles:5ms,1ms"}, "first-answers"},
 		{[]string{"latency", "quantiles:2ms,1ms"}, "latency"},
 		{[]string{"stalls", "40ms,8ms"}, "stalls"}, // no machine to stop
 		{[]string{"time", "tick", "stalls", "40ms,8ms"}, "stalls"},
@@ -248,14 +251,14 @@ func TestScenarioJSONTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := spec(t, "window", "10ms", "first-arrivals", "quantiles:0s,3ms,40ms", "latency-per-flight", "50us", "stalls", "40ms,8ms")
+	first, err := spec(t, "window", "10ms", "first-arrivals", "quantiles:0s,3ms,40ms", "first-answers", "quantiles:1ms,30ms,45ms", "latency-per-flight", "50us", "stalls", "40ms,8ms")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(first)
 	var fb Scenario
-	if err := json.Unmarshal(b, &fb); err != nil || fb.FirstArrivals != first.FirstArrivals || fb.Stalls != first.Stalls || first.Stalls != (Stalls{40 * time.Millisecond, 8 * time.Millisecond}) ||
-		!strings.Contains(string(b), `"first_arrivals":"quantiles:0s,3ms,40ms"`) || !strings.Contains(string(b), `"stalls":"40ms,8ms"`) {
+	if err := json.Unmarshal(b, &fb); err != nil || fb.FirstArrivals != first.FirstArrivals || fb.FirstAnswers != first.FirstAnswers || first.FirstAnswers.IsZero() || fb.Stalls != first.Stalls || first.Stalls != (Stalls{40 * time.Millisecond, 8 * time.Millisecond}) ||
+		!strings.Contains(string(b), `"first_arrivals":"quantiles:0s,3ms,40ms"`) || !strings.Contains(string(b), `"stalls":"40ms,8ms"`) || !strings.Contains(string(b), `"first_answers":"quantiles:1ms,30ms,45ms"`) {
 		t.Errorf("first arrivals: JSON %s read back %+v, %v", b, fb.FirstArrivals, err)
 	}
 	if got, err := SpecOf(first).Scenario(); err != nil || got != first {

@@ -32,10 +32,15 @@ type OpenTrial struct {
 	RecoveryTicks int64
 	// Collapsed says the trial stopped early because its backlog passed
 	// the traffic's CollapseBacklog.
-	Collapsed   bool
-	ServedAfter int64 // requests served from the outage's end to the last tick
-	Backlog     int64 // requests still pending after the last tick (after the drain, if any)
-	PeakBacklog int64
+	Collapsed bool
+	// CannotRecover says an OpenLoopToRecovery trial on the queue server
+	// stopped early because its state proved that it could not recover by
+	// its last tick any more (recoveryBound); whether it would have
+	// collapsed later is not known.
+	CannotRecover bool
+	ServedAfter   int64 // requests served from the outage's end to the last tick
+	Backlog       int64 // requests still pending after the last tick (after the drain, if any)
+	PeakBacklog   int64
 	// Drained is the ticks played after the last tick to drain.
 	Drained int64
 	// Skipped says the trial was not played: the trials before it had
@@ -44,6 +49,9 @@ type OpenTrial struct {
 	// Goodput[t] and BacklogAt[t] are the requests served at tick t and
 	// the backlog after it, recorded with Trial.Arrivals.
 	Goodput, BacklogAt []int64
+	// ByOutage is an OpenLoopOutages trial's Recovery for each of its
+	// outage lengths.
+	ByOutage []Recovery
 }
 
 // OpenLoopEngine is the request engine: it plays open-loop trials
@@ -197,6 +205,8 @@ func (w OpenLoopToRecovery) build(sc model.Scenario, c Choice) (Engine, error) {
 			return nil, err
 		}
 		e.toRecovery = true
+		e.bound = newRecoveryBound(e, w.Traffic)
+		e.bound.on = true
 		return e, nil
 	}
 	e, err := NewOpenLoopEngine(sc, w.Traffic, w.Controls)

@@ -63,6 +63,17 @@ type queued struct {
 	tag uint32
 }
 
+// queueRequest is one request of the queue engine, in one record so that
+// a visit to a request touches one cache line.
+type queueRequest struct {
+	prev   float64 // the policy's state (the previous delay)
+	client int32
+	fails  int32 // failed attempts so far: the number of its next retry
+	born   int32 // tick of its first send
+	sent   int32 // tick of its live attempt
+	tag    uint32
+}
+
 // QueueEngine plays the queue server (model.Queue says the semantics, tick
 // by tick) for a cohort or for open-loop traffic. Requests live in a slab
 // (a cohort's request i is client i) with a free list, a ring of per-tick
@@ -80,27 +91,50 @@ type QueueEngine struct {
 	limit   int64
 	timeout int
 	ring    [][]int32
-	// per request slot
-	client []int32
-	fails  []int32   // failed attempts so far: the number of its next retry
-	born   []int32   // tick of its first send
-	sent   []int32   // tick of its live attempt
-	prev   []float64 // the policy's state (the previous delay)
-	tag    []uint32
-	free   []int32
+	req     []queueRequest // the slab, indexed by request slot
+	free    []int32
+	start   float64 // the policy's start state, looked up once
 	// the queue
 	queue      []queued // length a power of two
 	head, tail int64
 	starts     []int64 // starts[s mod (T+1)]: tail when tick s's admissions began
 	failed     []int32 // scratch: the requests whose attempt failed this tick
-	// laws[c], ticks[c] as in ClientEngine, for policies with classes
-	laws       []model.Law
-	ticks      []int
-	maxElapsed float64
-	timeless   bool
+	// classes is how the wait of each retry class is drawn, as in
+	// OpenLoopEngine (nil for a stateful policy, whose law lawOf gives
+	// from the previous delay).
+	classes []retryClass
+	lawOf   func(n int, prev float64) model.Law
+	// latency and response count the trial's useful completions by
+	// latency and by response time below denseLatencies, folded into
+	// Trial.Latency and QueueTrial.Response when the trial ends (as
+	// OpenLoopEngine's latency: the histograms hold the same counts).
+	latency, response []int64
+	maxElapsed        float64
+	timeless          bool
 	// toRecovery stops an open-loop trial at the tick it recovers
-	// (OpenLoopToRecovery).
+	// (OpenLoopToRecovery), or at the tick it can be shown never to
+	// (bound).
 	toRecovery bool
+	bound      recoveryBound
+	// goodput plays an open-loop trial's ticks after the bound's absorbing
+	// rule holds with arrivals only (OpenLoopGoodput), their counts in
+	// fresh.
+	goodput bool
+	fresh   []int64
+	// arr is an open-loop trial's stream of new requests.
+	arr rand.PCG
+	// outages, traffics: OpenLoopOutages's outage lengths and each one's
+	// traffic; until, prefix, saved and resume how play shares the ticks
+	// before the outage (queue_outages.go).
+	outages  []int
+	traffics []model.Traffic
+	until    int
+	prefix   queuePrefix
+	saved    bool
+	resume   bool
+	// shareLate is how many ticks past the outage's start the shared
+	// ticks run: 0, and more only in a test that plants a wrong engine.
+	shareLate int
 }
 
 // NewQueueEngine prepares the queue engine for a cohort (tr nil) or for
@@ -122,20 +156,13 @@ func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl model.Controls) (*
 		e.starts = make([]int64, e.timeout+1)
 	}
 	e.queue = make([]queued, 1024)
+	e.start = sc.Policy.Start()
 	e.maxElapsed, e.timeless = math.Inf(1), true
 	if me := sc.Policy.MaxElapsed; me > 0 {
 		e.maxElapsed, e.timeless = float64(me)/float64(sc.Policy.TickLength()), false
 	}
-	if c := sc.Policy.Classes(); c > 0 {
-		e.laws = make([]model.Law, c+1)
-		e.ticks = make([]int, c+1)
-		for n := 1; n <= c; n++ {
-			l := sc.Policy.Law(n, sc.Policy.Start())
-			e.laws[n] = l
-			if l.Deterministic() {
-				e.ticks[n] = sc.Rounding.Ticks(l.Draw(0))
-			}
-		}
+	if e.classes = retryClasses(sc); e.classes == nil {
+		e.lawOf = sc.Policy.LawFunc()
 	}
 	return e, nil
 }
@@ -169,14 +196,14 @@ func queueBound(sc model.Scenario, tr *model.Traffic) int64 {
 }
 
 // queueEngineBytes is about what one queue engine takes: 8 bytes per queued
-// request, about 28 per live request, the ring and the timeout index.
+// request, about 32 per live request (its record), the ring and the timeout index.
 func queueEngineBytes(sc model.Scenario, tr *model.Traffic) int64 {
 	live := float64(sc.Clients)
 	if tr != nil {
 		live = math.Min(model.MaxRequestsLive, tr.Rate*float64(tr.Ticks)+float64(sc.Clients))
 	}
 	ring := int64(max(sc.MaxDelayTicks(), sc.FirstWindow) + 1)
-	return 8*queueBound(sc, tr) + 28*int64(live) + 24*ring + 8*int64(sc.Queue.Timeout+1)
+	return 8*queueBound(sc, tr) + 32*int64(live) + 24*ring + 8*int64(sc.Queue.Timeout+1)
 }
 
 // queueChoice is the plan's choice for the queue server: its own engine.
@@ -193,20 +220,15 @@ func (e *QueueEngine) alloc(c int32, tick int) (int32, bool) {
 	if n := len(e.free); n > 0 {
 		id := e.free[n-1]
 		e.free = e.free[:n-1]
-		e.client[id], e.fails[id], e.born[id], e.prev[id] = c, 0, int32(tick), e.sc.Policy.Start()
+		r := &e.req[id]
+		r.client, r.fails, r.born, r.prev = c, 0, int32(tick), e.start
 		return id, true
 	}
-	if len(e.client) >= model.MaxRequestsLive {
+	if len(e.req) >= model.MaxRequestsLive {
 		return 0, false
 	}
-	id := int32(len(e.client))
-	e.client = append(e.client, c)
-	e.fails = append(e.fails, 0)
-	e.born = append(e.born, int32(tick))
-	e.sent = append(e.sent, 0)
-	e.prev = append(e.prev, e.sc.Policy.Start())
-	e.tag = append(e.tag, 0)
-	return id, true
+	e.req = append(e.req, queueRequest{prev: e.start, client: c, born: int32(tick)})
+	return int32(len(e.req) - 1), true
 }
 
 // push appends an entry to the queue, growing it; false when the queue
@@ -233,20 +255,22 @@ func (e *QueueEngine) push(x queued) bool {
 // or −1 when the elapsed-time limit makes it give up instead.
 func (e *QueueEngine) wait(src *rand.PCG, id int32, n, tick int) int {
 	var d float64
-	if e.laws == nil {
-		d, e.prev[id] = e.sc.Policy.Law(n, e.prev[id]).Sample(uniform(src))
+	if e.classes == nil {
+		d, e.req[id].prev = e.lawOf(n, e.req[id].prev).Sample(uniform(src))
 	} else {
-		c := min(n, len(e.laws)-1)
-		if t := e.ticks[c]; t > 0 && e.timeless {
-			return t
-		}
-		if e.ticks[c] > 0 {
-			d = e.laws[c].Draw(0)
-		} else {
-			d = e.laws[c].Draw(uniform(src))
+		// Retries past the last class share its law.
+		switch c := &e.classes[min(n, len(e.classes)-1)]; {
+		case c.fixed && e.timeless:
+			return c.ticks
+		case c.fixed:
+			d = c.law.Draw(0)
+		case c.ok: // Law.Draw's clamped uniform, inlined
+			d = min(c.max, c.lo+uniform(src)*c.width)
+		default:
+			d = c.law.Draw(uniform(src))
 		}
 	}
-	if !e.timeless && float64(tick-int(e.born[id]))+d > e.maxElapsed {
+	if !e.timeless && float64(tick-int(e.req[id].born))+d > e.maxElapsed {
 		return -1
 	}
 	return e.sc.Rounding.Ticks(d)
@@ -267,6 +291,50 @@ func (e *QueueEngine) overflow(t *Trial, live int64) {
 // so that policies and controls compared on one seed see the same
 // arrivals).
 func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
+	if e.outages != nil {
+		e.playOutages(src, t, arrivals)
+	} else {
+		e.play(src, t, arrivals)
+	}
+	for v, n := range e.latency {
+		if n > 0 {
+			t.Latency.Add(int64(v), n)
+			t.Served += n
+			e.latency[v] = 0
+		}
+	}
+	for v, n := range e.response {
+		if n > 0 {
+			t.Queue.Response.Add(int64(v), n)
+			e.response[v] = 0
+		}
+	}
+}
+
+// tally counts one value v in dense, or in h (and then also in served,
+// when given) past denseLatencies.
+func tally(dense *[]int64, v int, h *stats.Histogram, served *int64) {
+	if d := *dense; uint(v) < uint(len(d)) {
+		d[v]++
+		return
+	}
+	tallyLong(dense, v, h, served)
+}
+
+// tallyLong is tally past the dense counts so far.
+func tallyLong(dense *[]int64, v int, h *stats.Histogram, served *int64) {
+	if v < denseLatencies {
+		*dense = append(*dense, make([]int64, v+1-len(*dense))...)
+		(*dense)[v]++
+		return
+	}
+	h.Add(int64(v), 1)
+	if served != nil {
+		*served++
+	}
+}
+
+func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	sc := &e.sc
 	q := t.queueTrial()
 	r := len(e.ring)
@@ -274,20 +342,31 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		e.ring[i] = e.ring[i][:0]
 	}
 	e.head, e.tail = 0, 0
-	e.client, e.fails, e.born, e.sent, e.prev, e.tag = e.client[:0], e.fails[:0], e.born[:0], e.sent[:0], e.prev[:0], e.tag[:0]
+	e.req = e.req[:0]
 	e.free = e.free[:0]
 	e.ctl.reset(src)
+	e.bound.run = 0
+	absorbed := false
 	var o *OpenTrial
 	var poisson distuv.Poisson
 	var arr *rand.PCG
 	end, threshold, collapse := 0, int64(0), int64(0)
 	var live, atEnd int64 // requests neither served nor given up
+	tick := 0
 	if e.open != nil {
 		o = &OpenTrial{}
 		t.Open = o
-		arr = rand.NewPCG(src.Uint64(), src.Uint64())
-		poisson = distuv.Poisson{Lambda: e.open.Rate, Src: arr}
+		arr = &e.arr
 		end = e.open.OutageEnd()
+		if e.resume {
+			tick, live = e.restore(src)
+			if end-1 < tick {
+				atEnd = live
+			}
+		} else {
+			arr.Seed(src.Uint64(), src.Uint64())
+		}
+		poisson = distuv.Poisson{Lambda: e.open.Rate, Src: arr}
 		threshold = int64(e.open.RecoveryBacklog(sc.Capacity))
 		collapse = int64(e.open.CollapseBacklog)
 	} else {
@@ -303,8 +382,11 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	}
 	k := sc.Capacity
 	last := -1
-	tick := 0
 	for ; tick < e.horizon; tick++ {
+		if tick == e.until && e.until > 0 {
+			e.save(src, tick, live)
+			return
+		}
 		// A cohort ends when every client is done; open-loop traffic plays
 		// its ticks, then (Drain) on without new requests until it is empty.
 		draining := o != nil && tick >= e.open.Ticks
@@ -344,7 +426,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if len(e.ctl.states) > 0 { // the breakers and throttles decide who sends
 			kept := cur[:0]
 			for _, id := range cur {
-				ok, cause := e.ctl.send(e.client[id], tick)
+				ok, cause := e.ctl.send(e.req[id].client, tick)
 				if ok {
 					kept = append(kept, id)
 					continue
@@ -352,7 +434,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				o.GaveUp++
 				o.GaveUpBy[cause]++
 				gaveUp++
-				e.tag[id]++
+				e.req[id].tag++
 				e.free = append(e.free, id)
 				live--
 			}
@@ -378,12 +460,13 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			e.starts[tick%(e.timeout+1)] = e.tail
 		}
 		for _, id := range cur[:n] {
-			if o != nil && e.fails[id] > 0 {
+			r := &e.req[id]
+			if o != nil && r.fails > 0 {
 				o.Retries++
 			}
-			e.tag[id]++
-			e.sent[id] = int32(tick)
-			if !e.push(queued{id, e.tag[id]}) {
+			r.tag++
+			r.sent = int32(tick)
+			if !e.push(queued{id, r.tag}) {
 				e.overflow(t, live)
 				return
 			}
@@ -394,7 +477,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		q.Rejected += int64(m - n)
 		if o != nil {
 			for _, id := range cur[n:] {
-				if e.fails[id] > 0 {
+				if e.req[id].fails > 0 {
 					o.Retries++
 				}
 			}
@@ -410,19 +493,20 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		for j := 0; j < c && e.head < e.tail; j++ {
 			x := e.queue[e.head&mask]
 			e.head++
-			if e.tag[x.id] != x.tag {
+			r := &e.req[x.id]
+			if r.tag != x.tag {
 				wasted++
 				continue
 			}
 			id := x.id
-			e.tag[id]++
+			r.tag++
 			useful++
 			last = tick
-			t.served(tick - int(e.born[id]) + 1)
-			q.Response.Add(int64(tick-int(e.sent[id])+1), 1)
+			tally(&e.latency, tick-int(r.born)+1, &t.Latency, &t.Served)
+			tally(&e.response, tick-int(r.sent)+1, &q.Response, nil)
 			live--
 			if o != nil {
-				e.ctl.outcome(e.client[id], tick, false, e.fails[id] > 0)
+				e.ctl.outcome(r.client, tick, false, r.fails > 0)
 				if tick >= end && !draining {
 					o.ServedAfter++
 				}
@@ -439,8 +523,8 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			}
 			for p := from; p < to; p++ {
 				x := e.queue[p&mask]
-				if e.tag[x.id] == x.tag {
-					e.tag[x.id]++
+				if r := &e.req[x.id]; r.tag == x.tag {
+					r.tag++
 					failed = append(failed, x.id)
 					q.TimedOut++
 				}
@@ -451,14 +535,15 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
 				return // cancelled within one huge tick
 			}
-			cl := e.client[id]
+			rq := &e.req[id]
+			cl := rq.client
 			if o != nil {
-				e.ctl.outcome(cl, tick, true, e.fails[id] > 0)
+				e.ctl.outcome(cl, tick, true, rq.fails > 0)
 			}
-			if e.fails[id] < math.MaxInt32 {
-				e.fails[id]++
+			if rq.fails < math.MaxInt32 {
+				rq.fails++
 			}
-			n := int(e.fails[id])
+			n := int(rq.fails)
 			ok, cause := false, byLimit
 			if rl := sc.Policy.Retries; rl == 0 || n <= rl {
 				ok, cause = true, 0
@@ -473,7 +558,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				}
 			}
 			if !ok {
-				e.tag[id]++
+				rq.tag++
 				live--
 				gaveUp++
 				if o != nil {
@@ -485,7 +570,7 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				}
 				continue
 			}
-			at := (tick + w) % r
+			at := ringAfter(slot, w, r)
 			e.ring[at] = append(e.ring[at], id)
 		}
 		e.failed = failed[:0]
@@ -521,6 +606,21 @@ func (e *QueueEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			o.Collapsed = true
 			tick++
 			break
+		}
+		if b := &e.bound; b.on || e.goodput {
+			b.observe(e.tail - e.head)
+			if b.on && !o.Recovered && b.cannotRecover(tick, e.tail-e.head, live) {
+				o.CannotRecover = true
+				tick++
+				break
+			}
+			if e.goodput && !absorbed && b.threshold < b.serve*b.timeout && e.open.DrainTicks() == 0 && b.absorbed(e.tail-e.head, live) {
+				absorbed = true // asked once: playArrivals looks at every tick left
+				if stop, l, ok := e.playArrivals(o, arr, poisson, tick, live, atEnd, arrivals); ok {
+					tick, live = stop, l
+					break
+				}
+			}
 		}
 	}
 	q.Queued = e.tail - e.head

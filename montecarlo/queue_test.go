@@ -233,7 +233,8 @@ func TestQueuePlanRefuses(t *testing.T) {
 // control, three attempts, the breaker and a queue limit of k·T, each
 // trial recovers (or not) at the same tick, its per-tick series are the
 // full trial's first recovery tick + 1 entries, and one that does not
-// recover is the full trial.
+// recover is the full trial — or, when it stopped because it could not
+// recover any more (CannotRecover), the full trial's first ticks.
 func TestOpenLoopToRecoveryOnTheQueueServer(t *testing.T) {
 	sc := queueScenario(100, 10, 10, 0, model.Full)
 	limited := sc
@@ -257,7 +258,7 @@ func TestOpenLoopToRecoveryOnTheQueueServer(t *testing.T) {
 			part := queueTrials(t, c.sc, OpenLoopToRecovery{w}, opt)
 			for i := range full {
 				f, p := full[i], part[i]
-				if f.Open.Recovered != p.Open.Recovered || f.Open.RecoveryTicks != p.Open.RecoveryTicks || f.Open.Collapsed != p.Open.Collapsed {
+				if f.Open.Recovered != p.Open.Recovered || f.Open.RecoveryTicks != p.Open.RecoveryTicks || (f.Open.Collapsed != p.Open.Collapsed && !p.Open.CannotRecover) {
 					t.Fatalf("%s trial %d: recovered %v at %d (collapsed %v) in full, %v at %d (%v) stopped", name, i,
 						f.Open.Recovered, f.Open.RecoveryTicks, f.Open.Collapsed, p.Open.Recovered, p.Open.RecoveryTicks, p.Open.Collapsed)
 				}
@@ -269,6 +270,12 @@ func TestOpenLoopToRecoveryOnTheQueueServer(t *testing.T) {
 					}
 					if n < len(f.Arrivals) {
 						stopped++
+					}
+				} else if p.Open.CannotRecover {
+					stuck++
+					n = int(p.Completion)
+					if n >= len(f.Arrivals) {
+						t.Errorf("%s trial %d: stopped as unable to recover at tick %d, the full trial ends at %d", name, i, n, len(f.Arrivals))
 					}
 				} else {
 					stuck++

@@ -85,7 +85,11 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 // clients and the server share a few cores. With P = 0 a send is its
 // arrival. With Stalls the machine stops now and then (exponential up
 // times and stops, from a stream of the trial's drawn after the clients'
-// seeds, in time order) and a way takes P of its running time.
+// seeds, in time order) and a way takes P of its running time. With the
+// first answers' law (Scenario.FirstAnswers) a first send's answer is back
+// at that law's quantile of the uniform its arrival drew (or at its
+// arrival, if later), as measured: the machine takes the first send's way
+// but not its answer's.
 type WindowEngine struct {
 	sc      model.Scenario
 	horizon float64 // in windows
@@ -95,8 +99,12 @@ type WindowEngine struct {
 	// (firstLaw), instead of the uniform over [0, spread).
 	first    model.TripLaw
 	firstLaw bool
-	trip     model.TripLaw
-	flight   float64 // one way's time on the machine, in windows; 0: none
+	// answers is the law of the first answers when the scenario gives
+	// one (answersLaw).
+	answers    model.TripLaw
+	answersLaw bool
+	trip       model.TripLaw
+	flight     float64 // one way's time on the machine, in windows; 0: none
 	// The machine's stalls (Scenario.Stalls), in windows: mean up time
 	// and mean stop; stall is their stream, drawn in time order, and the
 	// machine is stopped over [stopAt, resumeAt).
@@ -116,7 +124,10 @@ type WindowEngine struct {
 
 type windowClient struct {
 	first float64 // when its first send reached the server
-	retry int32
+	// answer is when its first send's answer is back, with the first
+	// answers' law (the same quantile as its first arrival's).
+	answer float64
+	retry  int32
 	// sending says that the client's pending event is a send the machine
 	// has not taken yet (with a latency per flight), not an arrival.
 	sending bool
@@ -135,6 +146,9 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	}
 	if !sc.FirstArrivals.IsZero() {
 		e.first, e.firstLaw = sc.FirstArrivals.In(w), true
+	}
+	if !sc.FirstAnswers.IsZero() {
+		e.answers, e.answersLaw = sc.FirstAnswers.In(w), true
 	}
 	if !sc.Stalls.IsZero() {
 		e.stallEvery, e.stallLength = float64(sc.Stalls.Every)/float64(w), float64(sc.Stalls.Length)/float64(w)
@@ -191,6 +205,9 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			at = e.first.Draw(u)
 		}
 		e.client[c] = windowClient{first: at, prev: sc.Policy.Start()}
+		if e.answersLaw { // the same quantile of the answers' law
+			e.client[c].answer = e.answers.Draw(u)
+		}
 		q = append(q, occEvent{at: at, client: c})
 	}
 	for i := (len(q) - 2) / 4; i >= 0; i-- {
@@ -223,11 +240,14 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if f := math.Floor(a); f != window {
 			window, used = f, 0
 		}
-		back := a // when the client has its answer
-		if e.flight > 0 {
-			if cl.retry == 0 { // the first send's way, as it arrives
-				free = e.carry(max(a, free))
-			}
+		back := a                          // when the client has its answer
+		if e.flight > 0 && cl.retry == 0 { // the first send's way, as it arrives
+			free = e.carry(max(a, free))
+		}
+		switch {
+		case cl.retry == 0 && e.answersLaw: // the first answers as measured
+			back = max(a, cl.answer)
+		case e.flight > 0:
 			free = e.carry(max(a, free))
 			back = free
 		}

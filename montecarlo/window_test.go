@@ -110,6 +110,7 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 	net := make([]rand.PCG, n)
 	next := make([]float64, n) // +Inf: done
 	first := make([]float64, n)
+	answer := make([]float64, n) // the first answers, with their law
 	retry := make([]int, n)
 	prev := make([]float64, n)
 	sending := make([]bool, n)
@@ -154,6 +155,9 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 		if !sc.FirstArrivals.IsZero() {
 			first[c] = sc.FirstArrivals.In(w).Draw(u)
 		}
+		if !sc.FirstAnswers.IsZero() {
+			answer[c] = sc.FirstAnswers.In(w).Draw(u)
+		}
 		next[c], prev[c] = first[c], sc.Policy.Start()
 	}
 	if every > 0 {
@@ -183,10 +187,12 @@ func referenceWindow(sc model.Scenario, src *rand.PCG) (calls, served, gaveUp in
 		calls++
 		lat := trip.Draw(uniform(&net[c]))
 		back := a
-		if p > 0 {
-			if retry[c] == 0 {
-				free = carry(math.Max(free, a))
-			}
+		if p > 0 && retry[c] == 0 {
+			free = carry(math.Max(free, a)) // the first send's way
+		}
+		if retry[c] == 0 && !sc.FirstAnswers.IsZero() {
+			back = math.Max(a, answer[c]) // the answer as measured, no way carried
+		} else if p > 0 {
 			free = carry(math.Max(free, a))
 			back = free
 		}
@@ -226,6 +232,8 @@ func TestWindowEngineMatchesReference(t *testing.T) {
 		{"policy", "full", "window", "10ms", "clients", "200", "capacity", "50", "first-arrivals", "quantiles:0s,1ms,30ms,32ms,45ms", "latency", "quantiles:0s,1ms,9ms", "latency-per-flight", "80us"},
 		{"policy", "full", "window", "10ms", "clients", "500", "capacity", "20", "first-spread", "40ms", "latency", "uniform:0s,2ms", "latency-per-flight", "60us", "stalls", "20ms,6ms"},
 		{"policy", "cenkalti-v4", "window", "10ms", "clients", "300", "capacity", "10", "first-spread", "30ms", "latency-per-flight", "500us", "stalls", "2ms,3ms"},
+		{"policy", "retry-go-v4", "window", "10ms", "clients", "300", "capacity", "10", "first-arrivals", "quantiles:0s,20ms,60ms", "first-answers", "quantiles:5ms,55ms,62ms,70ms", "latency", "uniform:0s,2ms"},
+		{"policy", "full", "window", "10ms", "clients", "400", "capacity", "20", "first-arrivals", "quantiles:0s,1ms,30ms,45ms", "first-answers", "quantiles:0s,40ms,50ms", "latency-per-flight", "60us", "stalls", "20ms,6ms"},
 	} {
 		sc := windowScenario(t, kv...)
 		e, err := NewWindowEngine(sc)
@@ -402,6 +410,45 @@ func TestWindowPlan(t *testing.T) {
 	err = p.Run(ctx, func(*Trial) error { t.Error("a cancelled trial was folded"); return nil })
 	if took := time.Since(start); took > slowdown*5*time.Second || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("cancelled after 200ms: took %s, err %v", took, err)
+	}
+}
+
+// The first answers' law sets when each failed first send's client has its
+// answer: with every answer back at 50 ms (quantiles:50ms,50ms) and a fixed
+// delay of 2 windows of 10 ms with no round trip, every first send that
+// failed arrives again at exactly 70 ms, where one window admits k of them.
+// And answers no later than the arrivals (the law of the arrivals itself)
+// change nothing: the trials are those without the law, draw for draw.
+func TestWindowFirstAnswers(t *testing.T) {
+	const n, k = 200, 10
+	kv := []string{"policy", "fixed", "fixed-delay", "2", "window", "10ms", "clients", "200", "capacity", "10", "first-arrivals", "quantiles:0s,30ms"}
+	sc := windowScenario(t, append(append([]string(nil), kv...), "first-answers", "quantiles:50ms,50ms")...)
+	e, err := NewWindowEngine(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		var tr Trial
+		e.Play(Stream(1, sc, i), &tr, true)
+		// 30 ms of first sends over 3 windows admit 3k; the other n − 3k
+		// all come back at 70 ms: k of them get in, the rest at 90 ms, …
+		at70 := 0
+		for _, ms := range tr.CallTimes {
+			if math.Abs(ms-70) < 1e-9 {
+				at70++
+			}
+		}
+		if at70 != n-3*k {
+			t.Errorf("trial %d: %d calls at 70 ms, want the %d first sends that failed", i, at70, n-3*k)
+		}
+	}
+	var plain, same []Trial
+	playWindow(t, windowScenario(t, kv...), 10, func(tr *Trial) { plain = append(plain, *tr) })
+	playWindow(t, windowScenario(t, append(append([]string(nil), kv...), "first-answers", "quantiles:0s,30ms")...), 10, func(tr *Trial) { same = append(same, *tr) })
+	for i := range plain {
+		if plain[i].Calls != same[i].Calls || plain[i].Time != same[i].Time || plain[i].LatencySum != same[i].LatencySum {
+			t.Errorf("trial %d: answers at the arrivals changed it: %d calls %v ms, without the law %d calls %v ms", i, same[i].Calls, same[i].Time, plain[i].Calls, plain[i].Time)
+		}
 	}
 }
 

@@ -39,7 +39,7 @@ func QueueMetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 	variants := analysis.QueueVariants(sc)
 	rows := []Row{{YLabel: "outage length (ticks)"}, {YLabel: "outage length (ticks)"}}
 	for i, v := range variants {
-		m, err := analysis.Metastability(ctx, v.Scenario, base, v.Controls, grid, opt)
+		m, err := analysis.QueueMetastability(ctx, v.Scenario, base, v.Controls, grid, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.Name, err)
 		}

@@ -288,7 +288,7 @@ func (g Grid) axes() ([]axis, error) {
 			for _, x := range xs {
 				a.values = append(a.values, fmtFloat(x))
 			}
-		case "latency", "first-arrivals":
+		case "latency", "first-arrivals", "first-answers":
 			a.values, err = roundTrips(text)
 		case "stalls":
 			a.values = strings.Split(text, ";")

@@ -30,6 +30,7 @@ type scenarioFlags struct {
 	// The time model (registerTime).
 	timeModel, latency  string
 	firstArrivals       string
+	firstAnswers        string
 	stalls              string
 	window, firstSpread time.Duration
 	latencyPerFlight    time.Duration

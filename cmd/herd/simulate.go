@@ -169,7 +169,7 @@ rounding decides its result.`,
 	out.register(c)
 	controls.register(c)
 	traffic.register(c)
-	c.Flags().BoolVar(&arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick (with --trials 1, one trial's timeline)")
+	c.Flags().BoolVar(&arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick, or of every window of the window server in continuous time (with --trials 1, one trial's timeline)")
 	return c
 }
 

@@ -20,6 +20,7 @@ func (f *scenarioFlags) registerTime(fs *pflag.FlagSet) {
 	fs.StringVar(&f.latency, "latency", "0s", "continuous time: each attempt's round trip, a duration (5ms), uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM (quantiles at p = 0, 1/M, …, 1, linear between; e.g. uniform:2ms,8ms)")
 	fs.DurationVar(&f.firstSpread, "first-spread", 0, "continuous time: the first sends reach the server uniformly over [0, D), e.g. 50ms (0: all at once)")
 	fs.StringVar(&f.firstArrivals, "first-arrivals", "", "continuous time: the law of the first sends' arrivals at the server instead of --first-spread's uniform one, in --latency's syntax, e.g. measured quantiles quantiles:0s,2ms,9ms,30ms,41ms (p = 0, ¼, ½, ¾, 1; linear between)")
+	fs.StringVar(&f.firstAnswers, "first-answers", "", "continuous time, with --first-arrivals: the law of the times the first sends' answers are back at their clients, in --latency's syntax (the k-th first arrival gets the k-th answer back, no sooner than it arrived; the machine of --latency-per-flight does not carry these ways again), e.g. measured quantiles: on a busy machine the answers to a burst come back in a clump")
 	fs.StringVar(&f.stalls, "stalls", "", "continuous time: the machine of --latency-per-flight stops now and then: it carries ways for exponential times of mean EVERY between stops of exponential length of mean LENGTH, when nothing moves (a host whose other work takes the cores for a time slice), e.g. 40ms,8ms (default: never)")
 	fs.DurationVar(&f.latencyPerFlight, "latency-per-flight", 0, "continuous time: round trips that grow with the load: one machine carries every request's way to the server and every answer's way back, "+
 		"one at a time in the order they were sent, each taking D, so that a way waits D for each one in flight ahead of it (clients and server sharing a few cores), e.g. 50us; "+
@@ -36,6 +37,9 @@ func describeContinuous(sc model.Scenario, pol string) string {
 	}
 	if !sc.FirstArrivals.IsZero() {
 		s += fmt.Sprintf(", first arrivals %s", sc.FirstArrivals)
+	}
+	if !sc.FirstAnswers.IsZero() {
+		s += fmt.Sprintf(", first answers %s", sc.FirstAnswers)
 	}
 	if sc.LatencyPerFlight > 0 {
 		s += fmt.Sprintf(", %s per way in flight", sc.LatencyPerFlight)
