@@ -32,10 +32,26 @@ type Cache struct {
 	mu           sync.Mutex
 	m            map[cacheKey]*cacheEntry
 	hits, misses atomic.Int64
+	// tapes keeps the new arrivals of the open-loop trials played, which
+	// runs of other controls or outages on the same trials read instead of
+	// drawing (montecarlo.ArrivalTapes; withTapes).
+	tapes *montecarlo.ArrivalTapes
 }
 
 // NewCache is an empty cache.
-func NewCache() *Cache { return &Cache{m: map[cacheKey]*cacheEntry{}} }
+func NewCache() *Cache {
+	return &Cache{m: map[cacheKey]*cacheEntry{}, tapes: montecarlo.NewArrivalTapes()}
+}
+
+// withTapes is opt reading and keeping the arrival tapes of the cache of
+// ctx, when it carries one: the runs of one process share the arrivals of
+// their trials, which never changes a result.
+func withTapes(ctx context.Context, opt montecarlo.Options) montecarlo.Options {
+	if c := CacheOf(ctx); c != nil && opt.Tapes == nil {
+		opt.Tapes = c.tapes
+	}
+	return opt
+}
 
 // cacheKey is the content address of a result: a SHA-256 of what
 // determines it.

@@ -168,7 +168,7 @@ func stuckCell(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl mod
 	}
 	w := montecarlo.OpenLoop{Traffic: tr, Controls: ctl}
 	return cachedWith(ctx, "stuck", sc, opt, question{w, atMost}, func() (bool, error) {
-		plan, err := montecarlo.NewPlan(sc, montecarlo.NewOpenLoopUntilDecided(w, atMost, opt.Trials), opt)
+		plan, err := montecarlo.NewPlan(sc, montecarlo.NewOpenLoopUntilDecided(w, atMost, opt.Trials), withTapes(ctx, opt))
 		if err != nil {
 			return false, err
 		}

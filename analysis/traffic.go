@@ -206,7 +206,7 @@ type RecoverySummary struct {
 func SimulateRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options) (RecoverySummary, error) {
 	w := montecarlo.OpenLoopToRecovery{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}
 	return cachedWith(ctx, "recovery", sc, opt, w, func() (RecoverySummary, error) {
-		plan, err := montecarlo.NewPlan(sc, w, opt)
+		plan, err := montecarlo.NewPlan(sc, w, withTapes(ctx, opt))
 		if err != nil {
 			return RecoverySummary{}, err
 		}
@@ -234,7 +234,7 @@ func SimulateRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, 
 // simulateRequests plays a workload of the request engine and folds its
 // trials.
 func simulateRequests(ctx context.Context, sc model.Scenario, tr model.Traffic, w montecarlo.Workload, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
-	plan, err := montecarlo.NewPlan(sc, w, opt)
+	plan, err := montecarlo.NewPlan(sc, w, withTapes(ctx, opt))
 	if err != nil {
 		return TrafficSummary{}, err
 	}

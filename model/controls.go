@@ -81,6 +81,13 @@ const (
 	Causes                    // the number of causes
 )
 
+// RefusesSends reports whether a control that is on may refuse a send, not
+// only a retry: the circuit breaker and adaptive throttling. The others'
+// Send lets every send through and changes nothing (an engine need not
+// ask it), so where no send fails no control changes what happens: their
+// state decides only retries.
+func (c Controls) RefusesSends() bool { return c.Breaker.Window != 0 || c.Adaptive.K != 0 }
+
 // List is the controls that are on (a nonzero parameter), in the order an engine asks them:
 // bucket, breaker, Brooker's breaker, budget, gRPC throttling, adaptive
 // throttling. A retry is asked of each in turn and the first that refuses

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -122,5 +123,46 @@ func TestTrafficOutageOverflow(t *testing.T) {
 	var fe *FieldError
 	if err := tr.Validate(sc); !errors.As(err, &fe) || fe.Flag != "outage" {
 		t.Fatalf("outage of %d ticks: %v; want a FieldError naming --outage", tr.OutageLength, err)
+	}
+}
+
+// refusedSomeSend plays one control's state through random starts, sends,
+// outcomes (mostly failures) and retries of a few clients, and reports
+// whether it ever refused a send.
+func refusedSomeSend(k Control) bool {
+	sc := Default()
+	const clients = 4
+	s := k.NewState(sc, clients)
+	s.Reset()
+	rng := rand.New(rand.NewPCG(3, 9))
+	draw := rng.Float64
+	for tick := range 5000 {
+		for c := range int32(clients) {
+			s.Start(c, tick)
+			if !s.Send(c, tick, draw) {
+				return true
+			}
+			s.Outcome(c, tick, rng.Float64() < 0.9, rng.IntN(2) == 0)
+			s.Retry(c, tick)
+		}
+	}
+	return false
+}
+
+// TestRefusesSends: the controls RefusesSends names refuse sends under
+// failures, and the others never do.
+func TestRefusesSends(t *testing.T) {
+	for _, c := range []Controls{
+		{Bucket: DefaultBucket(AWSBucket)}, {Bucket: DefaultBucket(AWS2026Bucket)}, {Bucket: DefaultBucket(BrookerBucket)},
+		{Bucket: DefaultBucket(BrookerSimBucket)}, {Breaker: DefaultBreaker()}, {SimBreaker: DefaultSimBreaker()},
+		{Budget: DefaultRetryBudget()}, {Throttling: DefaultRetryThrottling()}, {Adaptive: DefaultAdaptiveThrottling()},
+	} {
+		l := c.List()
+		if len(l) != 1 {
+			t.Fatalf("%v: %d controls on", c, len(l))
+		}
+		if got, want := refusedSomeSend(l[0]), c.RefusesSends(); got != want {
+			t.Errorf("%s: refused a send %v, RefusesSends %v", l[0].Name(), got, want)
+		}
 	}
 }

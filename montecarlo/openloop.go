@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/herdlab/herd/model"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // OpenTrial is what a request-engine trial (open or closed loop)
@@ -76,9 +75,22 @@ type OpenLoopEngine struct {
 	ring   [][]int32
 	wake   [][]int32 // closed loop: the clients that send a new request at each tick
 	sent   []int32
-	lost   []int32   // the flaky server's failed calls of a tick
-	req    []request // the slab, indexed by request id
-	free   []int32
+	lost   []int32 // the flaky server's failed calls of a tick
+	// arr is a trial's stream of new arrivals and poisson its counts.
+	arr     rand.PCG
+	poisson *poissonDraws
+	// quiet holds the clients of a quiet tick's arrivals (quietTick).
+	quiet []int32
+	// tapes, when set, keeps the trials' arrivals (ArrivalTapes); taped
+	// says this trial uses them, as taping.
+	tapes  *ArrivalTapes
+	taped  bool
+	taping taping
+	// refuses says a control may refuse a send (model.Controls.RefusesSends);
+	// the others' sends are not asked, as they let every one through.
+	refuses bool
+	req     []request // the slab, indexed by request id
+	free    []int32
 	// start is the policy's start state, classes how the wait of each
 	// retry class is drawn (nil for a stateful policy, whose law depends
 	// on the previous delay), decided once rather than per retry.
@@ -250,7 +262,8 @@ func retryClasses(sc model.Scenario) []retryClass {
 
 // NewOpenLoopEngine prepares the request engine for open-loop traffic.
 func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*OpenLoopEngine, error) {
-	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc), start: sc.Policy.Start(), classes: retryClasses(sc)}
+	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc), start: sc.Policy.Start(), classes: retryClasses(sc), refuses: ctl.RefusesSends()}
+	e.poisson = newPoissonDraws(&e.arr, tr.Rate)
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
 	return e, nil
 }
@@ -349,6 +362,17 @@ func (e *OpenLoopEngine) served(t *Trial, latency int) {
 	e.servedLong(t, latency)
 }
 
+// servedMany counts n requests served with the given latency.
+func (e *OpenLoopEngine) servedMany(t *Trial, latency, n int) {
+	if uint(latency) < uint(len(e.latency)) {
+		e.latency[latency] += int64(n)
+		return
+	}
+	for range n {
+		e.served(t, latency)
+	}
+}
+
 // servedLong is served past the dense counts so far.
 func (e *OpenLoopEngine) servedLong(t *Trial, latency int) {
 	if latency < denseLatencies {
@@ -370,6 +394,9 @@ func (e *OpenLoopEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		defer func() { d.record(t.Index, t.Open.Recovered) }()
 	}
 	e.play(src, t, arrivals)
+	if e.taped {
+		e.endTape()
+	}
 	for v, n := range e.latency {
 		if n > 0 {
 			t.Latency.Add(int64(v), n)
@@ -383,8 +410,13 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	sc, tr := &e.sc, &e.tr
 	o := &OpenTrial{}
 	t.Open = o
-	arr := rand.NewPCG(src.Uint64(), src.Uint64())
-	poisson := distuv.Poisson{Lambda: tr.Rate, Src: arr}
+	arr := &e.arr
+	seed1, seed2 := src.Uint64(), src.Uint64()
+	arr.Seed(seed1, seed2)
+	e.poisson.setMean(tr.Rate)
+	if e.taped = e.tapeable(); e.taped {
+		e.startTape(seed1, seed2)
+	}
 	for i := range e.ring {
 		e.ring[i] = e.ring[i][:0]
 	}
@@ -417,6 +449,16 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	controlled := len(ctl.states) > 0
 	flaky := sc.Server == model.Flaky && sc.FailureRate > 0
 	closed := e.closed != nil
+	quietable := !closed && !flaky
+	// From quietFrom on, once recovered and empty, the trial is quiet to
+	// its horizon (quietRest).
+	quietFrom := math.MaxInt
+	if e.taped && quietable && !arrivals && !e.refuses {
+		quietFrom = e.taping.quietFrom(tr.Ticks, sc.Capacity)
+	}
+	// Without control state, any run of quiet ticks the tape shows is
+	// skipped so (quietSkip).
+	skips := e.taped && quietable && !arrivals && !controlled && sc.Capacity <= model.MaxRequestsLive
 	retryLimit := sc.Policy.Retries
 	tick := 0
 	// slot is tick mod r, kept without dividing: a retry at slot + wait
@@ -426,108 +468,145 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 		if draining && live == 0 {
 			break
 		}
+		if live == 0 && o.Recovered && !draining {
+			if tick >= quietFrom {
+				e.quietRest(t, tick)
+				tick = tr.Ticks
+				break
+			}
+			if skips {
+				if j := e.quietSkip(t, tick); j > tick {
+					// The ring is empty: its slots only move on.
+					slot = (slot + (j - tick)) % r
+					if tick = j; tick >= tr.Ticks {
+						break // over, as a drain with nothing left ends
+					}
+				}
+			}
+		}
 		cur := e.ring[slot]
 		gaveUp := o.GaveUp
 		booked := len(cur)
-		cur, err := e.arrivals(arr, &poisson, tick, draining, cur)
-		if err != nil {
-			t.Censored = true
-			o.Backlog = live
-			return
-		}
-		live += int64(len(cur) - booked)
-		o.NewRequests += int64(len(cur) - booked)
-		// The breakers and throttles decide who sends.
-		sent := e.sent[:0]
-		if !controlled {
-			sent = append(sent, cur...)
+		// A quiet tick — nothing booked, and no more arrivals than the
+		// server takes — draws nothing but its arrivals (quietTick).
+		var m, s int
+		var err error
+		quiet := false
+		if booked == 0 && quietable && !draining && (tick > 0 || !tr.StartCohort) {
+			n := e.fresh(tick)
+			if n <= tr.CapacityAt(sc.Capacity, tick) && live+int64(n) <= model.MaxRequestsLive {
+				m = e.quietTick(t, n, tick)
+				s, quiet = m, true
+				if tick >= end {
+					o.ServedAfter += int64(m)
+				}
+			} else {
+				cur, err = e.addFresh(n, tick, cur)
+			}
 		} else {
-			for _, id := range cur {
-				ok, cause := ctl.send(e.req[id].client, tick)
-				if ok {
-					sent = append(sent, id)
+			cur, err = e.arrivals(arr, tick, draining, cur)
+		}
+		if !quiet {
+			if err != nil {
+				e.taping.ok = false // the tick's arrivals were cut off
+				t.Censored = true
+				o.Backlog = live
+				return
+			}
+			live += int64(len(cur) - booked)
+			o.NewRequests += int64(len(cur) - booked)
+			// The breakers and throttles decide who sends.
+			sent := e.sent[:0]
+			if !controlled || !e.refuses {
+				sent = append(sent, cur...)
+			} else {
+				for _, id := range cur {
+					ok, cause := ctl.send(e.req[id].client, tick)
+					if ok {
+						sent = append(sent, id)
+						continue
+					}
+					o.GaveUp++
+					o.GaveUpBy[cause]++
+					e.end(id, tick)
+					live--
+				}
+			}
+			e.ring[slot] = cur[:0]
+			e.sent = sent
+			m = len(sent)
+			t.Calls += int64(m)
+			t.Peak = max(t.Peak, int64(m))
+			s = m
+			if k := tr.CapacityAt(sc.Capacity, tick); m > k {
+				s = tr.Goodput(sc.Server, k, m)
+			}
+			winners, losers := sent[:s], sent[s:]
+			if f := min(s, m-s); f > 0 {
+				// Shuffle the smaller side to the front.
+				for i := range f {
+					j := i + int(below(src, uint64(m-i)))
+					sent[i], sent[j] = sent[j], sent[i]
+				}
+				if f < s {
+					losers, winners = sent[:m-s], sent[m-s:]
+				}
+			}
+			if flaky && len(winners) > 0 {
+				winners, losers = e.flaky(src, winners, losers)
+				s = len(winners)
+			}
+			// Outcomes within a tick are simultaneous; successes are credited
+			// to the controls before the failures ask for retries.
+			for _, id := range winners {
+				q := &e.req[id]
+				retried := q.attempt > 0
+				if retried {
+					o.Retries++
+				}
+				if controlled {
+					ctl.outcome(q.client, tick, false, retried)
+				}
+				e.served(t, tick-int(q.born)+1)
+				if closed {
+					e.end(id, tick)
+				}
+			}
+			if !closed {
+				e.free = append(e.free, winners...)
+			}
+			if tick >= end && !draining {
+				o.ServedAfter += int64(len(winners))
+			}
+			live -= int64(len(winners))
+			for _, id := range losers {
+				q := &e.req[id]
+				a := q.attempt
+				if a > 0 {
+					o.Retries++
+				}
+				if controlled {
+					ctl.outcome(q.client, tick, true, a > 0)
+				}
+				if a < math.MaxInt32 { // saturate, as in ClientEngine
+					a++
+					q.attempt = a
+				}
+				n := int(a)                 // sends made, and the number of the next retry
+				ok, cause := false, byLimit // the policy's own retry limit first
+				if retryLimit == 0 || n <= retryLimit {
+					ok, cause = ctl.retry(q.client, n, tick)
+				}
+				if !ok {
+					o.GaveUp++
+					o.GaveUpBy[cause]++
+					e.end(id, tick)
+					live--
 					continue
 				}
-				o.GaveUp++
-				o.GaveUpBy[cause]++
-				e.end(id, tick)
-				live--
+				at := ringAfter(slot, e.wait(src, id, n), r)
+				e.ring[at] = append(e.ring[at], id)
 			}
-		}
-		e.ring[slot] = cur[:0]
-		e.sent = sent
-		m := len(sent)
-		t.Calls += int64(m)
-		t.Peak = max(t.Peak, int64(m))
-		s := m
-		if k := tr.CapacityAt(sc.Capacity, tick); m > k {
-			s = tr.Goodput(sc.Server, k, m)
-		}
-		winners, losers := sent[:s], sent[s:]
-		if f := min(s, m-s); f > 0 {
-			// Shuffle the smaller side to the front.
-			for i := range f {
-				j := i + int(below(src, uint64(m-i)))
-				sent[i], sent[j] = sent[j], sent[i]
-			}
-			if f < s {
-				losers, winners = sent[:m-s], sent[m-s:]
-			}
-		}
-		if flaky && len(winners) > 0 {
-			winners, losers = e.flaky(src, winners, losers)
-			s = len(winners)
-		}
-		// Outcomes within a tick are simultaneous; successes are credited
-		// to the controls before the failures ask for retries.
-		for _, id := range winners {
-			q := &e.req[id]
-			retried := q.attempt > 0
-			if retried {
-				o.Retries++
-			}
-			if controlled {
-				ctl.outcome(q.client, tick, false, retried)
-			}
-			e.served(t, tick-int(q.born)+1)
-			if closed {
-				e.end(id, tick)
-			}
-		}
-		if !closed {
-			e.free = append(e.free, winners...)
-		}
-		if tick >= end && !draining {
-			o.ServedAfter += int64(len(winners))
-		}
-		live -= int64(len(winners))
-		for _, id := range losers {
-			q := &e.req[id]
-			a := q.attempt
-			if a > 0 {
-				o.Retries++
-			}
-			if controlled {
-				ctl.outcome(q.client, tick, true, a > 0)
-			}
-			if a < math.MaxInt32 { // saturate, as in ClientEngine
-				a++
-				q.attempt = a
-			}
-			n := int(a)                 // sends made, and the number of the next retry
-			ok, cause := false, byLimit // the policy's own retry limit first
-			if retryLimit == 0 || n <= retryLimit {
-				ok, cause = ctl.retry(q.client, n, tick)
-			}
-			if !ok {
-				o.GaveUp++
-				o.GaveUpBy[cause]++
-				e.end(id, tick)
-				live--
-				continue
-			}
-			at := ringAfter(slot, e.wait(src, id, n), r)
-			e.ring[at] = append(e.ring[at], id)
 		}
 		o.PeakBacklog = max(o.PeakBacklog, live)
 		if arrivals {
@@ -561,6 +640,125 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	t.Completion = int64(min(tick, tr.Ticks))
 }
 
+// quietTick plays a tick of an open loop at which no retry is booked and
+// the n new requests are at most what the server takes (not flaky), and
+// returns its sends: every request a control lets through is served at
+// once, with latency 1 and no chance draw, and none is left alive. So it
+// draws only the arrivals' clients and tells the controls what the full
+// tick would, in the same order (every start, then every send, then every
+// success), without a request in the slab, a shuffle or a retry.
+func (e *OpenLoopEngine) quietTick(t *Trial, n, tick int) int {
+	o := t.Open
+	o.NewRequests += int64(n)
+	m := n
+	clients := uint64(e.sc.Clients)
+	if ctl := e.ctl; len(ctl.states) == 0 {
+		// No control keeps state: the clients are drawn (or read) only to
+		// keep the arrivals' stream where the full tick leaves it.
+		switch {
+		case e.taped && e.taping.onTape:
+			e.taping.pos += n
+		case e.taped:
+			for range n {
+				e.client()
+			}
+		case clients > 1:
+			for range n {
+				below(&e.arr, clients)
+			}
+		}
+	} else {
+		q := e.quiet[:0]
+		for range n {
+			c := e.client()
+			ctl.start(c, tick)
+			q = append(q, c)
+		}
+		e.quiet = q
+		sent := q
+		if e.refuses {
+			sent = q[:0]
+			for _, c := range q {
+				if ok, cause := ctl.send(c, tick); !ok {
+					o.GaveUp++
+					o.GaveUpBy[cause]++
+					continue
+				}
+				sent = append(sent, c)
+			}
+		}
+		for _, c := range sent {
+			ctl.outcome(c, tick, false, false)
+		}
+		m = len(sent)
+	}
+	t.Calls += int64(m)
+	t.Peak = max(t.Peak, int64(m))
+	if m > 0 {
+		e.servedMany(t, 1, m)
+	}
+	return m
+}
+
+// quietRest plays the ticks from tick to the horizon of a trial that has
+// recovered, holds no request, and whose tape says no later tick brings
+// more new requests than the capacity, under controls that refuse no
+// send. Each of those ticks is then quiet (quietTick), and leaves the
+// trial empty for the next: every new request is served at its first
+// send, with latency 1 and no chance draw. So their sum is the rest of
+// the trial — its new requests, calls and services, its peak — read off
+// the tape; the controls' state, which would decide only retries, is
+// left as it is, and the streams are not read again.
+func (e *OpenLoopEngine) quietRest(t *Trial, tick int) {
+	var sum int64
+	peak := 0
+	for _, n := range e.taping.tape.counts[tick:e.tr.Ticks] {
+		sum += int64(n)
+		peak = max(peak, int(n))
+	}
+	o := t.Open
+	o.NewRequests += sum
+	o.ServedAfter += sum
+	t.Calls += sum
+	t.Peak = max(t.Peak, int64(peak))
+	e.servedMany(t, 1, int(sum))
+}
+
+// quietSkip plays, in a trial that has recovered, holds no request and
+// has no control state, the ticks from tick on that its tape shows
+// bringing at most the capacity, up to the first that brings more (or the
+// tape's end, or the horizon), and returns that tick. Each is quiet
+// (quietTick) and leaves the trial empty for the next, as in quietRest;
+// without control state nothing else is told, and the tape's clients are
+// passed over. The trial goes on from the returned tick as if it had
+// played those before it.
+func (e *OpenLoopEngine) quietSkip(t *Trial, tick int) int {
+	p := &e.taping
+	if p.tape == nil {
+		return tick
+	}
+	counts := p.tape.counts[:min(len(p.tape.counts), e.tr.Ticks)]
+	k := e.sc.Capacity
+	var sum int64
+	peak := 0
+	j := tick
+	for ; j < len(counts) && int(counts[j]) <= k; j++ {
+		sum += int64(counts[j])
+		peak = max(peak, int(counts[j]))
+	}
+	if j == tick {
+		return tick
+	}
+	o := t.Open
+	o.NewRequests += sum
+	o.ServedAfter += sum
+	t.Calls += sum
+	t.Peak = max(t.Peak, int64(peak))
+	e.servedMany(t, 1, int(sum))
+	p.pos += int(sum)
+	return j
+}
+
 // ringAfter is the slot d ticks after slot in a ring of r slots, for d ≥ 0:
 // (slot + d) mod r without a division when d < r.
 func ringAfter(slot, d, r int) int {
@@ -576,7 +774,7 @@ func ringAfter(slot, d, r int) int {
 // with StartCohort), each from a client chosen uniformly; in a closed loop
 // those of the clients whose think time ends now — and tells the controls
 // they start.
-func (e *OpenLoopEngine) arrivals(arr *rand.PCG, poisson *distuv.Poisson, tick int, draining bool, cur []int32) ([]int32, error) {
+func (e *OpenLoopEngine) arrivals(arr *rand.PCG, tick int, draining bool, cur []int32) ([]int32, error) {
 	if e.closed != nil {
 		w := tick % len(e.wake)
 		due := e.wake[w]
@@ -603,18 +801,57 @@ func (e *OpenLoopEngine) arrivals(arr *rand.PCG, poisson *distuv.Poisson, tick i
 			}
 		}
 	}
-	if len(e.tr.Steps) > 0 {
-		poisson.Lambda = e.tr.RateAt(tick)
-	}
-	fresh := int(poisson.Rand())
-	clients := uint64(e.sc.Clients)
-	for range fresh {
-		c := int32(0)
-		if clients > 1 {
-			c = int32(below(arr, clients))
+	return e.addFresh(e.fresh(tick), tick, cur)
+}
+
+// fresh draws how many new requests arrive at tick of an open loop.
+func (e *OpenLoopEngine) fresh(tick int) int {
+	if e.taped {
+		if n, ok := e.tapeCount(tick); ok {
+			return n
 		}
+	}
+	if len(e.tr.Steps) > 0 {
+		e.poisson.setMean(e.tr.RateAt(tick))
+	}
+	n := e.poisson.draw()
+	if e.taped {
+		e.taping.recordCount(n)
+	}
+	return n
+}
+
+// client is the client of the next new request of an open loop, chosen
+// uniformly (or read from the tape).
+func (e *OpenLoopEngine) client() int32 {
+	if !e.taped {
+		return e.drawClient()
+	}
+	p := &e.taping
+	if p.onTape {
+		c := p.tape.clients[p.pos]
+		p.pos++
+		return int32(c)
+	}
+	c := e.drawClient()
+	p.clients = append(p.clients, uint8(c))
+	return c
+}
+
+// drawClient draws the client of a new request.
+func (e *OpenLoopEngine) drawClient() int32 {
+	if n := uint64(e.sc.Clients); n > 1 {
+		return int32(below(&e.arr, n))
+	}
+	return 0
+}
+
+// addFresh appends to cur n new requests of tick, each from a client
+// chosen uniformly.
+func (e *OpenLoopEngine) addFresh(n, tick int, cur []int32) ([]int32, error) {
+	for range n {
 		var err error
-		if cur, err = e.add(cur, c, tick); err != nil {
+		if cur, err = e.add(cur, e.client(), tick); err != nil {
 			return cur, err
 		}
 	}

@@ -195,3 +195,51 @@ func flakyBench() requestCase {
 	b.MinRetriesPerSec = 0
 	return requestCase{sc: sc, tr: model.Traffic{Rate: 1000, Ticks: 600}, ctl: model.Controls{Budget: b}}
 }
+
+// TestOpenLoopTapesSameAsReference plays every request case as
+// TestOpenLoopSameAsReference does, but through one store of arrival
+// tapes, three times a trial: over half the horizon (which records a
+// tape), over the whole horizon (which reads it and records a longer
+// one past it) and over the whole horizon again (which reads it all).
+// Every play must record what the reference does with the same traffic.
+func TestOpenLoopTapesSameAsReference(t *testing.T) {
+	trials := 8
+	if testing.Short() {
+		trials = 3
+	}
+	for _, c := range requestCases() {
+		if c.closed != nil {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			tapes := NewArrivalTapes()
+			half := c.tr
+			half.Ticks = c.tr.Ticks / 2
+			var got, want Trial
+			for _, tr := range []model.Traffic{half, c.tr, c.tr} {
+				e, err := NewOpenLoopEngine(c.sc, tr, c.ctl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.tapes = tapes
+				r, err := newRefOpenLoopEngine(c.sc, tr, c.ctl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range trials {
+					arrivals := i%2 == 1
+					got.reset(i)
+					want.reset(i)
+					e.Play(Stream(5, c.sc, i), &got, arrivals)
+					r.Play(Stream(5, c.sc, i), &want, arrivals)
+					if g, w := trialText(&got), trialText(&want); g != w {
+						t.Fatalf("%d ticks, trial %d differs from the reference:\n got %s\nwant %s", tr.Ticks, i, g, w)
+					}
+				}
+			}
+			if e := (&OpenLoopEngine{tapes: tapes, sc: c.sc, tr: c.tr}); e.tapeable() && len(tapes.m) == 0 {
+				t.Fatal("no tape was recorded")
+			}
+		})
+	}
+}

@@ -210,6 +210,9 @@ func (p *Plan) Run(ctx context.Context, fold func(*Trial) error) error {
 		if err != nil {
 			return err
 		}
+		if o, ok := e.(*OpenLoopEngine); ok {
+			o.tapes = p.Options.Tapes
+		}
 		engines[i] = e
 	}
 	return play(ctx, p.Scenario, p.Options, engines, p.PerWorker, fold)

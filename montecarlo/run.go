@@ -25,6 +25,9 @@ type Options struct {
 	// NewPlan refuses a run whose one trial would not fit, and uses fewer
 	// workers, never other results, when many would not.
 	MaxMemory int64
+	// Tapes, when set, shares the new arrivals of open-loop trials between
+	// the runs that play them (ArrivalTapes); it never changes results.
+	Tapes *ArrivalTapes
 
 	// build, when set, builds each worker's engine instead of the
 	// workload: a test's seam to plant a wrong engine.
