@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	trace := fs.String("trace", "", "write every request of every repetition to this CSV file (client send, handler entry, decision, answer and the delay drawn after it, µs from the server's first arrival)")
 	load := fs.Bool("load", true, "give herd the round trip's load model (--latency-per-flight: a machine's time per way in flight, measured from the ways' times; --latency: the clients' own time between an answer and the next send); false: the measured round trips as one law independent of the load")
 	replayFile := fs.String("replay", "", "judge herd again on the repetitions of this -trace file instead of running live ones (the network measured from the trace's times as a live run measures it); -only selects its cases")
-	verbose := fs.Bool("v", false, "print every repetition (calls, completion in windows, give-ups, latest first arrival)")
+	verbose := fs.Bool("v", false, "print every repetition (calls, completion in windows, give-ups, latest first arrival) and herd's prediction of each with the herd simulate command that gives it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 
 	if *replayFile != "" {
-		return runReplay(ctx, *replayFile, *only, *trials, stdout, stderr)
+		return runReplay(ctx, *replayFile, *only, *trials, *verbose, stdout, stderr)
 	}
 	var cases []caseSpec
 	for _, cs := range grid(*short) {
@@ -143,7 +143,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 							rep.completion.Round(time.Millisecond), int(rep.completion/cs.window), rep.gaveUp, rep.firstMax.Round(time.Millisecond))
 					}
 				}
-				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, traceOut != nil, each)
+				var log io.Writer
+				if *verbose {
+					log = lockedWriter{&mu, stderr}
+				}
+				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, traceOut != nil, each, log)
 				mu.Lock()
 				if errs[i] == nil {
 					fmt.Fprintf(stderr, "%-30s %s (%s)\n", cs, rows[i].verdict(), time.Since(began).Round(time.Second))
@@ -169,7 +173,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 // runReplay judges herd on every case of a trace whose name contains only.
-func runReplay(ctx context.Context, file, only string, trials int, stdout, stderr io.Writer) error {
+func runReplay(ctx context.Context, file, only string, trials int, verbose bool, stdout, stderr io.Writer) error {
 	f, err := os.Open(file)
 	if err != nil {
 		return err
@@ -187,7 +191,11 @@ func runReplay(ctx context.Context, file, only string, trials int, stdout, stder
 		if len(c.reps) < 2 {
 			return fmt.Errorf("%s: %s has %d repetition; judging needs at least 2", file, c.cs, len(c.reps))
 		}
-		r, err := judge(ctx, c.cs, c.reps, trials)
+		var log io.Writer
+		if verbose {
+			log = stderr
+		}
+		r, err := judgeLogged(ctx, c.cs, c.reps, trials, log)
 		if err != nil {
 			return err
 		}
@@ -222,7 +230,7 @@ type row struct {
 	unaligned                     int
 }
 
-func measureCase(ctx context.Context, cs caseSpec, reps, trials int, trace bool, each func(repetition)) (row, error) {
+func measureCase(ctx context.Context, cs caseSpec, reps, trials int, trace bool, each func(repetition), log io.Writer) (row, error) {
 	var rs []repetition
 	for range reps {
 		rep, err := runRepetition(ctx, cs, trace)
@@ -234,7 +242,19 @@ func measureCase(ctx context.Context, cs caseSpec, reps, trials int, trace bool,
 			each(rep)
 		}
 	}
-	return judge(ctx, cs, rs, trials)
+	return judgeLogged(ctx, cs, rs, trials, log)
+}
+
+// lockedWriter writes under mu (the cases measured at once share stderr).
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // judge sets a case's row from its repetitions (live or replayed): the
@@ -258,6 +278,12 @@ func measureCase(ctx context.Context, cs caseSpec, reps, trials int, trace bool,
 // interval of the acceptance (the variation of the bursts is in both, and
 // cancels in the pairs).
 func judge(ctx context.Context, cs caseSpec, rs []repetition, trials int) (row, error) {
+	return judgeLogged(ctx, cs, rs, trials, nil)
+}
+
+// judgeLogged is judge that, with log, says for each run herd's command
+// line and its prediction beside the live run.
+func judgeLogged(ctx context.Context, cs caseSpec, rs []repetition, trials int, log io.Writer) (row, error) {
 	var calls, completion, gaveUp stats.Moments
 	r := row{cs: cs, reps: len(rs)}
 	for _, rep := range rs {
@@ -283,6 +309,10 @@ func judge(ctx context.Context, cs caseSpec, rs []repetition, trials int) (row, 
 			hg.Add(s.GaveUp.Mean)
 		} else {
 			hg.Add(0)
+		}
+		if log != nil {
+			fmt.Fprintf(log, "  %s run %d: live %d calls, completion %.1f ms; herd %.1f calls, completion %.1f ms (p50 %.1f): %s\n", cs, hc.N(),
+				rep.calls, float64(rep.completion)/1e6, s.Calls.Mean, s.Completion.Mean, s.Completion.Quantiles["p50"].Value, simulateCommand(cs, r.net.ofRun(rep, cs.clients), trials))
 		}
 		dc.Add(s.Calls.Mean - float64(rep.calls))
 		dm.Add(s.Completion.Mean - float64(rep.completion)/1e6)

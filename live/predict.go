@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
@@ -195,11 +196,32 @@ func scenario(cs caseSpec, net network, continuous bool) (model.Scenario, error)
 
 func scenarioWith(cs caseSpec, net network, continuous, loadModel bool) (model.Scenario, error) {
 	var s model.Spec
-	set := func(f, v string) {
-		if err := s.Set(f, v); err != nil {
+	args := scenarioArgs(cs, net, continuous, loadModel)
+	for i := 0; i < len(args); i += 2 {
+		if err := s.Set(args[i], args[i+1]); err != nil {
 			panic(err) // the grid is the harness's own
 		}
 	}
+	return s.Scenario()
+}
+
+// simulateCommand is the herd command line that predicts a case from the
+// network: what -v prints for each run, to rerun one by hand.
+func simulateCommand(cs caseSpec, net network, trials int) string {
+	args := scenarioArgs(cs, net, true, loadModel)
+	var b strings.Builder
+	b.WriteString("herd simulate")
+	for i := 0; i < len(args); i += 2 {
+		fmt.Fprintf(&b, " --%s %s", args[i], args[i+1])
+	}
+	fmt.Fprintf(&b, " --trials %d --seed 1", trials)
+	return b.String()
+}
+
+// scenarioArgs are herd's scenario fields and values of a case, in order.
+func scenarioArgs(cs caseSpec, net network, continuous, loadModel bool) []string {
+	var args []string
+	set := func(f, v string) { args = append(args, f, v) }
 	set("policy", cs.lib.policy)
 	set("clients", strconv.Itoa(cs.clients))
 	set("capacity", strconv.Itoa(cs.k))
@@ -222,7 +244,7 @@ func scenarioWith(cs caseSpec, net network, continuous, loadModel bool) (model.S
 	} else {
 		set("tick", cs.window.String())
 	}
-	return s.Scenario()
+	return args
 }
 
 // predict is herd's Monte Carlo of a case.

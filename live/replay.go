@@ -16,7 +16,8 @@ import (
 // traceHeader is the first line of a -trace file.
 const traceHeader = "case,rep,client,attempt,sent_us,entered_us,decided_us,answered_us,admitted,delay_us"
 
-// replayed is one case of a trace: its repetitions, in the order written.
+// replayed is one case of a trace: its repetitions, in the order written
+// (cases measured at once, -parallel, interleave theirs).
 type replayed struct {
 	cs   caseSpec
 	reps []repetition
@@ -76,12 +77,16 @@ func replay(in io.Reader) ([]replayed, error) {
 		byRep[k][r.client] = append(byRep[k][r.client], r)
 	}
 	var out []replayed
+	index := map[string]int{} // a case's place in out: cases measured at once interleave their runs
 	for _, k := range order {
 		cs, ok := caseNamed(k.name)
 		if !ok {
 			return nil, fmt.Errorf("the trace's case %q is not in the grid", k.name)
 		}
-		if len(out) == 0 || out[len(out)-1].cs.String() != k.name {
+		i, seen := index[k.name]
+		if !seen {
+			i = len(out)
+			index[k.name] = i
 			out = append(out, replayed{cs: cs})
 		}
 		var clients [][]request
@@ -106,7 +111,7 @@ func replay(in io.Reader) ([]replayed, error) {
 			}
 		}
 		rep.measure(clients)
-		out[len(out)-1].reps = append(out[len(out)-1].reps, rep)
+		out[i].reps = append(out[i].reps, rep)
 	}
 	return out, nil
 }

@@ -34,11 +34,22 @@ func TestReplayMeasuresAsTheLiveRun(t *testing.T) {
 	// name it as one that is (the replay looks the case up by name).
 	grid0 := grid(false)[0]
 	text := strings.ReplaceAll(buf.String(), cs.String(), grid0.String())
-	got, err := replay(strings.NewReader(text))
+	// A second case's run between the first's (cases measured at once
+	// write their runs as they end) leaves the first's two runs together.
+	other := grid(false)[1].String()
+	lines := strings.SplitAfter(text, "\n")
+	var mixed strings.Builder
+	for i, l := range lines {
+		mixed.WriteString(l)
+		if i == 1 {
+			mixed.WriteString(other + ",1,0,0,0,0,0,1,true,-1\n")
+		}
+	}
+	got, err := replay(strings.NewReader(mixed.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || len(got[0].reps) != 2 {
+	if len(got) != 2 || len(got[0].reps) != 2 || got[1].cs.String() != other || len(got[1].reps) != 1 {
 		t.Fatalf("replayed %d cases", len(got))
 	}
 	const us = time.Microsecond
