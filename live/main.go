@@ -20,6 +20,9 @@ import (
 	"github.com/herdlab/herd/stats"
 )
 
+// aloneBelow is the window under which a case is measured alone (see run).
+const aloneBelow = 50 * time.Millisecond
+
 // tolerance is how close herd's mean must be to the live mean when the
 // intervals are narrower (issue 19's acceptance: 5%).
 const tolerance = 0.05
@@ -67,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	trials := fs.Int("trials", 1000, "herd's Monte Carlo trials per prediction")
 	timeout := fs.Duration("timeout", 0, "stop everything after this long (default 40m, or 5m with -short)")
 	only := fs.String("only", "", "run only the cases whose name contains this text, e.g. \"retry-go 200/10\"")
-	parallel := fs.Int("parallel", 0, "cases measured at once (default 2, or 1 with -short); each case's repetitions run one after the other. More is faster but, on a busy machine, widens the first-send spreads and round trips")
+	parallel := fs.Int("parallel", 0, "cases with windows of 50 ms or more measured at once (default 2, or 1 with -short; shorter windows are always measured alone, after them); each case's repetitions run one after the other. More is faster but widens the first-send spreads and round trips")
 	trace := fs.String("trace", "", "write every request of every repetition to this CSV file (client send, handler entry, decision, answer and the delay drawn after it, µs from the server's first arrival)")
 	load := fs.Bool("load", true, "give herd the round trip's load model (--latency-per-flight: a machine's time per way in flight, measured from the ways' times; --latency: the clients' own time between an answer and the next send); false: the measured round trips as one law independent of the load")
 	replayFile := fs.String("replay", "", "judge herd again on the repetitions of this -trace file instead of running live ones (the network measured from the trace's times as a live run measures it); -only selects its cases")
@@ -113,50 +116,72 @@ func run(args []string, stdout, stderr io.Writer) error {
 	rows := make([]row, len(cases))
 	errs := make([]error, len(cases))
 	var mu sync.Mutex // stderr
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(*parallel, len(cases)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(cases) || ctx.Err() != nil {
+	// measureOne measures case i and says its verdict.
+	measureOne := func(i int) {
+		cs := cases[i]
+		began := time.Now()
+		var each func(repetition)
+		nrep := 0
+		if *verbose || traceOut != nil {
+			each = func(rep repetition) {
+				mu.Lock()
+				defer mu.Unlock()
+				nrep++
+				if traceOut != nil {
+					writeTrace(traceOut, cs, nrep, rep.requests)
+				}
+				if !*verbose {
 					return
 				}
-				cs := cases[i]
-				began := time.Now()
-				var each func(repetition)
-				nrep := 0
-				if *verbose || traceOut != nil {
-					each = func(rep repetition) {
-						mu.Lock()
-						defer mu.Unlock()
-						nrep++
-						if traceOut != nil {
-							writeTrace(traceOut, cs, nrep, rep.requests)
-						}
-						if !*verbose {
-							return
-						}
-						fmt.Fprintf(stderr, "  %s: %d calls, completion %s = window %d, %d gave up, latest first arrival %s\n", cs, rep.calls,
-							rep.completion.Round(time.Millisecond), int(rep.completion/cs.window), rep.gaveUp, rep.firstMax.Round(time.Millisecond))
-					}
-				}
-				var log io.Writer
-				if *verbose {
-					log = lockedWriter{&mu, stderr}
-				}
-				rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, traceOut != nil, each, log)
-				mu.Lock()
-				if errs[i] == nil {
-					fmt.Fprintf(stderr, "%-30s %s (%s)\n", cs, rows[i].verdict(), time.Since(began).Round(time.Second))
-				}
-				mu.Unlock()
+				fmt.Fprintf(stderr, "  %s: %d calls, completion %s = window %d, %d gave up, latest first arrival %s\n", cs, rep.calls,
+					rep.completion.Round(time.Millisecond), int(rep.completion/cs.window), rep.gaveUp, rep.firstMax.Round(time.Millisecond))
 			}
-		}()
+		}
+		var log io.Writer
+		if *verbose {
+			log = lockedWriter{&mu, stderr}
+		}
+		rows[i], errs[i] = measureCase(ctx, cs, *reps, *trials, traceOut != nil, each, log)
+		mu.Lock()
+		if errs[i] == nil {
+			fmt.Fprintf(stderr, "%-30s %s (%s)\n", cs, rows[i].verdict(), time.Since(began).Round(time.Second))
+		}
+		mu.Unlock()
 	}
-	wg.Wait()
+	// measure measures the cases of indices idx, workers at once.
+	measure := func(idx []int, workers int) {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(workers, len(idx)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					j := int(next.Add(1)) - 1
+					if j >= len(idx) || ctx.Err() != nil {
+						return
+					}
+					measureOne(idx[j])
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	// The cases with short windows are measured alone, after the others:
+	// at τ = 10 ms another case's burst on the same two cores doubles the
+	// first-send spread and the round trips (150–170 ms and ~60 ms at
+	// 1,000/10, against ~70 and ~8 alone), load that herd's model of the
+	// case does not have; at τ = 100 ms it moves nothing that matters.
+	var together, alone []int
+	for i, cs := range cases {
+		if cs.window < aloneBelow {
+			alone = append(alone, i)
+		} else {
+			together = append(together, i)
+		}
+	}
+	measure(together, *parallel)
+	measure(alone, 1)
 	for _, err := range errs {
 		if err != nil {
 			return err
