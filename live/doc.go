@@ -50,11 +50,11 @@
 // within 5% of the live mean, or within the 95% interval of the runs'
 // paired differences (herd − live) where that is wider.
 //
-// Cases with windows of 50 ms or more are measured two at a time
-// (-parallel); those with shorter windows one at a time after them, since
-// at τ = 10 ms another case's burst on the same two cores doubles a case's
-// first-send spread and round trips, load that herd's model of the case
-// does not have. The machine should be idle: on a shared machine whose other sessions run
+// Cases are measured one at a time: another case's burst on the same two
+// cores doubles a case's first-send spread and round trips, load that
+// herd's model of the case does not have (with -parallel 2 the cases with
+// windows of 50 ms or more are measured two at a time, and those with
+// shorter windows still alone, after them). The machine should be idle: on a shared machine whose other sessions run
 // in their own scheduler groups (Linux autogroups), nice does not make them
 // yield, and the live process then stalls for tens to hundreds of ms at a
 // time (the server admits nothing meanwhile); --stalls models that only as

@@ -70,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	trials := fs.Int("trials", 1000, "herd's Monte Carlo trials per prediction")
 	timeout := fs.Duration("timeout", 0, "stop everything after this long (default 40m, or 5m with -short)")
 	only := fs.String("only", "", "run only the cases whose name contains this text, e.g. \"retry-go 200/10\"")
-	parallel := fs.Int("parallel", 0, "cases with windows of 50 ms or more measured at once (default 2, or 1 with -short; shorter windows are always measured alone, after them); each case's repetitions run one after the other. More is faster but widens the first-send spreads and round trips")
+	parallel := fs.Int("parallel", 1, "cases with windows of 50 ms or more measured at once (shorter windows are always measured alone, after them); each case's repetitions run one after the other. More is faster but widens the first-send spreads and round trips (at 2, a 200/50 τ = 100 ms case measured beside retry-go 1000/10 had round trips of ~24 ms against ~2 ms alone)")
 	trace := fs.String("trace", "", "write every request of every repetition to this CSV file (client send, handler entry, decision, answer and the delay drawn after it, µs from the server's first arrival)")
 	load := fs.Bool("load", true, "give herd the round trip's load model (--latency-per-flight: a machine's time per way in flight, measured from the ways' times; --latency: the clients' own time between an answer and the next send); false: the measured round trips as one law independent of the load")
 	replayFile := fs.String("replay", "", "judge herd again on the repetitions of this -trace file instead of running live ones (the network measured from the trace's times as a live run measures it); -only selects its cases")
@@ -81,9 +81,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	loadModel = *load
 	if *timeout == 0 {
 		*timeout = map[bool]time.Duration{false: 40 * time.Minute, true: 5 * time.Minute}[*short]
-	}
-	if *parallel == 0 {
-		*parallel = map[bool]int{false: 2, true: 1}[*short]
 	}
 	if *reps < 2 || *reps > 100 || *trials < 10 || *trials > 100_000 || *parallel < 1 || *parallel > 32 {
 		return fmt.Errorf("-reps must be in [2, 100], -trials in [10, 100000] and -parallel in [1, 32]")
