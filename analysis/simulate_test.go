@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/herdlab/herd/model"
@@ -80,5 +81,31 @@ func TestSimulateWindowArrivals(t *testing.T) {
 	}
 	if a := sum.Arrivals[1]; a.Mean != 0 {
 		t.Errorf("window 1: %+v arrivals, want none", a)
+	}
+}
+
+// The OCC server has no ticks or windows, so --arrivals gives none and
+// says so rather than leaving them out silently.
+func TestSimulateOCCArrivalsWarn(t *testing.T) {
+	var s model.Spec
+	for _, kv := range [][2]string{{"policy", "full"}, {"clients", "20"}, {"server", "occ"}} {
+		if err := s.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc, err := s.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Simulate(context.Background(), sc, montecarlo.Options{Trials: 10, Seed: 3, Arrivals: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := false
+	for _, w := range sum.Warnings {
+		warned = warned || strings.Contains(w, "no arrivals per tick")
+	}
+	if len(sum.Arrivals) != 0 || !warned {
+		t.Errorf("OCC with arrivals: %d windows of arrivals, warnings %q", len(sum.Arrivals), sum.Warnings)
 	}
 }
