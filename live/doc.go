@@ -68,6 +68,6 @@
 // Jitter, a per-request timeout and a total -timeout), every server is
 // closed after its repetition, and nothing listens beyond 127.0.0.1.
 //
-//	make live-check           # the grid (a few minutes)
+//	make live-check           # the grid (about 16 minutes idle, one case at a time)
 //	cd live && go run . -short # the short version .ci/run runs
 package main
