@@ -710,9 +710,16 @@ func (e *OpenLoopEngine) quietTick(t *Trial, n, tick int) int {
 // the tape; the controls' state, which would decide only retries, is
 // left as it is, and the streams are not read again.
 func (e *OpenLoopEngine) quietRest(t *Trial, tick int) {
+	e.quietTicks(t, e.taping.tape.counts[tick:e.tr.Ticks])
+}
+
+// quietTicks books quiet ticks whose new requests the tape counts: each
+// is served at once, a call with a latency of one tick, and none is late.
+// It returns the requests booked.
+func (e *OpenLoopEngine) quietTicks(t *Trial, counts []uint16) int {
 	var sum int64
 	peak := 0
-	for _, n := range e.taping.tape.counts[tick:e.tr.Ticks] {
+	for _, n := range counts {
 		sum += int64(n)
 		peak = max(peak, int(n))
 	}
@@ -722,6 +729,7 @@ func (e *OpenLoopEngine) quietRest(t *Trial, tick int) {
 	t.Calls += sum
 	t.Peak = max(t.Peak, int64(peak))
 	e.servedMany(t, 1, int(sum))
+	return int(sum)
 }
 
 // quietSkip plays, in a trial that has recovered, holds no request and
@@ -739,23 +747,14 @@ func (e *OpenLoopEngine) quietSkip(t *Trial, tick int) int {
 	}
 	counts := p.tape.counts[:min(len(p.tape.counts), e.tr.Ticks)]
 	k := e.sc.Capacity
-	var sum int64
-	peak := 0
 	j := tick
-	for ; j < len(counts) && int(counts[j]) <= k; j++ {
-		sum += int64(counts[j])
-		peak = max(peak, int(counts[j]))
+	for j < len(counts) && int(counts[j]) <= k {
+		j++
 	}
 	if j == tick {
 		return tick
 	}
-	o := t.Open
-	o.NewRequests += sum
-	o.ServedAfter += sum
-	t.Calls += sum
-	t.Peak = max(t.Peak, int64(peak))
-	e.servedMany(t, 1, int(sum))
-	p.pos += int(sum)
+	p.pos += e.quietTicks(t, counts[tick:j])
 	return j
 }
 
