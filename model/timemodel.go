@@ -323,34 +323,35 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 	if err := s.Latency.validate(); err != nil {
 		return err
 	}
+	// timeLaw checks a law of times at the server (first arrivals or
+	// answers) under its flag: valid, and at most MaxWindow windows.
+	timeLaw := func(flag string, r RoundTrip) error {
+		if err := r.validate(); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				fe.Flag = flag
+			}
+			return err
+		}
+		if b := r.In(w).Bound(); b > MaxWindow {
+			return bad(flag, fmt.Sprintf("at most %g windows of %s", float64(MaxWindow), w), strconv.Quote(r.String()))
+		}
+		return nil
+	}
 	if !s.FirstArrivals.IsZero() {
 		if s.FirstSpread != 0 {
 			return bad("first-arrivals", "left out with --first-spread (one law of the first arrivals)", strconv.Quote(s.FirstArrivals.String()))
 		}
-		if err := s.FirstArrivals.validate(); err != nil {
-			var fe *FieldError
-			if errors.As(err, &fe) {
-				fe.Flag = "first-arrivals"
-			}
+		if err := timeLaw("first-arrivals", s.FirstArrivals); err != nil {
 			return err
-		}
-		if b := s.FirstArrivals.In(w).Bound(); b > MaxWindow {
-			return bad("first-arrivals", fmt.Sprintf("at most %g windows of %s", float64(MaxWindow), w), strconv.Quote(s.FirstArrivals.String()))
 		}
 	}
 	if !s.FirstAnswers.IsZero() {
 		if s.FirstArrivals.IsZero() {
 			return bad("first-answers", "given with --first-arrivals (the k-th first arrival gets the k-th answer back)", strconv.Quote(s.FirstAnswers.String()))
 		}
-		if err := s.FirstAnswers.validate(); err != nil {
-			var fe *FieldError
-			if errors.As(err, &fe) {
-				fe.Flag = "first-answers"
-			}
+		if err := timeLaw("first-answers", s.FirstAnswers); err != nil {
 			return err
-		}
-		if b := s.FirstAnswers.In(w).Bound(); b > MaxWindow {
-			return bad("first-answers", fmt.Sprintf("at most %g windows of %s", float64(MaxWindow), w), strconv.Quote(s.FirstAnswers.String()))
 		}
 	}
 	if p := s.LatencyPerFlight; p < 0 || p > MaxLatency || float64(p)/float64(w) > MaxDelay/float64(max(1, s.Clients)) {
