@@ -36,8 +36,11 @@
 //     --first-answers, of each run: the answers to the burst come back in
 //     a clump of their own, which keeps the first retries bunched;
 //   - the machine's stalls, herd's --stalls: gaps of at least 2 ms with no
-//     send, decision or answer at all while exchanges were in flight (the
-//     ways and the own time are measured without them).
+//     send, decision or answer at all while at least 3 exchanges were in
+//     flight, after the first wave (the ways and the own time are measured
+//     without them); a gap with one in flight is mostly that exchange's own
+//     time (see minStuck; -replay FILE -gaps prints the gaps' rate by the
+//     number in flight).
 //
 // With -load=false herd gets the earlier model instead: first arrivals
 // uniform over the measured spread and the retries' round trips (failure
@@ -47,8 +50,12 @@
 // (analysis.Simulate with --window τ), once for each run from that run's
 // first arrivals and the rest of the network pooled over the runs (see
 // judge), and the two are compared: a case agrees when herd's mean is
-// within 5% of the live mean, or within the 95% interval of the runs'
-// paired differences (herd − live) where that is wider.
+// within 5% of the live mean, or, where that is wider, within the wider of
+// two 95% intervals: the t-interval of the runs' paired differences (herd
+// − live) and the interval herd itself puts on the runs' mean (from its
+// trials' spread with each run's network: a few runs can all miss a mode
+// that herd gives, such as a 4th attempt 400 ms later, and their own
+// spread is then too narrow).
 //
 // Cases are measured one at a time: another case's burst on the same two
 // cores doubles a case's first-send spread and round trips, load that

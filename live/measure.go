@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -47,18 +49,21 @@ type repetition struct {
 	flights  []flight
 	lateness []time.Duration
 	// stalls are the gaps of at least minStall with no send, decision or
-	// answer at all while some exchange was in flight, and busy the time
-	// some was. The ways and the lateness are counted without the stalls
+	// answer at all while at least minStuck exchanges were in flight, and
+	// busy the time that many were. The ways and the lateness are counted without the stalls
 	// they overlap (the model adds those as --stalls).
 	stalls []stall
 	busy   time.Duration
 	// firstWave is when the last first send's answer was back, and
-	// lateStalls and lateBusy the stalls that began after it and the time
-	// some exchange was in flight after it: the machine's stops that the
+	// lateStalls and lateBusy the stalls that began after it and the busy
+	// time after it: the machine's stops that the
 	// laws of the first arrivals and answers do not already hold.
 	firstWave  time.Duration
 	lateStalls []stall
 	lateBusy   time.Duration
+	// lateGaps are the gaps after the first wave by the number in flight
+	// (-gaps), whatever that number.
+	lateGaps gapTable
 	// unaligned counts clients whose arrivals, exchanges and recorded
 	// delays do not pair up (an attempt that never reached the server);
 	// their times are left out of the measurements.
@@ -147,7 +152,7 @@ func (r *repetition) measure(clients [][]request) {
 	for _, a := range r.answers {
 		r.firstWave = max(r.firstWave, a)
 	}
-	r.stalls, r.busy, r.lateBusy = stalls(clients, r.firstWave)
+	r.stalls, r.busy, r.lateBusy, r.lateGaps = stalls(clients, r.firstWave)
 	for _, s := range r.stalls {
 		if s.from >= r.firstWave {
 			r.lateStalls = append(r.lateStalls, s)
@@ -183,11 +188,27 @@ func stoppedWithin(ss []stall) func(a, b time.Duration) time.Duration {
 // (~100 µs each on loopback).
 const minStall = 2 * time.Millisecond
 
+// minStuck is how many exchanges must be in flight through a gap for it
+// to be the machine's stop. With one, the gap is mostly that exchange's own
+// time (a wake-up, a slow handler) and no other way waited on it: on the
+// idle machine's τ = 10 ms runs (16 cases, 8 runs each), gaps of 2 ms after
+// the first wave came 31 times a second while one exchange was in flight,
+// 19 while two were (a slow exchange is more often joined by one send than
+// by two) and 15, 15 and 9 while 3–5, 6–20 and more were, no longer falling
+// with the number; at cenkalti 200/10, 41 of its 46 gaps had one in flight,
+// and taken as stops of the whole machine they stopped every way in flight
+// at high load as well, bunched the retries, and put herd's completion 29%
+// late.
+const minStuck = 3
+
 // stalls finds the machine's stops: gaps between consecutive events (a
-// send, a decision, an answer) of at least minStall while an exchange was
-// in flight, when the machine had a way to carry and nothing moved; and
-// the time some exchange was in flight, in all and from the time from on.
-func stalls(clients [][]request, from time.Duration) ([]stall, time.Duration, time.Duration) {
+// send, a decision, an answer) of at least minStall while at least
+// minStuck exchanges were in flight, when the machine had ways to carry
+// and nothing moved; and the time that many were in flight (when a stop
+// can be seen), in all and from the time from on; and from then on, the
+// gaps of at least minStall and the time by the number in flight, whatever
+// it was.
+func stalls(clients [][]request, from time.Duration) ([]stall, time.Duration, time.Duration, gapTable) {
 	type event struct {
 		at    time.Duration
 		delta int // +1 a send, −1 an answer, 0 a decision
@@ -201,21 +222,76 @@ func stalls(clients [][]request, from time.Duration) ([]stall, time.Duration, ti
 	slices.SortFunc(evs, func(a, b event) int { return cmp.Compare(a.at, b.at) })
 	var out []stall
 	var busy, after time.Duration
+	var gaps gapTable
 	inFlight := 0
 	for i, e := range evs {
 		if i > 0 && inFlight > 0 {
 			gap := e.at - evs[i-1].at
-			busy += gap
 			if evs[i-1].at >= from {
-				after += gap
+				gaps.add(inFlight, gap)
 			}
-			if gap >= minStall {
-				out = append(out, stall{evs[i-1].at, e.at})
+			if inFlight >= minStuck {
+				busy += gap
+				if evs[i-1].at >= from {
+					after += gap
+				}
+				if gap >= minStall {
+					out = append(out, stall{evs[i-1].at, e.at})
+				}
 			}
 		}
 		inFlight += e.delta
 	}
-	return out, busy, after
+	return out, busy, after, gaps
+}
+
+// gapFloors are the least numbers in flight of the gap table's rows.
+var gapFloors = [...]int{1, 2, 3, 6, 21, 101}
+
+// gapTable is, for each row of gapFloors, the time that some number in
+// its range was in flight and the gaps of at least minStall that began
+// then: a machine's stops come at one rate whatever the number in flight,
+// an exchange's own slow times mostly while it is alone (see minStuck).
+type gapTable [len(gapFloors)]struct {
+	time time.Duration
+	gaps int
+}
+
+func (g *gapTable) add(inFlight int, gap time.Duration) {
+	i := len(gapFloors) - 1
+	for inFlight < gapFloors[i] {
+		i--
+	}
+	g[i].time += gap
+	if gap >= minStall {
+		g[i].gaps++
+	}
+}
+
+func (g *gapTable) addTable(o gapTable) {
+	for i := range g {
+		g[i].time += o[i].time
+		g[i].gaps += o[i].gaps
+	}
+}
+
+// write prints the table's rows: the gaps, the time and their rate.
+func (g gapTable) write(w io.Writer, name string) {
+	fmt.Fprintf(w, "%s: gaps of %s or more after the first wave, by the exchanges in flight\n", name, minStall)
+	for i, row := range g {
+		if row.time == 0 {
+			continue
+		}
+		rng := fmt.Sprintf("%d+", gapFloors[i])
+		if i+1 < len(gapFloors) {
+			if hi := gapFloors[i+1] - 1; hi > gapFloors[i] {
+				rng = fmt.Sprintf("%d–%d", gapFloors[i], hi)
+			} else {
+				rng = strconv.Itoa(gapFloors[i])
+			}
+		}
+		fmt.Fprintf(w, "  %7s in flight: %4d gaps in %9.1f ms, %6.1f a second\n", rng, row.gaps, float64(row.time)/1e6, float64(row.gaps)/row.time.Seconds())
+	}
 }
 
 // flight is one way of one exchange: how long it took and how many other

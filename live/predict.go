@@ -87,9 +87,10 @@ func (n network) ofRun(rep repetition, clients int) network {
 
 // machineStalls measures the machine's stops after the first wave (once
 // every first send's answer was back): the gaps of at least minStall in
-// which nothing at all moved (no send, decision or answer) while an
-// exchange was in flight. Length is their mean and Every the time the
-// machine ran (in flight, less the stops) per stop. Zero when there were
+// which nothing at all moved (no send, decision or answer) while at least
+// minStuck exchanges were in flight. Length is their mean and Every the
+// time the machine ran (that many in flight, less the stops) per stop.
+// Zero when there were
 // fewer than 3. Most stops come in the first wave (on the idle machine's
 // τ = 10 ms runs, 80–100% of the stopped time at N = 1,000), whose times
 // the laws of the first arrivals and answers already hold; spread over
