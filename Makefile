@@ -107,9 +107,11 @@ conformance:
 # server and compares what they do with herd's continuous-time prediction
 # (a separate module; see live/doc.go). The issue-19 grid of 32 cases,
 # measured one at a time (about 16 minutes on the idle 2-core machine).
+# LIVEFLAGS are the harness's flags, e.g. LIVEFLAGS="-reps 8 -trace t.csv".
+LIVEFLAGS ?=
 .PHONY: live-check
 live-check:
-	cd live && go test -count=1 ./... && go run .
+	cd live && go test -count=1 ./... && go run . $(LIVEFLAGS)
 
 # Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
 # byte-identical files. See `herd plots --list`.
