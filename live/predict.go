@@ -156,8 +156,8 @@ func quartileLaw(xs []float64) model.RoundTrip {
 // loadNetwork measures the load model of the round trip, from the
 // network's times alone (never from the calls it predicts): one machine
 // (the two cores the clients and the server share) carries every way of
-// every exchange first come first served, each way taking P of it, so a
-// way that begins with m other exchanges in flight takes P·(1 + m). P is
+// every exchange one at a time, requests before answers (see
+// montecarlo.WindowEngine), each way taking P of it, so a way that begins with m other exchanges in flight takes P·(1 + m). P is
 // the median over all ways of took/(1 + m): a median, because a busy
 // machine's scheduler stalls the whole process now and then (ways of 200
 // ms at any load) and the mean would make those the machine's speed. The

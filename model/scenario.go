@@ -98,8 +98,9 @@ type Scenario struct {
 	FirstAnswers RoundTrip
 	// LatencyPerFlight is the time one way of one exchange (a request's
 	// way to the server, or its answer's way back) takes of the machine
-	// that carries them all, one at a time in the order they were sent;
-	// 0: round trips independent of the load.
+	// that carries them all, one at a time, requests before answers (an
+	// answer waits, in the order given, until the machine is free with no
+	// request waiting); 0: round trips independent of the load.
 	LatencyPerFlight time.Duration
 	// Stalls are the times that machine stops (Stalls); zero: never.
 	Stalls Stalls

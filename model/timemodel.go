@@ -30,7 +30,7 @@ import (
 //
 // With a latency per flight P (--latency-per-flight) the round trips grow
 // with the load: one machine carries every request's way to the server
-// and every answer's way back, one at a time first come first served,
+// and every answer's way back, one at a time, requests before answers,
 // each taking P, as when the clients and the server share a few cores
 // (montecarlo/window.go says how); the Latency law is then the client's
 // own time between its answer and its next send.

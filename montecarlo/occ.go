@@ -185,6 +185,20 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 // then climbs back (Floyd's bottom-up sift), which saves a comparison per
 // level. Equal times, which have probability 0, are still ordered
 // deterministically, by the heap's own history.
+// siftUp moves q[i] up to its place: an event added at the end.
+func siftUp(q []occEvent, i int) {
+	x := q[i]
+	for i > 0 {
+		p := (i - 1) / 4
+		if !(x.at < q[p].at) {
+			break
+		}
+		q[i] = q[p]
+		i = p
+	}
+	q[i] = x
+}
+
 func siftDown(q []occEvent, i int) {
 	n := len(q)
 	if i >= n {
