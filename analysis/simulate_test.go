@@ -50,16 +50,7 @@ func TestCompare(t *testing.T) {
 // fixed delay of two windows, window 0 has exactly the N first sends and
 // window 1 none.
 func TestSimulateWindowArrivals(t *testing.T) {
-	var s model.Spec
-	for _, kv := range [][2]string{{"policy", "fixed"}, {"fixed-delay", "2"}, {"clients", "100"}, {"capacity", "5"}, {"window", "10ms"}, {"first-spread", "5ms"}} {
-		if err := s.Set(kv[0], kv[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sc, err := s.Scenario()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := specScenario(t, "policy", "fixed", "fixed-delay", "2", "clients", "100", "capacity", "5", "window", "10ms", "first-spread", "5ms")
 	sum, err := Simulate(context.Background(), sc, montecarlo.Options{Trials: 200, Seed: 3, Arrivals: true})
 	if err != nil {
 		t.Fatal(err)
@@ -87,16 +78,7 @@ func TestSimulateWindowArrivals(t *testing.T) {
 // The OCC server has no ticks or windows, so --arrivals gives none and
 // says so rather than leaving them out silently.
 func TestSimulateOCCArrivalsWarn(t *testing.T) {
-	var s model.Spec
-	for _, kv := range [][2]string{{"policy", "full"}, {"clients", "20"}, {"server", "occ"}} {
-		if err := s.Set(kv[0], kv[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sc, err := s.Scenario()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := specScenario(t, "policy", "full", "clients", "20", "server", "occ")
 	sum, err := Simulate(context.Background(), sc, montecarlo.Options{Trials: 10, Seed: 3, Arrivals: true})
 	if err != nil {
 		t.Fatal(err)
@@ -108,4 +90,21 @@ func TestSimulateOCCArrivalsWarn(t *testing.T) {
 	if len(sum.Arrivals) != 0 || !warned {
 		t.Errorf("OCC with arrivals: %d windows of arrivals, warnings %q", len(sum.Arrivals), sum.Warnings)
 	}
+}
+
+// specScenario is the scenario of the flag and value pairs kv, as herd's
+// commands read them (model.Spec).
+func specScenario(t *testing.T, kv ...string) model.Scenario {
+	t.Helper()
+	var s model.Spec
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := s.Set(kv[i], kv[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc, err := s.Scenario()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }

@@ -69,3 +69,21 @@ func TestAgreesTakesTheWiderInterval(t *testing.T) {
 		}
 	}
 }
+
+// A wave's rejected requests decided 1 ms apart and answered 0.1 ms apart:
+// its 5–95% ranges are 21 and 2.1 ms; a wave of fewer than 20 is left out.
+func TestWavesMeasureTheClump(t *testing.T) {
+	var clients [][]request
+	for c := range 25 {
+		at := time.Duration(c) * time.Millisecond
+		rs := []request{{client: c, decided: at, answered: 100*time.Millisecond + at/10, delay: time.Second}}
+		if c < 5 { // a second attempt, rejected too: 5 of them
+			rs = append(rs, request{client: c, attempt: 1, decided: 2 * time.Second, answered: 2 * time.Second, delay: -1})
+		}
+		clients = append(clients, rs)
+	}
+	got := waves(clients)
+	if len(got) != 1 || got[0].rejected != 25 || got[0].decided != 21*time.Millisecond || got[0].answered != 2100*time.Microsecond {
+		t.Errorf("waves = %+v; want one of 25, decided over 21ms, answered within 2.1ms", got)
+	}
+}

@@ -225,6 +225,7 @@ func runReplay(ctx context.Context, file, only string, trials int, verbose, gaps
 			}
 			g.write(stdout, fmt.Sprintf("%s (%d runs)", c.cs, len(c.reps)))
 			all.addTable(g)
+			writeWaves(stdout, c.reps)
 			continue
 		}
 		if len(c.reps) < 2 {
@@ -495,4 +496,18 @@ func report(w io.Writer, rows []row) int {
 		len(rows)-failed, len(rows), 100*tolerance)
 	fmt.Fprintln(w, "Round trips and first-send spreads are measured on this machine and are herd's parameters; on a busy machine they are noisy.")
 	return failed
+}
+
+// writeWaves prints each run's waves of rejected requests (see wave).
+func writeWaves(w io.Writer, reps []repetition) {
+	for i, r := range reps {
+		if len(r.waves) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  run %d, rejected requests by attempt: decided over / answered within (5–95%%):", i+1)
+		for _, v := range r.waves {
+			fmt.Fprintf(w, " %d: %d, %.1f / %.1f ms;", v.attempt+1, v.rejected, float64(v.decided)/1e6, float64(v.answered)/1e6)
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -64,6 +64,9 @@ type repetition struct {
 	// lateGaps are the gaps after the first wave by the number in flight
 	// (-gaps), whatever that number.
 	lateGaps gapTable
+	// waves are, for each attempt, how long its rejected requests'
+	// decisions and their answers took (-gaps).
+	waves []wave
 	// unaligned counts clients whose arrivals, exchanges and recorded
 	// delays do not pair up (an attempt that never reached the server);
 	// their times are left out of the measurements.
@@ -153,6 +156,7 @@ func (r *repetition) measure(clients [][]request) {
 		r.firstWave = max(r.firstWave, a)
 	}
 	r.stalls, r.busy, r.lateBusy, r.lateGaps = stalls(clients, r.firstWave)
+	r.waves = waves(clients)
 	for _, s := range r.stalls {
 		if s.from >= r.firstWave {
 			r.lateStalls = append(r.lateStalls, s)
@@ -191,7 +195,9 @@ const minStall = 2 * time.Millisecond
 // minStuck is how many exchanges must be in flight through a gap for it
 // to be the machine's stop. With one, the gap is mostly that exchange's own
 // time (a wake-up, a slow handler) and no other way waited on it: on the
-// idle machine's τ = 10 ms runs (16 cases, 8 runs each), gaps of 2 ms after
+// idle machine's τ = 10 ms runs of 2026-12-02 (16 cases, 8 runs each; a
+// trace not kept in the repository, -replay TRACE -gaps prints these
+// rates of any trace), gaps of 2 ms after
 // the first wave came 31 times a second while one exchange was in flight,
 // 19 while two were (a slow exchange is more often joined by one send than
 // by two) and 15, 15 and 9 while 3–5, 6–20 and more were, no longer falling
@@ -351,4 +357,38 @@ func tracedRequests(i int, srv *windowServer, c *client) []request {
 		out = append(out, r)
 	}
 	return out
+}
+
+// wave is one attempt's rejected requests: how many, and the 5–95% ranges
+// of their decisions at the server and of their answers at the clients.
+// A busy machine answers a wave in a clump after it (answered shorter
+// than decided), which is why herd's machine carries requests first.
+type wave struct {
+	attempt, rejected int
+	decided, answered time.Duration
+}
+
+// waves are the waves of the clients' requests, attempt by attempt, while
+// an attempt had at least 20 rejected requests.
+func waves(clients [][]request) []wave {
+	var out []wave
+	for a := 0; ; a++ {
+		var dec, ans []time.Duration
+		for _, rs := range clients {
+			if a < len(rs) && !rs[a].admitted {
+				dec, ans = append(dec, rs[a].decided), append(ans, rs[a].answered)
+			}
+		}
+		if len(dec) < 20 {
+			return out
+		}
+		out = append(out, wave{a, len(dec), span90(dec), span90(ans)})
+	}
+}
+
+// span90 is the 5–95% range of ts (which it sorts).
+func span90(ts []time.Duration) time.Duration {
+	slices.Sort(ts)
+	n := len(ts) - 1
+	return ts[n*95/100] - ts[n*5/100]
 }

@@ -103,8 +103,10 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 // arrival, if later), as measured: the machine takes the first send's way
 // but not its answer's. Requests go first because that is what a busy
 // machine was measured to do: the answers to a wave of retries come back
-// in a clump after the wave (at retryablehttp 1000/50 τ = 10 ms, rejected
-// requests decided over 22 ms were answered within 8 ms), as the answers
+// in a clump after the wave, in many runs though not all (at
+// retryablehttp 1000/50 τ = 10 ms, in one run the rejected requests of
+// wave 2 were decided over 22 ms and answered within 8 ms; the live
+// harness's -replay TRACE -gaps prints this for every run), as the answers
 // to the first sends do, so the next wave is as tight; carried first come
 // first served they spread every wave over more windows than the last.
 type WindowEngine struct {
