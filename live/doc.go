@@ -52,10 +52,12 @@
 // judge), and the two are compared: a case agrees when herd's mean is
 // within 5% of the live mean, or, where that is wider, within the wider of
 // two 95% intervals: the t-interval of the runs' paired differences (herd
-// − live) and the interval herd itself puts on the runs' mean (from its
-// trials' spread with each run's network: a few runs can all miss a mode
-// that herd gives, such as a 4th attempt 400 ms later, and their own
-// spread is then too narrow).
+// − live) and the interval herd itself puts on the runs' mean (the central
+// 95% of the law of the mean of one of its trials per run, each with its
+// run's network: a few runs can all miss a mode that herd gives, such as a
+// 4th attempt 400 ms later, and their own spread is then too narrow; and
+// the law's quantiles rather than a normal interval, because a run's law
+// can be two-point, see meanInterval).
 //
 // Cases are measured one at a time: another case's burst on the same two
 // cores doubles a case's first-send spread and round trips, load that

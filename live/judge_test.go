@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -47,7 +49,7 @@ func TestStallsNeedExchangesStuck(t *testing.T) {
 	}
 }
 
-// herd agrees with the live mean within 5%, or within the wider of the
+// herd agrees with the live mean within 5%, or within either of the
 // paired differences' t-interval and herd's own interval, and not beyond.
 func TestAgreesTakesTheWiderInterval(t *testing.T) {
 	live := stats.Estimate{Mean: 100}
@@ -55,17 +57,86 @@ func TestAgreesTakesTheWiderInterval(t *testing.T) {
 	diff := stats.Estimate{Mean: 20, CI95: &stats.Interval{15, 25}} // ± 5
 	for _, c := range []struct {
 		herd   stats.Estimate
-		byHerd float64
+		byHerd *stats.Interval
 		want   bool
 	}{
-		{stats.Estimate{Mean: 104}, 0, true}, // within 5%
-		{herd, 0, false},                     // 20 off, intervals ± 5
-		{herd, 19, false},                    // herd's ± 19 is not enough
-		{herd, 25, true},                     // herd's ± 25 is
-		{stats.Estimate{Mean: 80}, 25, true}, // either side
+		{stats.Estimate{Mean: 104}, nil, true},                     // within 5%
+		{herd, nil, false},                                         // 20 off, intervals ± 5
+		{herd, &stats.Interval{101, 139}, false},                   // herd's interval does not hold the live mean
+		{herd, &stats.Interval{95, 145}, true},                     // herd's does
+		{stats.Estimate{Mean: 80}, &stats.Interval{55, 100}, true}, // either side, ends included
 	} {
 		if got := agrees(live, c.herd, diff, c.byHerd); got != c.want {
-			t.Errorf("agrees(live 100, herd %g, diff ± 5, herd's ± %g) = %t, want %t", c.herd.Mean, c.byHerd, got, c.want)
+			t.Errorf("agrees(live 100, herd %g, diff ± 5, herd's %v) = %t, want %t", c.herd.Mean, c.byHerd, got, c.want)
+		}
+	}
+}
+
+// twoPoint is n trials of a law that is hi with probability p and lo
+// otherwise, in that proportion.
+func twoPoint(n int, p, lo, hi float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = lo
+		if float64(i) < p*float64(n) {
+			out[i] = hi
+		}
+	}
+	return out
+}
+
+// herd's interval on the mean of three runs of a two-point law holds the
+// mean of three runs all at the upper point when that happens more than
+// 2.5% of the time (0.38³ = 5.5%), where a normal interval on the law's
+// variance does not, and excludes it when it is rarer (0.25³ = 1.6%).
+func TestMeanIntervalIsTheLawsNotNormal(t *testing.T) {
+	const lo, hi = 26_100.0, 51_800.0
+	for _, c := range []struct {
+		p    float64
+		want bool
+	}{{0.38, true}, {0.25, false}} {
+		run := twoPoint(1000, c.p, lo, hi)
+		iv := meanInterval([][]float64{run, run, run})
+		if got := iv[0] <= hi && hi <= iv[1]; got != c.want {
+			t.Errorf("p = %g: interval %v holds the mean of three runs at %g: %t, want %t", c.p, *iv, hi, got, c.want)
+		}
+		mean, sd := c.p*hi+(1-c.p)*lo, (hi-lo)*math.Sqrt(c.p*(1-c.p))
+		if normal := mean + 1.959963984540054*sd/math.Sqrt(3); normal >= hi {
+			t.Errorf("p = %g: the normal interval's upper end %g holds %g: the case does not tell the two apart", c.p, normal, hi)
+		}
+	}
+	if meanInterval([][]float64{{1}, nil}) != nil {
+		t.Error("a run without outcomes: want no interval")
+	}
+}
+
+// Means of three runs drawn from herd's own law fall outside herd's
+// interval at most 5% of the time: for a continuous law about 5% (within
+// 4σ of a binomial over the 2,000 checks), for a two-point law less.
+func TestMeanIntervalCoversTheLaw(t *testing.T) {
+	src := rand.New(rand.NewPCG(7, 8))
+	normal := make([]float64, 2000)
+	for i := range normal {
+		normal[i] = 100 + 10*src.NormFloat64()
+	}
+	for _, c := range []struct {
+		name     string
+		run      []float64
+		min, max float64 // the share outside
+	}{
+		{"normal", normal, 0.05 - 4*math.Sqrt(0.05*0.95/2000), 0.05 + 4*math.Sqrt(0.05*0.95/2000)},
+		{"two-point", twoPoint(1000, 0.38, 26_100, 51_800), 0, 0.05 + 4*math.Sqrt(0.05*0.95/2000)},
+	} {
+		iv := meanInterval([][]float64{c.run, c.run, c.run})
+		out := 0
+		for range 2000 {
+			m := (c.run[src.IntN(len(c.run))] + c.run[src.IntN(len(c.run))] + c.run[src.IntN(len(c.run))]) / 3
+			if m < iv[0] || m > iv[1] {
+				out++
+			}
+		}
+		if share := float64(out) / 2000; share < c.min || share > c.max {
+			t.Errorf("%s: %.4f of the means outside %v, want within [%.4f, %.4f]", c.name, share, *iv, c.min, c.max)
 		}
 	}
 }

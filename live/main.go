@@ -266,16 +266,16 @@ type row struct {
 	// differences from the live runs (herd − live).
 	herdCalls, herdCompletion, herdGave stats.Estimate
 	diffCalls, diffCompletion           stats.Estimate
-	// byHerd is the half-width of the 95% interval that herd itself puts
-	// on the live runs' mean of calls and of completion: 1.96·√(Σ vᵢ)/n,
-	// vᵢ herd's variance of one run with run i's network (its trials'
-	// variance and its mean's). The paired differences' t-interval
-	// estimates that spread from the few runs alone, and it is too narrow
-	// when the runs happened to miss a rare mode that herd rightly gives:
-	// at retry-go 200/10 τ = 10 ms a 4th attempt puts completion 400 ms
-	// later, in 3 of 5 runs recorded on one day and none of 8 on another,
-	// and herd gives it in a fifth to two thirds of the trials, by run.
-	byHerdCalls, byHerdCompletion float64
+	// byHerd is the 95% interval that herd itself puts on the live runs'
+	// mean of calls and of completion: the central 95% of the law of the
+	// mean of one of herd's trials per run, each with its run's network
+	// (meanInterval). The paired differences' t-interval estimates that
+	// spread from the few runs alone, and it is too narrow when the runs
+	// happened to miss a rare mode that herd rightly gives: at retry-go
+	// 200/10 τ = 10 ms a 4th attempt puts completion 400 ms later, in 3 of
+	// 5 runs recorded on one day and none of 8 on another, and herd gives it
+	// in a fifth to two thirds of the trials, by run.
+	byHerdCalls, byHerdCompletion *stats.Interval
 	tickCompletion                float64 // herd's tick model, ms
 	// oneLaw is herd's continuous-time calls and completion (ms) with the
 	// round trips as one law independent of the load, beside the load
@@ -349,12 +349,20 @@ func judgeLogged(ctx context.Context, cs caseSpec, rs []repetition, trials int, 
 	r.calls, r.completion, r.gaveUp = calls.Estimate(), completion.Estimate(), gaveUp.Estimate()
 	r.net = measuredNetwork(rs, cs.clients)
 	var hc, hm, hg, dc, dm stats.Moments
-	var vc, vm float64 // Σ herd's variance of one run (see row.byHerd)
+	var oc, om [][]float64 // herd's trials of each run (see row.byHerd)
 	for _, rep := range rs {
-		s, err := predict(ctx, cs, r.net.ofRun(rep, cs.clients), true, trials)
+		s, out, err := predictOutcomes(ctx, cs, r.net.ofRun(rep, cs.clients), trials)
 		if err != nil {
 			return r, err
 		}
+		var c, m []float64
+		for _, o := range out {
+			c = append(c, o.Calls)
+			if !o.Censored {
+				m = append(m, o.Completion)
+			}
+		}
+		oc, om = append(oc, c), append(om, m)
 		if s.Calls == nil {
 			return r, fmt.Errorf("%s: herd's trials were all censored", cs)
 		}
@@ -369,15 +377,12 @@ func judgeLogged(ctx context.Context, cs caseSpec, rs []repetition, trials int, 
 			fmt.Fprintf(log, "  %s run %d: live %d calls, completion %.1f ms; herd %.1f calls, completion %.1f ms (p50 %.1f): %s\n", cs, hc.N(),
 				rep.calls, float64(rep.completion)/1e6, s.Calls.Mean, s.Completion.Mean, s.Completion.Quantiles["p50"].Value, simulateCommand(cs, r.net.ofRun(rep, cs.clients), trials))
 		}
-		vc += s.Calls.SD*s.Calls.SD + s.Calls.SE()*s.Calls.SE()
-		vm += s.Completion.SD*s.Completion.SD + s.Completion.SE()*s.Completion.SE()
 		dc.Add(s.Calls.Mean - float64(rep.calls))
 		dm.Add(s.Completion.Mean - float64(rep.completion)/1e6)
 	}
 	r.herdCalls, r.herdCompletion, r.herdGave = hc.Estimate(), hm.Estimate(), hg.Estimate()
 	r.diffCalls, r.diffCompletion = dc.Estimate(), dm.Estimate()
-	n := float64(len(rs))
-	r.byHerdCalls, r.byHerdCompletion = z95*math.Sqrt(vc)/n, z95*math.Sqrt(vm)/n
+	r.byHerdCalls, r.byHerdCompletion = meanInterval(oc), meanInterval(om)
 	if loadModel {
 		o, err := predictWith(ctx, cs, r.net, true, false, trials)
 		if err != nil {
@@ -409,19 +414,18 @@ func writeTrace(w io.Writer, cs caseSpec, rep int, rs []request) {
 	}
 }
 
-// z95 is the normal quantile of a two-sided 95% interval.
-const z95 = 1.959963984540054
-
 // agrees says whether herd's mean is within tolerance of the live one, or
-// within the wider of two 95% intervals where that is wider than 5%: the
-// t-interval of their paired differences (diff, herd − live) and the one
-// herd itself puts on the live runs' mean (byHerd, see row).
-func agrees(live, herd, diff stats.Estimate, byHerd float64) bool {
+// the two agree within either of two 95% intervals where that is wider
+// than 5%: the t-interval of their paired differences (diff, herd − live)
+// holds 0, or the one herd itself puts on the live runs' mean (byHerd, see
+// row) holds the live mean.
+func agrees(live, herd, diff stats.Estimate, byHerd *stats.Interval) bool {
 	if live.Mean == 0 {
 		return herd.Mean == 0
 	}
 	d := math.Abs(herd.Mean - live.Mean)
-	return d <= tolerance*math.Abs(live.Mean) || d <= max(halfWidth(diff), byHerd)
+	return d <= tolerance*math.Abs(live.Mean) || d <= halfWidth(diff) ||
+		byHerd != nil && byHerd[0] <= live.Mean && live.Mean <= byHerd[1]
 }
 
 func halfWidth(e stats.Estimate) float64 {
@@ -453,10 +457,13 @@ func pm(e stats.Estimate) string {
 	return fmt.Sprintf("%.1f ± %.1f", e.Mean, halfWidth(e))
 }
 
-// pmBy is a paired difference with its t-interval's half-width and herd's
-// own (see row.byHerd).
-func pmBy(diff stats.Estimate, byHerd float64) string {
-	return fmt.Sprintf("%.1f ± %.1f, herd's ± %.1f", diff.Mean, halfWidth(diff), byHerd)
+// pmBy is a paired difference with its t-interval's half-width, and
+// herd's own interval on the live mean (see row.byHerd).
+func pmBy(diff stats.Estimate, byHerd *stats.Interval) string {
+	if byHerd == nil {
+		return fmt.Sprintf("%.1f ± %.1f, herd's —", diff.Mean, halfWidth(diff))
+	}
+	return fmt.Sprintf("%.1f ± %.1f, herd's %.1f to %.1f", diff.Mean, halfWidth(diff), byHerd[0], byHerd[1])
 }
 
 func stallText(s model.Stalls) string {
@@ -492,7 +499,7 @@ func report(w io.Writer, rows []row) int {
 			r.gaveUp.Mean, r.herdGave.Mean, oneLaw(r), r.verdict())
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d of %d cases agree: herd's continuous-time mean within %.0f%% of the live mean, or within the wider of two 95%% intervals: the t-interval of the runs' paired differences (herd predicts each run from its own first arrivals) and the interval herd itself puts on the runs' mean; on calls and completion.\n",
+	fmt.Fprintf(w, "\n%d of %d cases agree: herd's continuous-time mean within %.0f%% of the live mean, or within the wider of two 95%% intervals: the t-interval of the runs' paired differences (herd predicts each run from its own first arrivals) and the interval herd itself puts on the runs' mean (the central 95%% of its law, one of herd's trials per run); on calls and completion.\n",
 		len(rows)-failed, len(rows), 100*tolerance)
 	fmt.Fprintln(w, "Round trips and first-send spreads are measured on this machine and are herd's parameters; on a busy machine they are noisy.")
 	return failed

@@ -253,6 +253,16 @@ func predict(ctx context.Context, cs caseSpec, net network, continuous bool, tri
 	return predictWith(ctx, cs, net, continuous, loadModel, trials)
 }
 
+// predictOutcomes is predict in continuous time with every trial's
+// outcome.
+func predictOutcomes(ctx context.Context, cs caseSpec, net network, trials int) (analysis.Summary, []analysis.Outcome, error) {
+	sc, err := scenario(cs, net, true)
+	if err != nil {
+		return analysis.Summary{}, nil, fmt.Errorf("%s: %w", cs, err)
+	}
+	return analysis.SimulateOutcomes(ctx, sc, montecarlo.Options{Trials: trials, Seed: 1})
+}
+
 func predictWith(ctx context.Context, cs caseSpec, net network, continuous, loadModel bool, trials int) (analysis.Summary, error) {
 	sc, err := scenarioWith(cs, net, continuous, loadModel)
 	if err != nil {
