@@ -158,3 +158,15 @@ func TestWavesMeasureTheClump(t *testing.T) {
 		t.Errorf("waves = %+v; want one of 25, decided over 21ms, answered within 2.1ms", got)
 	}
 }
+
+// A measure within 5% is judged by the 5%, one beyond it by its intervals.
+func TestByIntervalCountsTheMeasuresBeyond5Percent(t *testing.T) {
+	e := func(m float64) stats.Estimate { return stats.Estimate{Mean: m} }
+	rows := []row{
+		{calls: e(100), herdCalls: e(104), completion: e(100), herdCompletion: e(110)},
+		{calls: e(100), herdCalls: e(94), completion: e(0), herdCompletion: e(0)},
+	}
+	if got := byInterval(rows); got != 2 {
+		t.Errorf("byInterval = %d, want 2 (completion 10%% off, calls 6%% off)", got)
+	}
+}
