@@ -170,3 +170,29 @@ func TestByIntervalCountsTheMeasuresBeyond5Percent(t *testing.T) {
 		t.Errorf("byInterval = %d, want 2 (completion 10%% off, calls 6%% off)", got)
 	}
 }
+
+// Ten cases of three runs whose paired differences are −s, 0, +s in
+// herd's standard deviations spread by s, pooled and in the median; were
+// herd right, the median of three runs' spread would be √(ln 2) (the
+// median of χ²₂ is 2 ln 2) and the pooled one within √(χ²₂₀/20)'s 95%
+// range, [0.692, 1.307].
+func TestDispersionPoolsTheRuns(t *testing.T) {
+	for _, s := range []float64{1, 3} {
+		rows := make([]row, 10)
+		for i := range rows {
+			for _, z := range []float64{-s, 0, s} {
+				rows[i].zCalls.Add(z)
+			}
+		}
+		d, ok := dispersion(rows, func(r row) stats.Moments { return r.zCalls })
+		if !ok || math.Abs(d.pooled-s) > 1e-12 || math.Abs(d.median-s) > 1e-12 || d.df != 20 {
+			t.Errorf("s = %g: %+v, %t; want pooled and median %g over 20 degrees of freedom", s, d, ok, s)
+		}
+		if math.Abs(d.nullMedian-math.Sqrt(math.Ln2)) > 1e-9 || math.Abs(d.lo-0.6925) > 5e-4 || math.Abs(d.hi-1.3071) > 5e-4 {
+			t.Errorf("were herd right: median %g, range %g–%g; want %g and 0.6925–1.3071", d.nullMedian, d.lo, d.hi, math.Sqrt(math.Ln2))
+		}
+	}
+	if _, ok := dispersion([]row{{}}, func(r row) stats.Moments { return r.zCalls }); ok {
+		t.Error("no runs: want no dispersion")
+	}
+}

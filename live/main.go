@@ -16,6 +16,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 )
@@ -276,7 +278,12 @@ type row struct {
 	// 5 runs recorded on one day and none of 8 on another, and herd gives it
 	// in a fifth to two thirds of the trials, by run.
 	byHerdCalls, byHerdCompletion *stats.Interval
-	tickCompletion                float64 // herd's tick model, ms
+	// zCalls and zCompletion are the runs' paired differences in herd's
+	// standard deviations, (live − herd's mean of the run)/(herd's SD of
+	// one run with its network): were herd's law of one run right, their
+	// spread would be 1 (see dispersion).
+	zCalls, zCompletion stats.Moments
+	tickCompletion      float64 // herd's tick model, ms
 	// oneLaw is herd's continuous-time calls and completion (ms) with the
 	// round trips as one law independent of the load, beside the load
 	// model's (when -load).
@@ -379,6 +386,12 @@ func judgeLogged(ctx context.Context, cs caseSpec, rs []repetition, trials int, 
 		}
 		dc.Add(s.Calls.Mean - float64(rep.calls))
 		dm.Add(s.Completion.Mean - float64(rep.completion)/1e6)
+		if s.Calls.SD > 0 {
+			r.zCalls.Add((float64(rep.calls) - s.Calls.Mean) / s.Calls.SD)
+		}
+		if s.Completion.SD > 0 {
+			r.zCompletion.Add((float64(rep.completion)/1e6 - s.Completion.Mean) / s.Completion.SD)
+		}
 	}
 	r.herdCalls, r.herdCompletion, r.herdGave = hc.Estimate(), hm.Estimate(), hg.Estimate()
 	r.diffCalls, r.diffCompletion = dc.Estimate(), dm.Estimate()
@@ -426,6 +439,57 @@ func agrees(live, herd, diff stats.Estimate, byHerd *stats.Interval) bool {
 	d := math.Abs(herd.Mean - live.Mean)
 	return d <= tolerance*math.Abs(live.Mean) || d <= halfWidth(diff) ||
 		byHerd != nil && byHerd[0] <= live.Mean && live.Mean <= byHerd[1]
+}
+
+// dispersion measures the rows' paired differences in herd's standard
+// deviations (row.zCalls or zCompletion, by pick), sᵢ a case's standard
+// deviation of them: pooled, √(Σ (nᵢ − 1)·sᵢ² / Σ (nᵢ − 1)), with the 95%
+// range it would have were herd's law of one run right (the normal law's:
+// √(χ²_df/df), df = Σ (nᵢ − 1)); and the cases' median sᵢ, with the median
+// it would have then for the median case's runs (√(median of χ²_m/m), m =
+// n − 1: 0.83 with 3 runs). Above them the live runs differ from herd's
+// predictions of them more than herd's trials do, and herd's intervals on
+// one run are too narrow. ok is false with fewer than 2 degrees of
+// freedom.
+func dispersion(rows []row, pick func(row) stats.Moments) (d spread, ok bool) {
+	var ss float64
+	var sds []float64
+	var ns []int
+	for _, r := range rows {
+		m := pick(r)
+		e := m.Estimate()
+		if e.N >= 2 {
+			ss += float64(e.N-1) * e.SD * e.SD
+			d.df += e.N - 1
+			sds, ns = append(sds, e.SD), append(ns, e.N)
+		}
+	}
+	if d.df < 2 {
+		return d, false
+	}
+	chi := distuv.ChiSquared{K: float64(d.df)}
+	d.pooled, d.lo, d.hi = math.Sqrt(ss/float64(d.df)), math.Sqrt(chi.Quantile(0.025)/float64(d.df)), math.Sqrt(chi.Quantile(0.975)/float64(d.df))
+	slices.Sort(sds)
+	slices.Sort(ns)
+	m := float64(ns[len(ns)/2] - 1)
+	d.median, d.nullMedian = sds[len(sds)/2], math.Sqrt(distuv.ChiSquared{K: m}.Quantile(0.5)/m)
+	return d, true
+}
+
+// spread is what dispersion measures.
+type spread struct {
+	pooled, lo, hi     float64
+	df                 int
+	median, nullMedian float64
+}
+
+// zSD is a case's standard deviation of its paired differences in herd's
+// standard deviations (see dispersion).
+func zSD(m stats.Moments) string {
+	if e := (&m).Estimate(); e.N >= 2 {
+		return fmt.Sprintf("%.1f", e.SD)
+	}
+	return "—"
 }
 
 // byInterval counts the rows' measures (calls, completion) whose herd mean
@@ -497,7 +561,7 @@ func oneLaw(r row) string {
 // report prints one line per case and returns the number that disagree.
 func report(w io.Writer, rows []row) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tper flight; own time; stalls\tcalls live\tcalls herd\tratio\therd − live\tcompletion ms live\tcompletion ms herd\tratio\therd − live\tin windows live / herd / tick model\tgave up live / herd\tone law: calls, completion ratio\tverdict")
+	fmt.Fprintln(tw, "case\treps\tspread\tround trip quartiles; mean ± sd\tper flight; own time; stalls\tcalls live\tcalls herd\tratio\therd − live\tcompletion ms live\tcompletion ms herd\tratio\therd − live\tin windows live / herd / tick model\tgave up live / herd\tone law: calls, completion ratio\tpaired sd in herd's sd: calls, completion\tverdict")
 	failed := 0
 	for _, r := range rows {
 		if !r.ok() {
@@ -505,12 +569,12 @@ func report(w io.Writer, rows []row) int {
 		}
 		win := float64(r.cs.window) / 1e6
 		ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s; %s; %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\t%s\n",
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s/%s/%s; %s ± %s ms\t%s; %s; %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f / %.0f / %.0f\t%.1f / %.1f\t%s\t%s, %s\t%s\n",
 			r.cs, r.reps, r.net.spread.Round(time.Millisecond), ms(r.net.q25), ms(r.net.q50), ms(r.net.q75), ms(r.net.mean), ms(r.net.sd), r.net.perFlight.Round(time.Microsecond), r.net.lateness, stallText(r.net.stalls),
 			pm(r.calls), pm(r.herdCalls), ratio(r.herdCalls, r.calls), pmBy(r.diffCalls, r.byHerdCalls),
 			pm(r.completion), pm(r.herdCompletion), ratio(r.herdCompletion, r.completion), pmBy(r.diffCompletion, r.byHerdCompletion),
 			r.completion.Mean/win, r.herdCompletion.Mean/win, r.tickCompletion/win,
-			r.gaveUp.Mean, r.herdGave.Mean, oneLaw(r), r.verdict())
+			r.gaveUp.Mean, r.herdGave.Mean, oneLaw(r), zSD(r.zCalls), zSD(r.zCompletion), r.verdict())
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d of %d cases agree: herd's continuous-time mean within %.0f%% of the live mean, or within the wider of two 95%% intervals: the t-interval of the runs' paired differences (herd predicts each run from its own first arrivals) and the interval herd itself puts on the runs' mean (the central 95%% of its law, one of herd's trials per run); on calls and completion.\n",
@@ -518,6 +582,15 @@ func report(w io.Writer, rows []row) int {
 	if m := byInterval(rows); m > 0 {
 		fmt.Fprintf(w, "%d of the %d measures (calls, completion) were judged by their intervals, not within %.0f%%: were herd exactly right, each of those would disagree by chance up to 5%% of the time, %.1f of them expected, at least one with probability up to %.2f.\n",
 			m, 2*len(rows), 100*tolerance, 0.05*float64(m), 1-math.Pow(0.95, float64(m)))
+	}
+	for _, d := range []struct {
+		name string
+		pick func(row) stats.Moments
+	}{{"calls", func(r row) stats.Moments { return r.zCalls }}, {"completion", func(r row) stats.Moments { return r.zCompletion }}} {
+		if s, ok := dispersion(rows, d.pick); ok {
+			fmt.Fprintf(w, "The runs' %s differ from herd's prediction of each by a median %.2f of herd's standard deviation of one run over the cases (%.2f were herd's law right); pooled, %.2f (%.2f–%.2f were herd's law right, %d degrees of freedom).\n",
+				d.name, s.median, s.nullMedian, s.pooled, s.lo, s.hi, s.df)
+		}
 	}
 	fmt.Fprintln(w, "Round trips and first-send spreads are measured on this machine and are herd's parameters; on a busy machine they are noisy.")
 	return failed
