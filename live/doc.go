@@ -57,7 +57,12 @@
 // run's network: a few runs can all miss a mode that herd gives, such as a
 // 4th attempt 400 ms later, and their own spread is then too narrow; and
 // the law's quantiles rather than a normal interval, because a run's law
-// can be two-point, see meanInterval).
+// can be two-point, see meanInterval). Under the table the report says how
+// many measures the intervals judged (each of them would disagree by chance
+// up to 5% of the time were herd exactly right) and how far the runs
+// differ from herd's prediction of each in herd's standard deviations of
+// one run, by case and pooled, beside what that would be were herd's law
+// right (see dispersion).
 //
 // Cases are measured one at a time: another case's burst on the same two
 // cores doubles a case's first-send spread and round trips, load that
