@@ -588,7 +588,7 @@ func report(w io.Writer, rows []row) int {
 		pick func(row) stats.Moments
 	}{{"calls", func(r row) stats.Moments { return r.zCalls }}, {"completion", func(r row) stats.Moments { return r.zCompletion }}} {
 		if s, ok := dispersion(rows, d.pick); ok {
-			fmt.Fprintf(w, "The runs' %s differ from herd's prediction of each by a median %.2f of herd's standard deviation of one run over the cases (%.2f were herd's law right); pooled, %.2f (%.2f–%.2f were herd's law right, %d degrees of freedom).\n",
+			fmt.Fprintf(w, "The runs' %s scatter about herd's prediction of each with a standard deviation of %.2f of herd's standard deviation of one run, the cases' median (%.2f were herd's law right); pooled, %.2f (%.2f–%.2f were herd's law right, %d degrees of freedom).\n",
 				d.name, s.median, s.nullMedian, s.pooled, s.lo, s.hi, s.df)
 		}
 	}

@@ -24,7 +24,9 @@ const meanDraws = 20_000
 // waiting; with herd giving the 10th in 38% of one run's trials, three runs
 // all at the 10th come about 5% of the time, and the normal interval
 // (1.96·SD/√3) puts their mean outside it, while the law's 97.5% quantile
-// is theirs. nil when a run has no outcome.
+// is theirs. herd's trials stand for its law: with 1,000 a run, the law's
+// mean is known to SD/√1000, 3% of one run's SD, which the interval leaves
+// out. nil when a run has no outcome.
 func meanInterval(runs [][]float64) *stats.Interval {
 	if len(runs) == 0 {
 		return nil
