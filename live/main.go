@@ -363,10 +363,9 @@ func judgeLogged(ctx context.Context, cs caseSpec, rs []repetition, trials int, 
 			return r, err
 		}
 		var c, m []float64
-		for _, o := range out {
-			c = append(c, o.Calls)
+		for _, o := range out { // the trials herd's summary counts
 			if !o.Censored {
-				m = append(m, o.Completion)
+				c, m = append(c, o.Calls), append(m, o.Completion)
 			}
 		}
 		oc, om = append(oc, c), append(om, m)
