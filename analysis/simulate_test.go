@@ -96,13 +96,7 @@ func TestSimulateOCCArrivalsWarn(t *testing.T) {
 // commands read them (model.Spec).
 func specScenario(t *testing.T, kv ...string) model.Scenario {
 	t.Helper()
-	var s model.Spec
-	for i := 0; i+1 < len(kv); i += 2 {
-		if err := s.Set(kv[i], kv[i+1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sc, err := s.Scenario()
+	sc, err := model.ScenarioOf(kv...)
 	if err != nil {
 		t.Fatal(err)
 	}

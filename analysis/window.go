@@ -55,15 +55,9 @@ func windowClosedScenarios() []model.Scenario {
 		{"policy", "expo", "window", "100ms", "base", "0.25", "clients", "30"},
 		{"policy", "retryablehttp-default", "window", "10ms", "clients", "1000", "capacity", "50", "latency", "5ms"},
 	} {
-		var s model.Spec
-		for i := 0; i < len(kv); i += 2 {
-			if err := s.Set(kv[i], kv[i+1]); err != nil {
-				panic(err) // the grid is herd's own
-			}
-		}
-		sc, err := s.Scenario()
+		sc, err := model.ScenarioOf(kv...)
 		if err != nil {
-			panic(err)
+			panic(err) // the grid is herd's own
 		}
 		out = append(out, sc)
 	}

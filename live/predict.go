@@ -196,14 +196,7 @@ func scenario(cs caseSpec, net network, continuous bool) (model.Scenario, error)
 }
 
 func scenarioWith(cs caseSpec, net network, continuous, loadModel bool) (model.Scenario, error) {
-	var s model.Spec
-	args := scenarioArgs(cs, net, continuous, loadModel)
-	for i := 0; i < len(args); i += 2 {
-		if err := s.Set(args[i], args[i+1]); err != nil {
-			panic(err) // the grid is the harness's own
-		}
-	}
-	return s.Scenario()
+	return model.ScenarioOf(scenarioArgs(cs, net, continuous, loadModel)...)
 }
 
 // simulateCommand is the herd command line that predicts a case from the

@@ -166,6 +166,23 @@ func (s Spec) With(field, text string) (Spec, error) {
 	return t, t.Set(field, text)
 }
 
+// ScenarioOf is the scenario of the field and value pairs kv (field,
+// value, field, value, …), each Set in order as herd's commands set their
+// flags: what tests, validation grids and harnesses that name scenarios by
+// their flags call.
+func ScenarioOf(kv ...string) (Scenario, error) {
+	if len(kv)%2 != 0 {
+		return Scenario{}, fmt.Errorf("ScenarioOf: %d strings, want field and value pairs", len(kv))
+	}
+	var s Spec
+	for i := 0; i < len(kv); i += 2 {
+		if err := s.Set(kv[i], kv[i+1]); err != nil {
+			return Scenario{}, err
+		}
+	}
+	return s.Scenario()
+}
+
 // Scenario builds and validates the scenario the spec describes:
 //
 //   - fields not given keep Default()'s values (the seed article's section

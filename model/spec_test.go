@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -75,4 +76,19 @@ func ExampleSpec() {
 	// Output:
 	// occ 10 5 2000
 	// capacity 10 per tick of 100ms
+}
+
+// ScenarioOf sets its pairs in order, as the flags would be, and refuses
+// an odd count and a bad field by name.
+func TestScenarioOf(t *testing.T) {
+	sc, err := ScenarioOf("policy", "full", "clients", "250", "capacity", "7")
+	if err != nil || sc.Clients != 250 || sc.Capacity != 7 || sc.Policy.Kind != Full {
+		t.Errorf("ScenarioOf = %+v, %v; want full jitter, 250 clients, capacity 7", sc, err)
+	}
+	if _, err := ScenarioOf("clients"); err == nil {
+		t.Error("an odd count: want an error")
+	}
+	if _, err := ScenarioOf("clients", "-3"); err == nil || !strings.Contains(err.Error(), "clients") {
+		t.Errorf("clients -3: %v; want an error naming clients", err)
+	}
 }

@@ -12,13 +12,7 @@ import (
 
 func spec(t *testing.T, kv ...string) (Scenario, error) {
 	t.Helper()
-	var s Spec
-	for i := 0; i < len(kv); i += 2 {
-		if err := s.Set(kv[i], kv[i+1]); err != nil {
-			return Scenario{}, err
-		}
-	}
-	return s.Scenario()
+	return ScenarioOf(kv...)
 }
 
 // The time model follows what was said: --time when given, else

@@ -13,13 +13,7 @@ import (
 
 func windowScenario(t *testing.T, kv ...string) model.Scenario {
 	t.Helper()
-	s := model.Spec{}
-	for i := 0; i < len(kv); i += 2 {
-		if err := s.Set(kv[i], kv[i+1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sc, err := s.Scenario()
+	sc, err := model.ScenarioOf(kv...)
 	if err != nil {
 		t.Fatal(err)
 	}
