@@ -176,15 +176,6 @@ func (e *OCCEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 	t.Time = done
 }
 
-// siftDown restores the heap order below i in a 4-ary min-heap on the event
-// time. The queue holds one event per client, so a pop or a reschedule is
-// one sift of the root; a typed 4-ary heap here is several times faster
-// than container/heap's interface calls and has half the levels of a
-// binary heap. A rescheduled write usually belongs near the bottom, so the
-// hole first descends along the smallest children to a leaf and the event
-// then climbs back (Floyd's bottom-up sift), which saves a comparison per
-// level. Equal times, which have probability 0, are still ordered
-// deterministically, by the heap's own history.
 // siftUp moves q[i] up to its place: an event added at the end.
 func siftUp(q []occEvent, i int) {
 	x := q[i]
@@ -199,6 +190,23 @@ func siftUp(q []occEvent, i int) {
 	q[i] = x
 }
 
+// popHead removes the root of the heap q.
+func popHead(q []occEvent) []occEvent {
+	q[0] = q[len(q)-1]
+	q = q[:len(q)-1]
+	siftDown(q, 0)
+	return q
+}
+
+// siftDown restores the heap order below i in a 4-ary min-heap on the event
+// time. The queue holds one event per client, so a pop or a reschedule is
+// one sift of the root; a typed 4-ary heap here is several times faster
+// than container/heap's interface calls and has half the levels of a
+// binary heap. A rescheduled write usually belongs near the bottom, so the
+// hole first descends along the smallest children to a leaf and the event
+// then climbs back (Floyd's bottom-up sift), which saves a comparison per
+// level. Equal times, which have probability 0, are still ordered
+// deterministically, by the heap's own history.
 func siftDown(q []occEvent, i int) {
 	n := len(q)
 	if i >= n {

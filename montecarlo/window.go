@@ -317,9 +317,7 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			if waits {
 				answers = append(answers, waitingAnswer{client: -1, given: a})
 			}
-			q[0] = q[len(q)-1]
-			q = q[:len(q)-1]
-			siftDown(q, 0)
+			q = popHead(q)
 			continue
 		}
 		if cl.retry < math.MaxInt32 {
@@ -328,9 +326,7 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		d := e.backoff(c, int(cl.retry))
 		if waits {
 			answers = append(answers, waitingAnswer{client: c, given: a, trip: lat, wait: d})
-			q[0] = q[len(q)-1]
-			q = q[:len(q)-1]
-			siftDown(q, 0)
+			q = popHead(q)
 			continue
 		}
 		if e.givesUp(cl, back, lat, d) {
