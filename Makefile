@@ -148,3 +148,18 @@ paper: paper-data build
 	./bin/herd plots --out paper/build/figures
 	./bin/herd version | sed -n 's/^revision \(.*\)$$/\\newcommand{\\herdrevision}{\1}/p' > paper/build/revision.tex
 	cd paper && latexmk -pdf -interaction=nonstopmode -halt-on-error herd.tex
+
+# Every number, verdict and name that a corpus of commands prints in JSON
+# (scripts/behaviour-corpus.sh), at BASE and at the work tree: a change of
+# shape must leave them identical. make behaviour BASE=6371d3b
+BASE ?= HEAD
+.PHONY: behaviour
+behaviour:
+	@tmp=$$(mktemp -d) && git worktree add -q --detach "$$tmp/base" $(BASE) && \
+	(cd "$$tmp/base" && $(GO) build -o "$$tmp/herd-base" ./cmd/herd) && \
+	git worktree remove --force "$$tmp/base" && \
+	$(GO) build -o "$$tmp/herd-head" ./cmd/herd && \
+	scripts/behaviour-corpus.sh "$$tmp/herd-base" "$$tmp/base-out" >/dev/null && \
+	scripts/behaviour-corpus.sh "$$tmp/herd-head" "$$tmp/head-out" && \
+	diff -r -x '*.err' "$$tmp/base-out" "$$tmp/head-out" && echo "behaviour kept: every output identical to $(BASE)'s"; \
+	rc=$$?; rm -rf "$$tmp"; exit $$rc
