@@ -193,17 +193,6 @@ func (c Controls) BytesPerClient(sc Scenario) int64 {
 	return b
 }
 
-// TicksPerSecond converts the controls' parameters in seconds (Finagle's
-// TTL and minimum retry rate, the SRE book's window) to ticks: the
-// scenario's real tick when it has one (--tick, or a preset's), and one
-// second per tick when its ticks are abstract.
-func (s Scenario) TicksPerSecond() float64 {
-	if t := s.Policy.TickLength(); t > 0 {
-		return float64(time.Second) / float64(t)
-	}
-	return 1
-}
-
 // ticksOf is a duration in whole ticks of sc (rounded to nearest).
 func ticksOf(sc Scenario, d time.Duration) int64 {
 	x := d.Seconds()*sc.TicksPerSecond() + 0.5

@@ -391,3 +391,22 @@ func (p Policy) Describe() string {
 	}
 	return s
 }
+
+// instantRetry is the first retry the policy makes with a delay of exactly
+// 0, or 0 when there is none.
+func (p Policy) instantRetry() int {
+	last := p.Classes()
+	if p.Retries > 0 {
+		last = min(last, p.Retries)
+	}
+	for n := 1; n <= last; n++ {
+		if l := p.Law(n, p.Start()); l.Deterministic() && l.Draw(0) == 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// InSeconds reports whether the policy's delays are in seconds (a library
+// preset) rather than in ticks (a textbook rule).
+func (p Policy) InSeconds() bool { return ruleOf(p.Kind).units == inSeconds }

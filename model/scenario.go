@@ -197,7 +197,7 @@ func (s Scenario) Validate() error {
 	}
 	// Base, Cap and FixedDelay are the parameters of the rules in ticks; a
 	// rule in seconds has the library's own.
-	realTime := ruleOf(p.Kind).units == inSeconds
+	realTime := p.InSeconds()
 	switch {
 	case s.Clients < 1 || s.Clients > MaxClients:
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
@@ -206,7 +206,7 @@ func (s Scenario) Validate() error {
 	case s.Server < Capacity || int(s.Server) >= len(serverNames):
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
 	case s.Rounding < HalfEven || s.Rounding > Floor:
-		return bad("rounding", "one of "+strings.Join(roundingNames, ", "), int(s.Rounding))
+		return bad("rounding", "one of "+strings.Join(RoundingNames(), ", "), int(s.Rounding))
 	case !realTime && (!finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay):
 		return bad("base", fmt.Sprintf("a number in (0, %g] ticks", float64(MaxDelay)), p.Base)
 	case !realTime && (!finite(p.Cap) || p.Cap < p.Base || p.Cap > MaxDelay):
@@ -278,4 +278,15 @@ func (s Scenario) validatePolicy(bad func(flag, valid string, got any) error) er
 		return bad("max-elapsed", "0 unless the scenario has a real --tick", p.MaxElapsed)
 	}
 	return nil
+}
+
+// TicksPerSecond converts the controls' parameters in seconds (Finagle's
+// TTL and minimum retry rate, the SRE book's window) to ticks: the
+// scenario's real tick when it has one (--tick, or a preset's), and one
+// second per tick when its ticks are abstract.
+func (s Scenario) TicksPerSecond() float64 {
+	if t := s.Policy.TickLength(); t > 0 {
+		return float64(time.Second) / float64(t)
+	}
+	return 1
 }

@@ -373,21 +373,6 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 	return nil
 }
 
-// instantRetry is the first retry the policy makes with a delay of exactly
-// 0, or 0 when there is none.
-func (p Policy) instantRetry() int {
-	last := p.Classes()
-	if p.Retries > 0 {
-		last = min(last, p.Retries)
-	}
-	for n := 1; n <= last; n++ {
-		if l := p.Law(n, p.Start()); l.Deterministic() && l.Draw(0) == 0 {
-			return n
-		}
-	}
-	return 0
-}
-
 // continuousHorizon is DefaultHorizon in continuous time, in windows: a
 // bound no trial reaches. After the first sends, between two successes
 // there are at most 1 + L + D windows (L the largest round trip, D the
