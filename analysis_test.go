@@ -13,8 +13,11 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/claims"
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 )
 
 // randomCertainScenario draws a scenario whose waits are certain: none,
@@ -25,11 +28,11 @@ func randomCertainScenario(r *rand.Rand) model.Scenario {
 	sc := model.Default()
 	sc.Clients = 1 + r.IntN(300)
 	sc.Capacity = 1 + r.IntN(25)
-	sc.Policy.Kind = []model.Kind{model.None, model.Fixed, model.Expo}[r.IntN(3)]
+	sc.Policy.Kind = []policy.Kind{policy.None, policy.Fixed, policy.Expo}[r.IntN(3)]
 	sc.Policy.Base = halves(1, 6)
 	sc.Policy.Cap = sc.Policy.Base + halves(0, 40)
 	sc.Policy.FixedDelay = halves(0, 10)
-	sc.Rounding = model.Rounding(r.IntN(4))
+	sc.Rounding = policy.Rounding(r.IntN(4))
 	if r.IntN(5) == 0 {
 		sc.Server = model.Collision
 		sc.Capacity = sc.Clients + r.IntN(3)
@@ -48,7 +51,7 @@ func TestClosedFormEqualsEveryMonteCarloTrial(t *testing.T) {
 	}
 	for range count {
 		sc := randomCertainScenario(r)
-		c, err := model.ClosedForm(sc)
+		c, err := solve.ClosedForm(sc)
 		if err != nil {
 			t.Fatalf("%+v: %v", sc, err)
 		}
@@ -126,13 +129,13 @@ func TestModelsAgreeWithMonteCarlo(t *testing.T) {
 func TestPlantedMeanFieldErrorFails(t *testing.T) {
 	var grid []analysis.ValidationCase
 	for _, c := range analysis.MeanFieldGrid() {
-		if analysis.MeanFieldInRegion(c.Scenario) && (c.Scenario.Policy.Kind != model.Decorrelated || c.Scenario.Clients == 1000) {
+		if analysis.MeanFieldInRegion(c.Scenario) && (c.Scenario.Policy.Kind != policy.Decorrelated || c.Scenario.Clients == 1000) {
 			c.Series = "" // the bounds alone
 			grid = append(grid, c)
 		}
 	}
 	v, err := analysis.Validate(context.Background(), grid, analysis.ValidateOptions{Seed: 1,
-		PlantMeanField: func(m *model.MeanField) { m.Completion *= 1.03; m.Calls *= 1.01 }})
+		PlantMeanField: func(m *solve.MeanField) { m.Completion *= 1.03; m.Calls *= 1.01 }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,14 +446,14 @@ func TestMetastableRegionAndControls(t *testing.T) {
 	sc, base := analysis.MetastabilityScenario()
 	opt := montecarlo.Options{Trials: 20, Seed: 3}
 	grid := analysis.MapGrid{Loads: []float64{0.7, 0.8}, Outages: []int{100, 200}}
-	none, err := analysis.Metastability(ctx, sc, base, model.Controls{}, grid, opt)
+	none, err := analysis.Metastability(ctx, sc, base, control.Controls{}, grid, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := none.StuckBelowCapacity(); n != 4 {
 		t.Errorf("no control, reject cost 0.05: %d stuck cells of 4, want 4: %+v", n, none.Cells)
 	}
-	for _, ctl := range []model.Controls{{Bucket: model.DefaultBucket(model.BrookerBucket)}, {Breaker: model.DefaultBreaker()}} {
+	for _, ctl := range []control.Controls{{Bucket: control.DefaultBucket(control.BrookerBucket)}, {Breaker: control.DefaultBreaker()}} {
 		m, err := analysis.Metastability(ctx, sc, base, ctl, grid, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -460,7 +463,7 @@ func TestMetastableRegionAndControls(t *testing.T) {
 		}
 	}
 	base.RejectCost = 0
-	capMap, err := analysis.Metastability(ctx, sc, base, model.Controls{}, grid, opt)
+	capMap, err := analysis.Metastability(ctx, sc, base, control.Controls{}, grid, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,9 +480,9 @@ func TestBucketBoundCanFail(t *testing.T) {
 	sc := model.Default()
 	sc.Clients, sc.Capacity = 100, 20
 	tr := model.Traffic{Rate: 20, Ticks: 2000, OutageLength: 2000}
-	big := model.DefaultBucket(model.BrookerBucket)
+	big := control.DefaultBucket(control.BrookerBucket)
 	big.Capacity = 500
-	s, err := analysis.SimulateTraffic(context.Background(), sc, tr, model.Controls{Bucket: big}, montecarlo.Options{Trials: 10, Seed: 1})
+	s, err := analysis.SimulateTraffic(context.Background(), sc, tr, control.Controls{Bucket: big}, montecarlo.Options{Trials: 10, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/claims"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // The one point of the mean field's region that herd validate leaves out
@@ -26,7 +27,7 @@ import (
 // (Default run: TestModelsAgreeWithMonteCarlo at N = 10⁴, N/k = 3.)
 func TestMeanFieldKnifeEdgeAtScale(t *testing.T) {
 	sc := model.Default()
-	sc.Clients, sc.Capacity, sc.Policy.Kind = 100_000, 33_333, model.Decorrelated
+	sc.Clients, sc.Capacity, sc.Policy.Kind = 100_000, 33_333, policy.Decorrelated
 	if !analysis.MeanFieldInRegion(sc) {
 		t.Fatal("the scenario is outside the mean field's region")
 	}

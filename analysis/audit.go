@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -133,13 +134,13 @@ type Audit struct {
 // AuditPolicies are the policies an audit of sc compares: the textbook
 // policies with sc's parameters and every preset with its defaults, all on
 // sc's tick (DefaultTick when sc has none, so that they share a unit).
-func AuditPolicies(sc model.Scenario) []model.Policy {
+func AuditPolicies(sc model.Scenario) []policy.Policy {
 	tick := sc.Policy.Tick
 	if tick == 0 {
-		tick = model.DefaultTick
+		tick = policy.DefaultTick
 	}
-	var out []model.Policy
-	for _, k := range model.Kinds() {
+	var out []policy.Policy
+	for _, k := range policy.Kinds() {
 		p := sc.Policy
 		if p.Kind.IsPreset() {
 			p = model.Default().Policy
@@ -147,7 +148,7 @@ func AuditPolicies(sc model.Scenario) []model.Policy {
 		p.Kind, p.Tick, p.Retries, p.MaxElapsed = k, tick, 0, 0
 		out = append(out, p)
 	}
-	for _, ps := range model.Presets() {
+	for _, ps := range policy.Presets() {
 		out = append(out, ps.Policy(tick))
 	}
 	return out
@@ -249,7 +250,7 @@ func auditLess(a, b AuditRow) bool {
 // auditPolicy runs one policy and keeps its per-trial values for pairing.
 func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (AuditRow, error) {
 	row := AuditRow{Policy: string(sc.Policy.Kind), Retries: sc.Policy.Retries}
-	if ps, ok := model.LookupPreset(sc.Policy.Kind); ok {
+	if ps, ok := policy.LookupPreset(sc.Policy.Kind); ok {
 		row.Preset, row.Library, row.Why = true, ps.Library, ps.Synchronizing
 	}
 	var calls, completion, gaveUp, peak, over stats.Moments

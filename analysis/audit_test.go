@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 )
 
 // TestAuditFlagsSynchronizedDefaults: on a herd of 2,000 clients against
@@ -24,7 +25,7 @@ func TestAuditFlagsSynchronizedDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := len(model.Kinds()) + len(model.Presets()); len(a.Rows) != want {
+	if want := len(policy.Kinds()) + len(policy.Presets()); len(a.Rows) != want {
 		t.Fatalf("%d rows, want %d", len(a.Rows), want)
 	}
 	sync := a.Synchronized()
@@ -75,8 +76,8 @@ func TestAuditSyncFlagsHoldAtEveryTick(t *testing.T) {
 		slices.Sort(got) // rows come in rank order, which the tick may change
 		if want == nil {
 			want = got
-			if len(got) == 0 || len(got) == len(model.Presets()) {
-				t.Fatalf("tick %s: %d of %d presets flagged; the check needs some of each", tick, len(got), len(model.Presets()))
+			if len(got) == 0 || len(got) == len(policy.Presets()) {
+				t.Fatalf("tick %s: %d of %d presets flagged; the check needs some of each", tick, len(got), len(policy.Presets()))
 			}
 			continue
 		}
@@ -93,10 +94,10 @@ func TestFirstRetrySync(t *testing.T) {
 	sc := model.Default()
 	sc.Policy.Tick = time.Second
 	for _, c := range []struct {
-		kind model.Kind
+		kind policy.Kind
 		w    int
 		want float64
-	}{{model.Expo, 1, 1}, {model.Full, 1, 0.5}, {model.Equal, 1, 1}, {model.Expo, 2, 0.5}, {model.Full, 2, 0.5}} {
+	}{{policy.Expo, 1, 1}, {policy.Full, 1, 0.5}, {policy.Equal, 1, 1}, {policy.Expo, 2, 0.5}, {policy.Full, 2, 0.5}} {
 		sc.Policy.Kind, sc.FirstWindow = c.kind, c.w
 		if got := FirstRetrySync(sc, time.Second); math.Abs(got-c.want) > 1/400.0+1e-9 {
 			t.Errorf("%s W=%d: %g, want %g", c.kind, c.w, got, c.want)

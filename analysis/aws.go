@@ -5,6 +5,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -26,7 +27,7 @@ type AWSRow struct {
 // ReproduceAWS reruns the blog's simulation — model.AWSScenario for every
 // client count and policy — with the options' trials and seed. progress,
 // if set, is called after each row.
-func ReproduceAWS(ctx context.Context, clients []int, kinds []model.Kind, opt montecarlo.Options, progress func(done, total int)) ([]AWSRow, error) {
+func ReproduceAWS(ctx context.Context, clients []int, kinds []policy.Kind, opt montecarlo.Options, progress func(done, total int)) ([]AWSRow, error) {
 	total := len(clients) * len(kinds)
 	rows := make([]AWSRow, 0, total)
 	for _, n := range clients {

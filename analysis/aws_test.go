@@ -4,12 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 )
 
 func TestAWSSeries(t *testing.T) {
-	rows, err := ReproduceAWS(context.Background(), []int{10, 20}, []model.Kind{model.Full, model.Expo}, montecarlo.Options{Trials: 20, Seed: 1}, nil)
+	rows, err := ReproduceAWS(context.Background(), []int{10, 20}, []policy.Kind{policy.Full, policy.Expo}, montecarlo.Options{Trials: 20, Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -120,31 +122,31 @@ const BrookerTick = 10 * time.Millisecond
 // he drains; the flaky server with capacity no tick reaches; retries at
 // the next tick or, with his retry backoff b, after b, 2b, 4b, … (expo,
 // no jitter, as his). His strategies: no_retries is one attempt,
-// three_retries four, adaptive_10pct his bucket (model.BrookerSimBucket,
+// three_retries four, adaptive_10pct his bucket (control.BrookerSimBucket,
 // no attempt limit, as his) and breaker_10pct his breaker at 10%
-// (model.SimBreaker) over three retries.
-func BrookerSetting(r BrookerRow, maxT float64) (model.Scenario, model.Traffic, model.Controls, error) {
+// (control.SimBreaker) over three retries.
+func BrookerSetting(r BrookerRow, maxT float64) (model.Scenario, model.Traffic, control.Controls, error) {
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Server, sc.FailureRate = r.Clients, 1_000_000, model.Flaky, r.FailureRate
-	sc.Policy = model.Policy{Kind: model.None, Base: 1, Cap: 32, FixedDelay: 2, Tick: BrookerTick}
+	sc.Policy = policy.Policy{Kind: policy.None, Base: 1, Cap: 32, FixedDelay: 2, Tick: BrookerTick}
 	perTick := BrookerTick.Seconds()
 	if r.Backoff > 0 {
 		// herd's expo waits base·2ⁿ before retry n ≥ 1: base = b/2.
 		b := r.Backoff / perTick / 2
-		sc.Policy = model.Policy{Kind: model.Expo, Base: b, Cap: b * 64, FixedDelay: 2, Tick: BrookerTick}
+		sc.Policy = policy.Policy{Kind: policy.Expo, Base: b, Cap: b * 64, FixedDelay: 2, Tick: BrookerTick}
 	}
 	ticks := int(math.Round(maxT / perTick))
 	tr := model.Traffic{Rate: float64(r.Clients) * r.RatePerClient * perTick, Ticks: ticks, StartCohort: true, Drain: true}
-	var ctl model.Controls
+	var ctl control.Controls
 	switch {
 	case strings.HasPrefix(r.Name, "no_retries"):
 		ctl.MaxAttempts = 1
 	case strings.HasPrefix(r.Name, "three_retries"):
 		ctl.MaxAttempts = 4
 	case strings.HasPrefix(r.Name, "adaptive_10pct"):
-		ctl.Bucket = model.DefaultBucket(model.BrookerSimBucket)
+		ctl.Bucket = control.DefaultBucket(control.BrookerSimBucket)
 	case strings.HasPrefix(r.Name, "breaker_10pct"):
-		ctl.SimBreaker, ctl.MaxAttempts = model.DefaultSimBreaker(), 4
+		ctl.SimBreaker, ctl.MaxAttempts = control.DefaultSimBreaker(), 4
 	default:
 		return sc, tr, ctl, fmt.Errorf("retry_sim strategy %q has no herd counterpart", r.Name)
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
 )
@@ -96,7 +96,7 @@ func checkBrooker(t *testing.T, rec BrookerRecord, rows []BrookerRow) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := SimulateTraffic(ctx, sc, tr, model.Controls{Bucket: model.DefaultBucket(model.BrookerBucket)}, opt)
+		s, err := SimulateTraffic(ctx, sc, tr, control.Controls{Bucket: control.DefaultBucket(control.BrookerBucket)}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 )
 
 // A run's Cache hands out what playing the run again gives, byte for byte:
@@ -24,7 +26,7 @@ func TestCacheIsUncachedBytes(t *testing.T) {
 	}
 	full := model.Default()
 	equal := full
-	equal.Policy.Kind = model.Equal
+	equal.Policy.Kind = policy.Equal
 	base := montecarlo.Options{Trials: 40, Seed: 3, Workers: 2}
 	more, seed, clients, arr := base, base, base, base
 	more.Trials, seed.Seed, clients.Use, arr.Arrivals = 41, 4, montecarlo.Clients, true
@@ -66,11 +68,11 @@ func TestCacheIsUncachedBytes(t *testing.T) {
 	tr2.Rate = 12
 	opt := montecarlo.Options{Trials: 20, Seed: 1}
 	for _, tr := range []model.Traffic{tr, tr2, tr} {
-		a, err := SimulateTraffic(ctx, sc, tr, model.Controls{}, opt)
+		a, err := SimulateTraffic(ctx, sc, tr, control.Controls{}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := SimulateTraffic(WithCache(context.Background(), nil), sc, tr, model.Controls{}, opt)
+		b, err := SimulateTraffic(WithCache(context.Background(), nil), sc, tr, control.Controls{}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +112,7 @@ func TestCacheDropsFailures(t *testing.T) {
 // (no offer), makes this test fail.
 func TestRunPairedPlaysOnce(t *testing.T) {
 	opt := montecarlo.Options{Trials: 60, Seed: 5, Workers: 2}
-	for _, kinds := range [][]model.Kind{Jittered, {model.Equal, model.Full}} {
+	for _, kinds := range [][]policy.Kind{Jittered, {policy.Equal, policy.Full}} {
 		g := SensitivityGrid{Kinds: kinds, Bases: []float64{0.5, 2}, Caps: []float64{8, 64}, Trials: opt.Trials}
 		bare := WithCache(context.Background(), nil)
 		want, err := g.Run(bare, opt, nil)
@@ -121,7 +123,7 @@ func TestRunPairedPlaysOnce(t *testing.T) {
 		for _, base := range g.Bases {
 			var row []Comparison
 			for _, cap := range g.Caps {
-				c, err := Compare(bare, g.Scenario(model.Full, base, cap), g.Scenario(model.Decorrelated, base, cap), opt)
+				c, err := Compare(bare, g.Scenario(policy.Full, base, cap), g.Scenario(policy.Decorrelated, base, cap), opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -143,8 +145,8 @@ func TestRunPairedPlaysOnce(t *testing.T) {
 			}
 		}
 		plays := 0 // Kinds, Full and Decorrelated on the grid
-		for _, k := range []model.Kind{model.Full, model.Equal, model.Decorrelated} {
-			if slices.Contains(kinds, k) || k != model.Equal {
+		for _, k := range []policy.Kind{policy.Full, policy.Equal, policy.Decorrelated} {
+			if slices.Contains(kinds, k) || k != policy.Equal {
 				plays += len(g.Bases) * len(g.Caps)
 			}
 		}
@@ -153,7 +155,7 @@ func TestRunPairedPlaysOnce(t *testing.T) {
 		}
 		// The paired policies' summaries are in the cache, kept by their play.
 		ctx := WithCache(context.Background(), c)
-		for _, k := range []model.Kind{model.Full, model.Decorrelated} {
+		for _, k := range []policy.Kind{policy.Full, policy.Decorrelated} {
 			if _, err := Simulate(ctx, g.Scenario(k, g.Bases[0], g.Caps[0]), opt); err != nil {
 				t.Fatal(err)
 			}

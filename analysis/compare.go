@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -69,7 +70,7 @@ func ComparePolicies(ctx context.Context, labels []string, scs []model.Scenario,
 			return ServiceComparison{}, fmt.Errorf("policy %s: the OCC server has no ticks; compare policies on the capacity or collision server", labels[i])
 		}
 		a, b := base, sc
-		a.Policy, b.Policy = model.Policy{}, model.Policy{}
+		a.Policy, b.Policy = policy.Policy{}, policy.Policy{}
 		if a != b || sc.Policy.TickLength() != base.Policy.TickLength() {
 			return ServiceComparison{}, fmt.Errorf("policy %s: the scenarios of a comparison must differ only in their policy, on one tick", labels[i])
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
@@ -75,7 +76,7 @@ func MetastabilityScenario() (model.Scenario, model.Traffic) {
 // Metastability evaluates the map of one policy and set of controls: for
 // each load and outage length, opt.Trials trials of the base traffic with
 // that rate and outage, each played until it recovers (SimulateRecovery).
-func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
+func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl control.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
 	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
 	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
 	err := EachPoint(ctx, len(m.Cells), opt.Workers, func(ctx context.Context, i int) error {
@@ -109,7 +110,7 @@ type StuckCount struct {
 // (montecarlo.OpenLoopUntilDecided): at n trials a cell is stuck when at
 // most stuckAtMost(n) of them recover, so once more have recovered, or too
 // few trials are left to pass it, the rest cannot change the count.
-func StuckBelowCapacity(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (StuckCount, error) {
+func StuckBelowCapacity(ctx context.Context, sc model.Scenario, base model.Traffic, ctl control.Controls, g MapGrid, opt montecarlo.Options) (StuckCount, error) {
 	n := len(g.Outages) * len(g.Loads)
 	stuck := make([]bool, n)
 	atMost, ok := stuckAtMost(opt.Trials)
@@ -161,7 +162,7 @@ func stuckAtMost(n int) (atMost int, ok bool) {
 
 // stuckCell reports whether at most atMost of the traffic's opt.Trials
 // trials recover, from the trials up to the first ones that decide it.
-func stuckCell(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, atMost int, opt montecarlo.Options) (bool, error) {
+func stuckCell(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl control.Controls, atMost int, opt montecarlo.Options) (bool, error) {
 	type question struct {
 		Work   montecarlo.OpenLoop
 		AtMost int
@@ -206,7 +207,7 @@ type RecoverySeries struct {
 
 // RecoveryVersusLoad measures, for each set of controls, the time to
 // recover after the base traffic's outage at each load λ/k.
-func RecoveryVersusLoad(ctx context.Context, sc model.Scenario, base model.Traffic, ctls []model.Controls, loads []float64, opt montecarlo.Options) ([]RecoverySeries, error) {
+func RecoveryVersusLoad(ctx context.Context, sc model.Scenario, base model.Traffic, ctls []control.Controls, loads []float64, opt montecarlo.Options) ([]RecoverySeries, error) {
 	out := make([]RecoverySeries, len(ctls))
 	for i, ctl := range ctls {
 		out[i] = RecoverySeries{Controls: controlsJSON(ctl), Points: make([]RecoveryPoint, len(loads))}
@@ -236,13 +237,13 @@ func RecoveryVersusLoad(ctx context.Context, sc model.Scenario, base model.Traff
 // StandardControls are the sets of controls herd compares: none, at most
 // three attempts (the AWS SDKs' default), the AWS SDK's retry bucket,
 // Brooker's adaptive bucket, and the default breaker.
-func StandardControls() []model.Controls {
-	return []model.Controls{
+func StandardControls() []control.Controls {
+	return []control.Controls{
 		{},
 		{MaxAttempts: 3},
-		{Bucket: model.DefaultBucket(model.AWSBucket)},
-		{Bucket: model.DefaultBucket(model.BrookerBucket)},
-		{Breaker: model.DefaultBreaker()},
+		{Bucket: control.DefaultBucket(control.AWSBucket)},
+		{Bucket: control.DefaultBucket(control.BrookerBucket)},
+		{Breaker: control.DefaultBreaker()},
 	}
 }
 

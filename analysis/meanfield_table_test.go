@@ -5,12 +5,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/herdlab/herd/solve"
 	"go/format"
 	"math"
 	"os"
 	"testing"
-
-	"github.com/herdlab/herd/model"
 )
 
 var update = flag.Bool("update", false, "rewrite meanfield_validated.go from a run of herd validate's mean-field grid (seed 1)")
@@ -60,7 +59,7 @@ func TestMeanFieldTable(t *testing.T) {
 			t.Errorf("the table has %s, which the grid does not validate; run go test ./analysis -run TestMeanFieldTable -update", key)
 		}
 		delete(want, key)
-		mf, err := model.MeanFieldModel(m.Scenario(), model.MeanFieldOptions{})
+		mf, err := solve.MeanFieldModel(m.Scenario(), solve.MeanFieldOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -25,7 +27,7 @@ const (
 // MeanFieldGrid covers, on the capacity server with the seed's base 1, cap
 // 32, half-even rounding and synchronized first sends.
 var (
-	MeanFieldKinds  = []model.Kind{model.Full, model.Equal, model.Decorrelated}
+	MeanFieldKinds  = []policy.Kind{policy.Full, policy.Equal, policy.Decorrelated}
 	MeanFieldSizes  = []int{1000, 10_000, 100_000}
 	MeanFieldLoads  = []int{3, 10, 30, 100} // N/k
 	meanFieldPilot  = 200                   // the most trials of the first stage
@@ -45,7 +47,7 @@ const (
 // completion is so dispersed (whether a few clients are left over after
 // tick 2 is a coin toss, sd/mean ≈ 0.45) that the interval needs over
 // 10,000 trials of 167,000 calls each.
-var meanFieldSlow = map[string]bool{fmt.Sprint(model.Decorrelated, 100_000, 3): true}
+var meanFieldSlow = map[string]bool{fmt.Sprint(policy.Decorrelated, 100_000, 3): true}
 
 // MeanFieldGrid is the mean field's part of herd validate: every policy of
 // MeanFieldKinds at every size and load (k = N / load, rounded down), but
@@ -61,14 +63,14 @@ func MeanFieldGrid() []ValidationCase {
 				if meanFieldSlow[fmt.Sprint(kind, n, load)] {
 					continue
 				}
-				c := ValidationCase{Method: MethodMeanField, Scenario: scenario(n, n/load, model.Capacity, kind, 1, 32, model.HalfEven), Trials: meanFieldPilot}
-				if kind != model.Decorrelated && load == 10 {
+				c := ValidationCase{Method: MethodMeanField, Scenario: scenario(n, n/load, model.Capacity, kind, 1, 32, policy.HalfEven), Trials: meanFieldPilot}
+				if kind != policy.Decorrelated && load == 10 {
 					c.Series = fmt.Sprintf("%s, N/k = 10", kind)
 				}
-				if kind != model.Decorrelated && load == 10 && n == 1000 {
+				if kind != policy.Decorrelated && load == 10 && n == 1000 {
 					// The series' small cohorts come first.
 					for _, k := range []int{1, 10} {
-						g = append(g, ValidationCase{Method: MethodMeanField, Scenario: scenario(10*k, k, model.Capacity, kind, 1, 32, model.HalfEven),
+						g = append(g, ValidationCase{Method: MethodMeanField, Scenario: scenario(10*k, k, model.Capacity, kind, 1, 32, policy.HalfEven),
 							Trials: 100_000 / k, Series: c.Series})
 					}
 				}
@@ -90,7 +92,7 @@ func MeanFieldInRegion(sc model.Scenario) bool {
 		kind = kind || p.Kind == k
 	}
 	load := float64(sc.Clients) / float64(sc.Capacity)
-	return kind && sc.Server == model.Capacity && p.Base == 1 && p.Cap == 32 && sc.Rounding == model.HalfEven &&
+	return kind && sc.Server == model.Capacity && p.Base == 1 && p.Cap == 32 && sc.Rounding == policy.HalfEven &&
 		sc.FirstWindow == 1 && p.Retries == 0 && p.MaxElapsed == 0 && p.Tick == 0 &&
 		sc.Clients >= MeanFieldSizes[0] && sc.Clients <= MeanFieldSizes[len(MeanFieldSizes)-1] &&
 		load >= 0.99*float64(MeanFieldLoads[0]) && load <= 1.01*float64(MeanFieldLoads[len(MeanFieldLoads)-1])
@@ -110,9 +112,9 @@ func MeanFieldInRegion(sc model.Scenario) bool {
 // beyond half the bound may fail for want of trials, never pass by it.
 // Both stages play trials 0…n−1 of the seed, so the result depends on the
 // seed alone. Outside the region the errors are reported as info.
-func validateMeanField(ctx context.Context, c ValidationCase, msc model.Scenario, opt montecarlo.Options, plant func(*model.MeanField)) ([]Check, error) {
+func validateMeanField(ctx context.Context, c ValidationCase, msc model.Scenario, opt montecarlo.Options, plant func(*solve.MeanField)) ([]Check, error) {
 	sc := c.Scenario
-	mf, err := model.MeanFieldModel(msc, model.MeanFieldOptions{})
+	mf, err := solve.MeanFieldModel(msc, solve.MeanFieldOptions{})
 	if err != nil {
 		return []Check{notApplicable(MethodMeanField, sc, err)}, nil
 	}

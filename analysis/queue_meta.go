@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -27,7 +29,7 @@ func QueueMetastabilityScenario() (model.Scenario, model.Traffic) {
 type QueueVariant struct {
 	Name     string
 	Scenario model.Scenario
-	Controls model.Controls
+	Controls control.Controls
 }
 
 // QueueVariants are the panels of the queue server's metastability map:
@@ -36,7 +38,7 @@ type QueueVariant struct {
 // under a queue limited to k·T requests, whose waits cannot pass the
 // timeout (load shedding at the server).
 func QueueVariants(sc model.Scenario) []QueueVariant {
-	with := func(kind model.Kind, edit func(*model.Scenario)) model.Scenario {
+	with := func(kind policy.Kind, edit func(*model.Scenario)) model.Scenario {
 		s := sc
 		s.Policy.Kind = kind
 		if edit != nil {
@@ -45,18 +47,18 @@ func QueueVariants(sc model.Scenario) []QueueVariant {
 		return s
 	}
 	v := []QueueVariant{
-		{"Full Jitter, no timeout", with(model.Full, func(s *model.Scenario) { s.Queue.Timeout = 0 }), model.Controls{}},
-		{"Full Jitter", with(model.Full, nil), model.Controls{}},
-		{"expo", with(model.Expo, nil), model.Controls{}},
-		{"decorrelated", with(model.Decorrelated, nil), model.Controls{}},
-		{"no backoff (none)", with(model.None, nil), model.Controls{}},
+		{"Full Jitter, no timeout", with(policy.Full, func(s *model.Scenario) { s.Queue.Timeout = 0 }), control.Controls{}},
+		{"Full Jitter", with(policy.Full, nil), control.Controls{}},
+		{"expo", with(policy.Expo, nil), control.Controls{}},
+		{"decorrelated", with(policy.Decorrelated, nil), control.Controls{}},
+		{"no backoff (none)", with(policy.None, nil), control.Controls{}},
 	}
 	for _, ctl := range StandardControls()[1:] {
-		v = append(v, QueueVariant{"Full Jitter + " + ctl.String(), with(model.Full, nil), ctl})
+		v = append(v, QueueVariant{"Full Jitter + " + ctl.String(), with(policy.Full, nil), ctl})
 	}
 	limit := sc.Capacity * sc.Queue.Timeout
 	return append(v, QueueVariant{fmt.Sprintf("Full Jitter, queue limit k·T = %d", limit),
-		with(model.Full, func(s *model.Scenario) { s.Queue.Limit = limit }), model.Controls{}})
+		with(policy.Full, func(s *model.Scenario) { s.Queue.Limit = limit }), control.Controls{}})
 }
 
 // QueueMetastability is Metastability on the queue server, the same map
@@ -64,7 +66,7 @@ func QueueVariants(sc model.Scenario) []QueueVariant {
 // (montecarlo.OpenLoopOutages): each trial's ticks before the outage,
 // which the outage's length does not change, are played once for all of
 // them.
-func QueueMetastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl model.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
+func QueueMetastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl control.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
 	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
 	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
 	err := EachPoint(ctx, len(g.Loads), opt.Workers, func(ctx context.Context, i int) error {
@@ -88,7 +90,7 @@ func QueueMetastability(ctx context.Context, sc model.Scenario, base model.Traff
 
 // recoveryByOutage is SimulateRecovery of the traffic with each of the
 // outage lengths, from one run.
-func recoveryByOutage(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, outages []int, opt montecarlo.Options) ([]RecoverySummary, error) {
+func recoveryByOutage(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl control.Controls, outages []int, opt montecarlo.Options) ([]RecoverySummary, error) {
 	w := montecarlo.OpenLoopOutages{OpenLoopToRecovery: montecarlo.OpenLoopToRecovery{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}, Outages: outages}
 	return cachedWith(ctx, "recovery-by-outage", sc, opt, w, func() ([]RecoverySummary, error) {
 		plan, err := montecarlo.NewPlan(sc, w, opt)
@@ -150,7 +152,7 @@ func HysteresisLoads() []float64 {
 // and as it falls. Where the falling branch lies below the rising one at
 // the same load the system is metastable: the overload has left it in a
 // state that a load it handled on the way up does not get it out of.
-func Hysteresis(ctx context.Context, sc model.Scenario, ctl model.Controls, loads []float64, stepTicks int, opt montecarlo.Options) ([]HysteresisPoint, error) {
+func Hysteresis(ctx context.Context, sc model.Scenario, ctl control.Controls, loads []float64, stepTicks int, opt montecarlo.Options) ([]HysteresisPoint, error) {
 	if len(loads) == 0 || stepTicks < 2 {
 		return nil, fmt.Errorf("hysteresis needs loads and steps of at least 2 ticks")
 	}

@@ -6,8 +6,11 @@ import (
 	"math"
 	"testing"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -20,14 +23,14 @@ import (
 // agrees within 4σ of the exact values.
 func TestQueueMetastableCellExactAndSimulated(t *testing.T) {
 	sc := model.Default()
-	sc.Server, sc.Clients, sc.Capacity, sc.Policy.Kind = model.Queue, 10, 1, model.None
+	sc.Server, sc.Clients, sc.Capacity, sc.Policy.Kind = model.Queue, 10, 1, policy.None
 	sc.Queue = model.Queueing{Limit: 4, Timeout: 2}
 	tr := model.Traffic{Rate: 0.5, Ticks: 100, OutageStart: 3, OutageLength: 4}
 	for _, c := range []struct {
-		ctl      model.Controls
+		ctl      control.Controls
 		recovers bool
-	}{{model.Controls{}, false}, {model.Controls{MaxAttempts: 2}, true}} {
-		q, err := model.QueueChainOf(context.Background(), sc, &tr, c.ctl, model.QueueChainOptions{MaxBacklog: 60})
+	}{{control.Controls{}, false}, {control.Controls{MaxAttempts: 2}, true}} {
+		q, err := solve.QueueChainOf(context.Background(), sc, &tr, c.ctl, solve.QueueChainOptions{MaxBacklog: 60})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +136,7 @@ func TestQueueMetastabilityMapIsTheFullTrials(t *testing.T) {
 		}
 		want := drawn(full)
 		for _, workers := range []int{1, 3} {
-			for name, f := range map[string]func(context.Context, model.Scenario, model.Traffic, model.Controls, MapGrid, montecarlo.Options) (MetastabilityMap, error){
+			for name, f := range map[string]func(context.Context, model.Scenario, model.Traffic, control.Controls, MapGrid, montecarlo.Options) (MetastabilityMap, error){
 				"Metastability": Metastability, "QueueMetastability": QueueMetastability} {
 				m, err := f(context.Background(), v.Scenario, base, v.Controls, g, montecarlo.Options{Trials: 50, Seed: 1, Workers: workers})
 				if err != nil {

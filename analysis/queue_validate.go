@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 )
 
 // queueValidationGrid is herd validate's part for the queue server: the
-// exact chain (model.QueueChainOf) against the queue engine on small
+// exact chain (solve.QueueChainOf) against the queue engine on small
 // cohorts — every textbook policy with a certain or random wait, timeouts
 // from 1 tick up, queue limits, retry limits, first windows, some
 // certain (a timeout exactly at or below the queueing delay) and some
@@ -19,8 +22,8 @@ import (
 // recover and some of which, at a load below capacity, mostly stay stuck.
 func queueValidationGrid() []ValidationCase {
 	var g []ValidationCase
-	cohort := func(n, k, timeout, limit int, kind model.Kind, cap float64, edit func(*model.Scenario)) {
-		sc := scenario(n, k, model.Queue, kind, 1, cap, model.HalfEven)
+	cohort := func(n, k, timeout, limit int, kind policy.Kind, cap float64, edit func(*model.Scenario)) {
+		sc := scenario(n, k, model.Queue, kind, 1, cap, policy.HalfEven)
 		sc.Queue = model.Queueing{Limit: limit, Timeout: timeout}
 		if edit != nil {
 			edit(&sc)
@@ -29,38 +32,38 @@ func queueValidationGrid() []ValidationCase {
 	}
 	retries := func(r int) func(*model.Scenario) { return func(sc *model.Scenario) { sc.Policy.Retries = r } }
 	window := func(w int) func(*model.Scenario) { return func(sc *model.Scenario) { sc.FirstWindow = w } }
-	cohort(6, 2, 2, 0, model.Full, 32, nil)  // certain: 2 of 6 time out at tick 1
-	cohort(8, 2, 4, 0, model.Full, 32, nil)  // certain: T = ⌈N/k⌉, nothing wasted
-	cohort(8, 2, 3, 0, model.Full, 32, nil)  // certain: T = ⌈N/k⌉ − 1
-	cohort(6, 2, 1, 3, model.Fixed, 32, nil) // certain, with a limit
-	cohort(5, 1, 2, 0, model.Expo, 8, nil)
-	cohort(7, 1, 4, 0, model.Equal, 16, nil)
-	cohort(7, 2, 2, 0, model.Equal, 8, nil)
-	cohort(10, 3, 2, 6, model.Equal, 32, nil)
-	cohort(9, 2, 0, 4, model.Full, 32, nil) // a limit without timeouts
-	cohort(5, 2, 2, 0, model.Full, 32, window(3))
-	cohort(6, 2, 3, 0, model.Expo, 4, window(4))
-	cohort(4, 1, 2, 0, model.Full, 32, retries(2))
-	cohort(8, 1, 3, 0, model.Full, 8, retries(3))
-	cohort(6, 1, 2, 3, model.Full, 4, retries(4))
-	cohort(9, 2, 2, 0, model.Full, 6, retries(4))
+	cohort(6, 2, 2, 0, policy.Full, 32, nil)  // certain: 2 of 6 time out at tick 1
+	cohort(8, 2, 4, 0, policy.Full, 32, nil)  // certain: T = ⌈N/k⌉, nothing wasted
+	cohort(8, 2, 3, 0, policy.Full, 32, nil)  // certain: T = ⌈N/k⌉ − 1
+	cohort(6, 2, 1, 3, policy.Fixed, 32, nil) // certain, with a limit
+	cohort(5, 1, 2, 0, policy.Expo, 8, nil)
+	cohort(7, 1, 4, 0, policy.Equal, 16, nil)
+	cohort(7, 2, 2, 0, policy.Equal, 8, nil)
+	cohort(10, 3, 2, 6, policy.Equal, 32, nil)
+	cohort(9, 2, 0, 4, policy.Full, 32, nil) // a limit without timeouts
+	cohort(5, 2, 2, 0, policy.Full, 32, window(3))
+	cohort(6, 2, 3, 0, policy.Expo, 4, window(4))
+	cohort(4, 1, 2, 0, policy.Full, 32, retries(2))
+	cohort(8, 1, 3, 0, policy.Full, 8, retries(3))
+	cohort(6, 1, 2, 3, policy.Full, 4, retries(4))
+	cohort(9, 2, 2, 0, policy.Full, 6, retries(4))
 
-	open := func(k, timeout, limit int, kind model.Kind, fixed, rate float64, outage, outCap, attempts int) {
-		sc := scenario(10, k, model.Queue, kind, 1, 32, model.HalfEven)
+	open := func(k, timeout, limit int, kind policy.Kind, fixed, rate float64, outage, outCap, attempts int) {
+		sc := scenario(10, k, model.Queue, kind, 1, 32, policy.HalfEven)
 		sc.Policy.FixedDelay = fixed
 		sc.Queue = model.Queueing{Limit: limit, Timeout: timeout}
 		tr := model.Traffic{Rate: rate, Ticks: 40, OutageStart: 3, OutageLength: outage, OutageCapacity: outCap}
-		g = append(g, ValidationCase{Method: MethodChain, Scenario: sc, Trials: 50_000, Traffic: &tr, Controls: model.Controls{MaxAttempts: attempts}})
+		g = append(g, ValidationCase{Method: MethodChain, Scenario: sc, Trials: 50_000, Traffic: &tr, Controls: control.Controls{MaxAttempts: attempts}})
 	}
-	open(1, 2, 4, model.None, 2, 0.5, 4, 0, 0) // λ/k = 0.5, mostly stuck
-	open(1, 2, 3, model.Fixed, 1, 0.4, 5, 0, 0)
-	open(2, 2, 5, model.None, 2, 0.8, 4, 0, 0)
-	open(1, 2, 3, model.None, 2, 0.6, 0, 0, 0) // no outage
-	open(1, 0, 3, model.None, 2, 0.5, 4, 0, 0) // no timeout: recovers
-	open(3, 2, 7, model.None, 2, 1.5, 3, 1, 0) // a partial outage
-	open(1, 4, 5, model.None, 2, 0.5, 5, 0, 0)
-	open(1, 2, 4, model.None, 2, 0.5, 4, 0, 2) // an attempt limit
-	open(2, 2, 5, model.Fixed, 2, 0.8, 4, 0, 3)
+	open(1, 2, 4, policy.None, 2, 0.5, 4, 0, 0) // λ/k = 0.5, mostly stuck
+	open(1, 2, 3, policy.Fixed, 1, 0.4, 5, 0, 0)
+	open(2, 2, 5, policy.None, 2, 0.8, 4, 0, 0)
+	open(1, 2, 3, policy.None, 2, 0.6, 0, 0, 0) // no outage
+	open(1, 0, 3, policy.None, 2, 0.5, 4, 0, 0) // no timeout: recovers
+	open(3, 2, 7, policy.None, 2, 1.5, 3, 1, 0) // a partial outage
+	open(1, 4, 5, policy.None, 2, 0.5, 5, 0, 0)
+	open(1, 2, 4, policy.None, 2, 0.5, 4, 0, 2) // an attempt limit
+	open(2, 2, 5, policy.Fixed, 2, 0.8, 4, 0, 3)
 	return g
 }
 
@@ -80,7 +83,7 @@ func chainChecks(c ValidationCase) int {
 // chi-square, each at the Bonferroni share of the family-wise level.
 func validateChain(ctx context.Context, c ValidationCase, msc model.Scenario, opt montecarlo.Options, critical, alpha float64) ([]Check, error) {
 	sc := c.Scenario
-	q, err := model.QueueChainOf(ctx, msc, c.Traffic, c.Controls, model.QueueChainOptions{Tail: 1e-13})
+	q, err := solve.QueueChainOf(ctx, msc, c.Traffic, c.Controls, solve.QueueChainOptions{Tail: 1e-13})
 	if err != nil {
 		return []Check{notApplicable(MethodChain, sc, err)}, nil
 	}
@@ -162,7 +165,7 @@ func validateChain(ctx context.Context, c ValidationCase, msc model.Scenario, op
 	note = fmt.Sprintf("open loop λ = %g for %d ticks, outage %d ticks from %d at capacity %d, controls %s; %s; chain overflow %.2g, mass cut %.2g",
 		tr.Rate, tr.Ticks, tr.OutageLength, tr.OutageStart, tr.OutageCapacity, c.Controls, note, q.Overflow, q.Truncated)
 	p := q.Recovered
-	rec := exactMean(MethodChain, sc, "recovered within the horizon", model.Moment{Mean: p, SD: math.Sqrt(max(0, p*(1-p)))}, &recovered, critical, note)
+	rec := exactMean(MethodChain, sc, "recovered within the horizon", solve.Moment{Mean: p, SD: math.Sqrt(max(0, p*(1-p)))}, &recovered, critical, note)
 	law := q.QueueLaw[tStar]
 	total := 0.0
 	for _, x := range law {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -190,11 +191,11 @@ func RungCompletion(r Rung) stats.Estimate { return r.Completion }
 // 1 − AttemptsBeforeCap/c of them wait a delay drawn at the cap. It is 0 for
 // a policy without a cap (none, fixed) and −1 for one whose delay does not
 // follow d_n (decorrelated and the presets).
-func AttemptsBeforeCap(p model.Policy) int {
+func AttemptsBeforeCap(p policy.Policy) int {
 	switch p.Kind {
-	case model.None, model.Fixed:
+	case policy.None, policy.Fixed:
 		return 0
-	case model.Expo, model.Full, model.Equal:
+	case policy.Expo, policy.Full, policy.Equal:
 	default:
 		return -1
 	}

@@ -8,13 +8,14 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 )
 
 // Simulate is deterministic: the same seed gives the same JSON whatever
 // the worker count.
 func TestSimulateDeterministic(t *testing.T) {
 	sc := model.Default()
-	sc.Policy.Kind = model.Equal
+	sc.Policy.Kind = policy.Equal
 	run := func(workers int) string {
 		s, err := Simulate(context.Background(), sc, montecarlo.Options{Trials: 600, Seed: 9, Workers: workers, Arrivals: true})
 		if err != nil {
@@ -37,7 +38,7 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("self-comparison: %+v, %v", c, err)
 	}
 	b := a
-	b.Policy.Kind = model.Fixed
+	b.Policy.Kind = policy.Fixed
 	c, err = Compare(context.Background(), a, b, montecarlo.Options{Trials: 200, Seed: 1})
 	if err != nil || !c.Calls.Significant || c.Calls.Mean > -200 {
 		t.Fatalf("full vs fixed: %+v, %v", c.Calls, err)

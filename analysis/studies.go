@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 )
 
 // The studies below are shared by the figures (package plots) and the
@@ -19,18 +20,18 @@ import (
 
 // Jittered are the policies whose delays are random: the ones the studies
 // compare with each other.
-var Jittered = []model.Kind{model.Full, model.Equal, model.Decorrelated}
+var Jittered = []policy.Kind{policy.Full, policy.Equal, policy.Decorrelated}
 
 // Certain are the policies whose every wait is certain, which the closed
 // form solves exactly.
-var Certain = []model.Kind{model.None, model.Fixed, model.Expo}
+var Certain = []policy.Kind{policy.None, policy.Fixed, policy.Expo}
 
 // LoadSweep is calls and completion against load N/k on the seed
 // article's scenario (base 1, cap 32, fixed delay 2) at N = load·k.
 type LoadSweep struct {
 	Capacities []int // k
 	Loads      []int // N/k
-	Kinds      []model.Kind
+	Kinds      []policy.Kind
 	Trials     int // per point
 }
 
@@ -40,13 +41,13 @@ func LoadStudy() LoadSweep {
 	return LoadSweep{
 		Capacities: []int{1, 10, 100},
 		Loads:      []int{1, 2, 5, 10, 20, 50, 100},
-		Kinds:      model.Kinds(),
+		Kinds:      policy.Kinds(),
 		Trials:     300,
 	}
 }
 
 // Scenario is the point of capacity k, load N/k and policy kind.
-func (s LoadSweep) Scenario(k, load int, kind model.Kind) model.Scenario {
+func (s LoadSweep) Scenario(k, load int, kind policy.Kind) model.Scenario {
 	sc := model.Default()
 	sc.Capacity, sc.Clients, sc.Policy.Kind = k, load*k, kind
 	return sc
@@ -56,7 +57,7 @@ func (s LoadSweep) Scenario(k, load int, kind model.Kind) model.Scenario {
 // Capacities[i] at load Loads[j]. The points play as one batch
 // (SimulateEach), so that the cores stay busy from one capacity and
 // policy to the next. progress, if set, is called after each point.
-func (s LoadSweep) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at []map[model.Kind][]Summary, err error) {
+func (s LoadSweep) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at []map[policy.Kind][]Summary, err error) {
 	var scs []model.Scenario
 	for _, k := range s.Capacities {
 		for _, kind := range s.Kinds {
@@ -70,7 +71,7 @@ func (s LoadSweep) Run(ctx context.Context, opt montecarlo.Options, progress fun
 		return nil, err
 	}
 	for range s.Capacities {
-		byKind := map[model.Kind][]Summary{}
+		byKind := map[policy.Kind][]Summary{}
 		for _, kind := range s.Kinds {
 			byKind[kind], sums = sums[:len(s.Loads)], sums[len(s.Loads):]
 		}
@@ -83,7 +84,7 @@ func (s LoadSweep) Run(ctx context.Context, opt montecarlo.Options, progress fun
 // grid of base and cap, for N = 100 clients and capacity k = 10, and the
 // paired difference Full − Decorrelated on it.
 type SensitivityGrid struct {
-	Kinds       []model.Kind
+	Kinds       []policy.Kind
 	Bases, Caps []float64 // ticks
 	Trials      int       // per point
 }
@@ -100,7 +101,7 @@ func SensitivityStudy() SensitivityGrid {
 }
 
 // Scenario is the point of a policy, base and cap.
-func (g SensitivityGrid) Scenario(kind model.Kind, base, cap float64) model.Scenario {
+func (g SensitivityGrid) Scenario(kind policy.Kind, base, cap float64) model.Scenario {
 	sc := model.Default()
 	sc.Policy.Kind, sc.Policy.Base, sc.Policy.Cap = kind, base, cap
 	return sc
@@ -109,7 +110,7 @@ func (g SensitivityGrid) Scenario(kind model.Kind, base, cap float64) model.Scen
 // Run simulates every point with opt, as one batch (SimulateEach);
 // at[kind][b][c] is base Bases[b] and cap Caps[c]. progress, if set, is
 // called after each point.
-func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (map[model.Kind][][]Summary, error) {
+func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (map[policy.Kind][][]Summary, error) {
 	var scs []model.Scenario
 	for _, kind := range g.Kinds {
 		for _, base := range g.Bases {
@@ -122,7 +123,7 @@ func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progre
 	if err != nil {
 		return nil, err
 	}
-	at := map[model.Kind][][]Summary{}
+	at := map[policy.Kind][][]Summary{}
 	for _, kind := range g.Kinds {
 		for range g.Bases {
 			at[kind] = append(at[kind], sums[:len(g.Caps)])
@@ -138,14 +139,14 @@ func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progre
 // diff[b][c] is base Bases[b], cap Caps[c]. Each point is played once (and
 // Full and Decorrelated once each on the grid if Kinds lacks them);
 // progress, if set, is called after each.
-func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at map[model.Kind][][]Summary, diff [][]Comparison, err error) {
+func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at map[policy.Kind][][]Summary, diff [][]Comparison, err error) {
 	type point struct {
-		kind    model.Kind
+		kind    policy.Kind
 		b, c    int
 		summary bool // one of Run's points, not only one side of a pair
 	}
 	var pts []point
-	paired := map[model.Kind]bool{model.Full: true, model.Decorrelated: true}
+	paired := map[policy.Kind]bool{policy.Full: true, policy.Decorrelated: true}
 	for _, kind := range g.Kinds {
 		for b := range g.Bases {
 			for c := range g.Caps {
@@ -153,7 +154,7 @@ func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, 
 			}
 		}
 	}
-	for _, kind := range []model.Kind{model.Full, model.Decorrelated} {
+	for _, kind := range []policy.Kind{policy.Full, policy.Decorrelated} {
 		if !slices.Contains(g.Kinds, kind) {
 			for b := range g.Bases {
 				for c := range g.Caps {
@@ -163,7 +164,7 @@ func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, 
 		}
 	}
 	sums := make([]Summary, len(pts))
-	outs := map[model.Kind][][][]Outcome{}
+	outs := map[policy.Kind][][][]Outcome{}
 	for kind := range paired {
 		outs[kind] = make([][][]Outcome, len(g.Bases))
 		for b := range g.Bases {
@@ -188,7 +189,7 @@ func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, 
 	if err != nil {
 		return nil, nil, err
 	}
-	at = map[model.Kind][][]Summary{}
+	at = map[policy.Kind][][]Summary{}
 	for i, p := range pts {
 		if !p.summary {
 			continue
@@ -201,8 +202,8 @@ func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, 
 	diff = make([][]Comparison, len(g.Bases))
 	for b, base := range g.Bases {
 		for c, cap := range g.Caps {
-			diff[b] = append(diff[b], CompareOutcomes(g.Scenario(model.Full, base, cap), g.Scenario(model.Decorrelated, base, cap),
-				outs[model.Full][b][c], outs[model.Decorrelated][b][c]))
+			diff[b] = append(diff[b], CompareOutcomes(g.Scenario(policy.Full, base, cap), g.Scenario(policy.Decorrelated, base, cap),
+				outs[policy.Full][b][c], outs[policy.Decorrelated][b][c]))
 		}
 	}
 	return at, diff, nil

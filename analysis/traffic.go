@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
@@ -53,7 +54,7 @@ type TrafficSummary struct {
 }
 
 // GaveUpCause is the mean number of requests given up per trial, by cause
-// (model.Cause). The causes of controls that were not on are absent, but
+// (control.Cause). The causes of controls that were not on are absent, but
 // for the first three, which every output has always carried.
 type GaveUpCause struct {
 	Limit      stats.Estimate  `json:"attempts_limit"`
@@ -64,16 +65,16 @@ type GaveUpCause struct {
 	Adaptive   *stats.Estimate `json:"adaptive_throttling,omitempty"`
 }
 
-func gaveUpCause(ctl model.Controls, by []stats.Moments) GaveUpCause {
-	g := GaveUpCause{Limit: by[model.ByAttempts].Estimate(), Bucket: by[model.ByBucket].Estimate(), Breaker: by[model.ByBreaker].Estimate()}
+func gaveUpCause(ctl control.Controls, by []stats.Moments) GaveUpCause {
+	g := GaveUpCause{Limit: by[control.ByAttempts].Estimate(), Bucket: by[control.ByBucket].Estimate(), Breaker: by[control.ByBreaker].Estimate()}
 	for _, k := range ctl.List() {
 		e := by[k.Cause()].Estimate()
 		switch k.Cause() {
-		case model.ByBudget:
+		case control.ByBudget:
 			g.Budget = &e
-		case model.ByThrottling:
+		case control.ByThrottling:
 			g.Throttling = &e
-		case model.ByAdaptive:
+		case control.ByAdaptive:
 			g.Adaptive = &e
 		}
 	}
@@ -98,34 +99,34 @@ type TrafficJSON struct {
 	Think       *int   `json:"think_time,omitempty"`
 }
 
-// ControlsJSON is model.Controls in the JSON shape of herd's outputs; a
+// ControlsJSON is control.Controls in the JSON shape of herd's outputs; a
 // control that is off is absent.
 type ControlsJSON struct {
-	Name        string                  `json:"name"`
-	MaxAttempts int                     `json:"max_attempts"`
-	Bucket      *model.Bucket           `json:"bucket,omitempty"`
-	Breaker     *BreakerJSON            `json:"breaker,omitempty"`
-	SimBreaker  *model.SimBreaker       `json:"brooker_sim_breaker,omitempty"`
-	Budget      *RetryBudgetJSON        `json:"retry_budget,omitempty"`
-	Throttling  *model.RetryThrottling  `json:"retry_throttling,omitempty"`
-	Adaptive    *AdaptiveThrottlingJSON `json:"adaptive_throttling,omitempty"`
+	Name        string                   `json:"name"`
+	MaxAttempts int                      `json:"max_attempts"`
+	Bucket      *control.Bucket          `json:"bucket,omitempty"`
+	Breaker     *BreakerJSON             `json:"breaker,omitempty"`
+	SimBreaker  *control.SimBreaker      `json:"brooker_sim_breaker,omitempty"`
+	Budget      *RetryBudgetJSON         `json:"retry_budget,omitempty"`
+	Throttling  *control.RetryThrottling `json:"retry_throttling,omitempty"`
+	Adaptive    *AdaptiveThrottlingJSON  `json:"adaptive_throttling,omitempty"`
 }
 
-// RetryBudgetJSON is model.RetryBudget with its TTL as a duration string.
+// RetryBudgetJSON is control.RetryBudget with its TTL as a duration string.
 type RetryBudgetJSON struct {
 	TTL              string  `json:"ttl"`
 	MinRetriesPerSec int     `json:"min_retries_per_sec"`
 	PercentCanRetry  float64 `json:"percent_can_retry"`
 }
 
-// AdaptiveThrottlingJSON is model.AdaptiveThrottling with its window as
+// AdaptiveThrottlingJSON is control.AdaptiveThrottling with its window as
 // a duration string.
 type AdaptiveThrottlingJSON struct {
 	K      float64 `json:"k"`
 	Window string  `json:"window"`
 }
 
-// BreakerJSON is model.Breaker in JSON.
+// BreakerJSON is control.Breaker in JSON.
 type BreakerJSON struct {
 	Window    int     `json:"window"`
 	Threshold float64 `json:"threshold"`
@@ -133,9 +134,9 @@ type BreakerJSON struct {
 	Cooldown  int     `json:"cooldown"`
 }
 
-func controlsJSON(c model.Controls) ControlsJSON {
+func controlsJSON(c control.Controls) ControlsJSON {
 	j := ControlsJSON{Name: c.String(), MaxAttempts: c.MaxAttempts}
-	if c.Bucket.Kind != model.NoBucket && c.Bucket.Kind != "" {
+	if c.Bucket.Kind != control.NoBucket && c.Bucket.Kind != "" {
 		b := c.Bucket
 		j.Bucket = &b
 	}
@@ -167,7 +168,7 @@ func trafficJSON(sc model.Scenario, t model.Traffic) TrafficJSON {
 
 // SimulateTraffic runs opt.Trials open-loop trials of sc under the traffic
 // and controls and summarizes them.
-func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
+func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl control.Controls, opt montecarlo.Options) (TrafficSummary, error) {
 	w := montecarlo.OpenLoop{Traffic: tr, Controls: ctl}
 	return cachedWith(ctx, "traffic", sc, opt, w, func() (TrafficSummary, error) {
 		return simulateRequests(ctx, sc, tr, w, ctl, opt)
@@ -178,7 +179,7 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 // client one request at a time, the next after its think time) under the
 // traffic's ticks, outage and drain and the controls, and summarizes them
 // as SimulateTraffic does.
-func SimulateClosedLoop(ctx context.Context, sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
+func SimulateClosedLoop(ctx context.Context, sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl control.Controls, opt montecarlo.Options) (TrafficSummary, error) {
 	w := montecarlo.ClosedLoop{Traffic: tr, Loop: l, Controls: ctl}
 	return cachedWith(ctx, "closed-loop", sc, opt, w, func() (TrafficSummary, error) {
 		s, err := simulateRequests(ctx, sc, tr, w, ctl, opt)
@@ -203,7 +204,7 @@ type RecoverySummary struct {
 // RecoveryTicks.Estimate for the same run, byte for byte: the ticks after
 // a trial's recovery, which SimulateTraffic plays for its other numbers,
 // change neither.
-func SimulateRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt montecarlo.Options) (RecoverySummary, error) {
+func SimulateRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl control.Controls, opt montecarlo.Options) (RecoverySummary, error) {
 	w := montecarlo.OpenLoopToRecovery{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}
 	return cachedWith(ctx, "recovery", sc, opt, w, func() (RecoverySummary, error) {
 		plan, err := montecarlo.NewPlan(sc, w, withTapes(ctx, opt))
@@ -233,13 +234,13 @@ func SimulateRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, 
 
 // simulateRequests plays a workload of the request engine and folds its
 // trials.
-func simulateRequests(ctx context.Context, sc model.Scenario, tr model.Traffic, w montecarlo.Workload, ctl model.Controls, opt montecarlo.Options) (TrafficSummary, error) {
+func simulateRequests(ctx context.Context, sc model.Scenario, tr model.Traffic, w montecarlo.Workload, ctl control.Controls, opt montecarlo.Options) (TrafficSummary, error) {
 	plan, err := montecarlo.NewPlan(sc, w, withTapes(ctx, opt))
 	if err != nil {
 		return TrafficSummary{}, err
 	}
 	var fresh, calls, load, served, share, goodput, gaveUp, backlog, peakBacklog, peak stats.Moments
-	byCause := make([]stats.Moments, model.Causes)
+	byCause := make([]stats.Moments, control.Causes)
 	pending := 0 // trials with requests still pending after their drain
 	var recHist []int64
 	var rec stats.Moments

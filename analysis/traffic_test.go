@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
@@ -24,7 +25,7 @@ func TestSimulateRecoveryIsSimulateTrafficsRecovery(t *testing.T) {
 	type cell struct {
 		sc  model.Scenario
 		tr  model.Traffic
-		ctl model.Controls
+		ctl control.Controls
 	}
 	var cells []cell
 	for _, ctl := range StandardControls() {
@@ -39,7 +40,7 @@ func TestSimulateRecoveryIsSimulateTrafficsRecovery(t *testing.T) {
 	}
 	qsc, qbase := QueueMetastabilityScenario()
 	qbase.Rate, qbase.OutageLength, qbase.Ticks = 0.6*float64(qsc.Capacity), 20, 400
-	cells = append(cells, cell{qsc, qbase, model.Controls{}})
+	cells = append(cells, cell{qsc, qbase, control.Controls{}})
 	for _, c := range cells {
 		name := fmt.Sprintf("%s λ=%g outage %d %s", c.sc.Server, c.tr.Rate, c.tr.OutageLength, c.ctl)
 		full, err := SimulateTraffic(ctx, c.sc, c.tr, c.ctl, opt)

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -24,10 +27,10 @@ const (
 
 // Methods of the analytical models, as herd model --method spells them.
 const (
-	MethodClosed    = model.MethodClosed
-	MethodMarkov    = model.MethodMarkov
-	MethodMeanField = model.MethodMeanField
-	MethodChain     = model.MethodChain
+	MethodClosed    = solve.MethodClosed
+	MethodMarkov    = solve.MethodMarkov
+	MethodMeanField = solve.MethodMeanField
+	MethodChain     = solve.MethodChain
 )
 
 // Check is one comparison of a model with Monte Carlo.
@@ -79,7 +82,7 @@ type ValidationCase struct {
 	// Traffic, when set, makes a queue-chain case open-loop traffic under
 	// the Controls (queue_validate.go).
 	Traffic  *model.Traffic
-	Controls model.Controls
+	Controls control.Controls
 }
 
 // ValidateOptions say how to run a validation.
@@ -96,7 +99,7 @@ type ValidateOptions struct {
 	// PlantMeanField, when set, alters each mean-field result before it
 	// is judged (a planted error, e.g. completion × 1.03), to show that
 	// the mean field's checks fail.
-	PlantMeanField func(*model.MeanField)
+	PlantMeanField func(*solve.MeanField)
 	// Progress is called after each case.
 	Progress func(done, total int)
 }
@@ -112,7 +115,7 @@ type Validation struct {
 	Critical    float64 `json:"critical_z"`
 }
 
-func scenario(n, k int, server model.Server, kind model.Kind, base, cap float64, r model.Rounding) model.Scenario {
+func scenario(n, k int, server model.Server, kind policy.Kind, base, cap float64, r policy.Rounding) model.Scenario {
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Server, sc.Policy.Kind, sc.Policy.Base, sc.Policy.Cap, sc.Rounding = n, k, server, kind, base, cap, r
 	return sc
@@ -127,15 +130,15 @@ func DefaultValidationGrid() []ValidationCase {
 	cap, col := model.Capacity, model.Collision
 	closed := func(sc model.Scenario) { g = append(g, ValidationCase{Method: MethodClosed, Scenario: sc, Trials: 20}) }
 	for _, n := range []int{50, 100, 200} {
-		closed(SeedScenario(n, model.Fixed))
-		closed(SeedScenario(n, model.Expo))
+		closed(SeedScenario(n, policy.Fixed))
+		closed(SeedScenario(n, policy.Expo))
 	}
-	closed(scenario(30, 7, cap, model.None, 1, 32, model.HalfUp))
-	closed(scenario(37, 4, cap, model.Expo, 0.75, 10, model.Ceil))
-	fixedTie := scenario(23, 3, cap, model.Fixed, 1, 32, model.HalfEven)
+	closed(scenario(30, 7, cap, policy.None, 1, 32, policy.HalfUp))
+	closed(scenario(37, 4, cap, policy.Expo, 0.75, 10, policy.Ceil))
+	fixedTie := scenario(23, 3, cap, policy.Fixed, 1, 32, policy.HalfEven)
 	fixedTie.Policy.FixedDelay = 2.5 // a tie: half-even waits 2 ticks
 	closed(fixedTie)
-	closed(scenario(8, 8, col, model.Expo, 1, 32, model.HalfEven))
+	closed(scenario(8, 8, col, policy.Expo, 1, 32, policy.HalfEven))
 	for _, sc := range windowClosedScenarios() {
 		closed(sc)
 	}
@@ -143,17 +146,17 @@ func DefaultValidationGrid() []ValidationCase {
 	markov := func(sc model.Scenario) {
 		g = append(g, ValidationCase{Method: MethodMarkov, Scenario: sc, Trials: 100_000})
 	}
-	markov(scenario(8, 2, cap, model.Full, 1, 32, model.HalfEven))
-	markov(scenario(10, 3, cap, model.Full, 1, 32, model.Ceil))
-	markov(scenario(6, 2, cap, model.Equal, 1, 16, model.HalfEven))
-	markov(scenario(9, 3, cap, model.Equal, 1.5, 20, model.HalfUp))
-	markov(scenario(6, 1, cap, model.Expo, 1, 16, model.Floor))
-	markov(scenario(7, 2, cap, model.Fixed, 1, 32, model.HalfEven))
-	markov(scenario(5, 2, cap, model.None, 1, 32, model.HalfEven))
-	markov(scenario(4, 1, col, model.Full, 1, 8, model.HalfEven))
-	markov(scenario(4, 2, col, model.Equal, 1, 16, model.HalfEven))
-	markov(scenario(3, 3, col, model.Fixed, 1, 32, model.HalfEven))
-	window := scenario(5, 1, cap, model.Full, 1, 8, model.HalfEven)
+	markov(scenario(8, 2, cap, policy.Full, 1, 32, policy.HalfEven))
+	markov(scenario(10, 3, cap, policy.Full, 1, 32, policy.Ceil))
+	markov(scenario(6, 2, cap, policy.Equal, 1, 16, policy.HalfEven))
+	markov(scenario(9, 3, cap, policy.Equal, 1.5, 20, policy.HalfUp))
+	markov(scenario(6, 1, cap, policy.Expo, 1, 16, policy.Floor))
+	markov(scenario(7, 2, cap, policy.Fixed, 1, 32, policy.HalfEven))
+	markov(scenario(5, 2, cap, policy.None, 1, 32, policy.HalfEven))
+	markov(scenario(4, 1, col, policy.Full, 1, 8, policy.HalfEven))
+	markov(scenario(4, 2, col, policy.Equal, 1, 16, policy.HalfEven))
+	markov(scenario(3, 3, col, policy.Fixed, 1, 32, policy.HalfEven))
+	window := scenario(5, 1, cap, policy.Full, 1, 8, policy.HalfEven)
 	window.FirstWindow = 3
 	markov(window)
 
@@ -249,7 +252,7 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	if sc.Time == model.ContinuousTime {
 		return validateWindowClosed(ctx, sc, msc, opt)
 	}
-	c, err := model.ClosedForm(msc)
+	c, err := solve.ClosedForm(msc)
 	if err != nil {
 		return []Check{notApplicable(MethodClosed, sc, err)}, nil
 	}
@@ -307,7 +310,7 @@ func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 // exactMean compares a model's exact mean with the Monte Carlo mean in
 // units of the exact standard error σ/√n; a certain value (σ = 0) that
 // Monte Carlo misses is infinitely many standard errors away.
-func exactMean(method string, sc model.Scenario, q string, exact model.Moment, mc *stats.Moments, critical float64, note string) Check {
+func exactMean(method string, sc model.Scenario, q string, exact solve.Moment, mc *stats.Moments, critical float64, note string) Check {
 	e := mc.Estimate()
 	ch := Check{Method: method, Scenario: sc, Quantity: q, Model: Number(exact.Mean), MonteCarlo: &e}
 	se := exact.SD / math.Sqrt(float64(e.N))
@@ -345,7 +348,7 @@ func chiSquareCheck(method string, sc model.Scenario, q string, hist []int64, la
 // completion with the Monte Carlo histogram by a chi-square test (bins
 // pooled until each expects at least 5 trials).
 func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.Options, critical, alpha float64) ([]Check, error) {
-	m, err := model.MarkovChain(msc, model.MarkovOptions{Tail: 1e-13})
+	m, err := solve.MarkovChain(msc, solve.MarkovOptions{Tail: 1e-13})
 	if err != nil {
 		return []Check{notApplicable(MethodMarkov, sc, err)}, nil
 	}
@@ -368,7 +371,7 @@ func validateMarkov(ctx context.Context, sc, msc model.Scenario, opt montecarlo.
 	if err != nil {
 		return nil, err
 	}
-	mean := func(q string, exact model.Moment, mc *stats.Moments) Check {
+	mean := func(q string, exact solve.Moment, mc *stats.Moments) Check {
 		return exactMean(MethodMarkov, sc, q, exact, mc, critical, fmt.Sprintf("%d states", m.States))
 	}
 	checks := []Check{mean("calls", m.Calls, &calls), mean("completion", m.Completion, &completion)}

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -53,7 +55,7 @@ type ValidatedScenario struct {
 // herd validate measures on MeanFieldGrid (seed 1), for the scenarios in
 // MeanFieldInRegion.
 type MeanFieldMeasurement struct {
-	Kind                      model.Kind
+	Kind                      policy.Kind
 	Clients, Capacity, Trials int
 	Calls, Completion         MeasuredValue
 }
@@ -68,7 +70,7 @@ type MeasuredValue struct {
 
 // Scenario is the measured scenario.
 func (m MeanFieldMeasurement) Scenario() model.Scenario {
-	return scenario(m.Clients, m.Capacity, model.Capacity, m.Kind, 1, 32, model.HalfEven)
+	return scenario(m.Clients, m.Capacity, model.Capacity, m.Kind, 1, 32, policy.HalfEven)
 }
 
 // MeanFieldMeasurements is the committed table of mean-field errors
@@ -99,7 +101,7 @@ func ExactValidity() Validity { return Validity{Kind: ValidityExact} }
 // MarkovValidity is the validity of an exact chain's result: exact, or
 // conditional when probability is left unfinished at the horizon, with a
 // warning.
-func MarkovValidity(m model.Markov) (Validity, []string) {
+func MarkovValidity(m solve.Markov) (Validity, []string) {
 	if m.Unfinished <= 1e-12 {
 		return ExactValidity(), nil
 	}

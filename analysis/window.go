@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -69,7 +70,7 @@ func windowClosedScenarios() []model.Scenario {
 // it: the engine adds the same terms in the same order, so only the last
 // bits could differ) must be the closed form's, trial by trial.
 func validateWindowClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.Options) ([]Check, error) {
-	c, err := model.WindowClosedForm(msc)
+	c, err := solve.WindowClosedForm(msc)
 	if err != nil {
 		return []Check{notApplicable(MethodClosed, sc, err)}, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -333,7 +334,7 @@ func otherModel(m string) string {
 // blog's (base 5 ms, cap 2000 ms) for OCC, the seed article's (k = 10,
 // base 1, cap 32, fixed delay 2 ticks) for capacity. Both take fixed delay
 // = d₁ = 2·base.
-func Scenario(m string, n int, kind model.Kind) model.Scenario {
+func Scenario(m string, n int, kind policy.Kind) model.Scenario {
 	if m == ModelOCC {
 		return model.AWSScenario(n, kind)
 	}

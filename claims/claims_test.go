@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/herdlab/herd/analysis"
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -60,7 +60,7 @@ func TestDecideEscalates(t *testing.T) {
 // is within the noise of 100 trials.
 func TestRatioThresholds(t *testing.T) {
 	l := NewLab(context.Background(), montecarlo.Options{Trials: 100, Seed: 1})
-	f, e := Scenario(ModelOCC, 100, model.Full), Scenario(ModelOCC, 100, model.Expo)
+	f, e := Scenario(ModelOCC, 100, policy.Full), Scenario(ModelOCC, 100, policy.Expo)
 	if v := l.greater(e, f, calls, 2); v != Holds {
 		t.Errorf("calls(expo) > 2·calls(full): %s, want holds", v)
 	}
@@ -80,8 +80,8 @@ func TestRatioThresholds(t *testing.T) {
 // calls" checked against the wrong policy pair — must not keep its verdict.
 func TestClaimCheckDetectsWrongInput(t *testing.T) {
 	l := NewLab(context.Background(), montecarlo.Options{Trials: 200, Seed: 1})
-	right := l.greater(Scenario(ModelOCC, 100, model.Expo), Scenario(ModelOCC, 100, model.Full), calls, 2)
-	wrong := l.greater(Scenario(ModelOCC, 100, model.Expo), Scenario(ModelOCC, 100, model.None), calls, 2)
+	right := l.greater(Scenario(ModelOCC, 100, policy.Expo), Scenario(ModelOCC, 100, policy.Full), calls, 2)
+	wrong := l.greater(Scenario(ModelOCC, 100, policy.Expo), Scenario(ModelOCC, 100, policy.None), calls, 2)
 	if right != Holds || wrong != Fails {
 		t.Fatalf("right pair %s, wrong pair %s; want holds and fails", right, wrong)
 	}
@@ -94,7 +94,7 @@ func TestLocalExponentExact(t *testing.T) {
 	l := NewLab(context.Background(), montecarlo.Options{Seed: 1})
 	var rungs []analysis.Rung
 	for _, n := range []int{100, 200} {
-		r, err := analysis.ScalingStudy().RunRung(context.Background(), Scenario(ModelCapacity, n, model.None), l.opt)
+		r, err := analysis.ScalingStudy().RunRung(context.Background(), Scenario(ModelCapacity, n, policy.None), l.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +123,7 @@ func labWith(rungs []analysis.Rung) *Lab {
 	l := NewLab(context.Background(), montecarlo.Options{Seed: 1})
 	s := &Scaling{Seed: 1, Study: analysis.ScalingStudy()}
 	for _, m := range ScalingModels {
-		s.Ladders = append(s.Ladders, Ladder{Model: m, Policy: model.None, Rungs: rungs})
+		s.Ladders = append(s.Ladders, Ladder{Model: m, Policy: policy.None, Rungs: rungs})
 	}
 	l.scaling = &scalingRun{s: s}
 	return l
@@ -136,7 +136,7 @@ func labWith(rungs []analysis.Rung) *Lab {
 // against the wrong power, fails: the rule is not vacuous.
 func TestGrowthRule(t *testing.T) {
 	quadratic := labWith(exactLadder(func(n float64) float64 { return n*n/20 + n/2 }))
-	g := growth{kinds: []model.Kind{model.None}, metric: calls, power: 2, tolerance: namedPower}
+	g := growth{kinds: []policy.Kind{policy.None}, metric: calls, power: 2, tolerance: namedPower}
 	f := quadratic.growth(ModelOCC, g)
 	if f.Verdict != Holds || !strings.HasPrefix(f.Regime, "for N ≥ 40:") {
 		t.Errorf("quadratic: %s (%s), want holds for N ≥ 40", f.Verdict, f.Regime)

@@ -8,13 +8,14 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
 // The claims of this file are the classic results on backoff in contention
 // resolution: a batch of n packets on a simple multiple-access channel
 // (herd's collision server with k = 1, every client sending at tick 0)
-// under the window policies of model.ContentionKinds, and stations with
+// under the window policies of policy.ContentionKinds, and stations with
 // queues fed open-loop (stations.go). They have no capacity/OCC
 // counterpart, so they are checked in one model; `herd claims --source
 // contention` runs them (they take tens of seconds, so the default run of
@@ -55,7 +56,7 @@ var (
 // k = 1 under a window policy (base 1; binary exponential backoff is Full),
 // with a cap of 2^⌈lg 128n⌉ ticks, above every window a batch of n reaches,
 // and the default horizon (model.Scenario.DefaultHorizon).
-func BatchScenario(p model.Policy, n int) model.Scenario {
+func BatchScenario(p policy.Policy, n int) model.Scenario {
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Server = n, 1, model.Collision
 	p.Base, p.Cap = 1, math.Exp2(math.Ceil(math.Log2(128*float64(n))))
@@ -67,20 +68,20 @@ func BatchScenario(p model.Policy, n int) model.Scenario {
 type thetaForm struct {
 	id, quote, form string
 	label           string // the policy in the source's words, with herd's name
-	policy          model.Policy
+	policy          policy.Policy
 	f               func(n float64) float64
 }
 
 func lg(x float64) float64 { return math.Log2(x) }
 
 var thetaForms = []thetaForm{
-	{id: "bender-beb-n-lg-n", form: "n lg n", policy: model.Policy{Kind: model.Full}, label: "binary exponential backoff (full: U(0, 2ⁿ) rounded to a tick)",
+	{id: "bender-beb-n-lg-n", form: "n lg n", policy: policy.Policy{Kind: policy.Full}, label: "binary exponential backoff (full: U(0, 2ⁿ) rounded to a tick)",
 		quote: "Randomized binary exponential backoff has makespan Θ(n lg n)",
 		f:     func(n float64) float64 { return n * lg(n) }},
-	{id: "bender-quadratic-n-over-lg-n-3-2", form: "(n/lg n)^{3/2}", policy: model.Policy{Kind: model.Poly, Exponent: 2}, label: "quadratic backoff (poly, r = 2: a slot of 1…n²)",
+	{id: "bender-quadratic-n-over-lg-n-3-2", form: "(n/lg n)^{3/2}", policy: policy.Policy{Kind: policy.Poly, Exponent: 2}, label: "quadratic backoff (poly, r = 2: a slot of 1…n²)",
 		quote: "Quadratic backoff has makespan Θ((n/lg n)^{3/2}), and more generally, for r > 1, r-polynomial backoff has makespan Θ((n/lg n)^{1+1/r})",
 		f:     func(n float64) float64 { return math.Pow(n/lg(n), 1.5) }},
-	{id: "bender-loglog-iterated", form: "n lg lg n / lg lg lg n", policy: model.Policy{Kind: model.LogLog}, label: "loglog-iterated backoff (loglog)",
+	{id: "bender-loglog-iterated", form: "n lg lg n / lg lg lg n", policy: policy.Policy{Kind: policy.LogLog}, label: "loglog-iterated backoff (loglog)",
 		quote: "We exhibit a monotone superpolynomial subexponential backoff algorithm, called loglog-iterated backoff, that achieves makespan Θ(n lg lg n / lg lg lg n)",
 		f:     func(n float64) float64 { return n * lg(lg(n)) / lg(lg(lg(n))) }},
 }
@@ -101,7 +102,7 @@ func (r batchRung) mean() stats.Estimate {
 }
 
 // batchLadder runs a policy's batch at every n of the ladder.
-func batchLadder(ctx context.Context, p model.Policy, opt montecarlo.Options) ([]batchRung, error) {
+func batchLadder(ctx context.Context, p policy.Policy, opt montecarlo.Options) ([]batchRung, error) {
 	var out []batchRung
 	for _, n := range ContentionLadder {
 		o, err := analysis.Outcomes(ctx, BatchScenario(p, n), opt)
@@ -195,10 +196,10 @@ type contentionRun struct {
 	ctx    context.Context
 	opt    montecarlo.Options
 	forms  []thetaForm
-	ladder map[model.Policy][]batchRung
+	ladder map[policy.Policy][]batchRung
 }
 
-func (r *contentionRun) rungs(p model.Policy) ([]batchRung, error) {
+func (r *contentionRun) rungs(p policy.Policy) ([]batchRung, error) {
 	if l, ok := r.ladder[p]; ok {
 		return l, nil
 	}
@@ -314,7 +315,7 @@ func evaluateContention(ctx context.Context, opt montecarlo.Options, forms []the
 	if opt.Trials == 0 {
 		opt.Trials = ContentionTrials
 	}
-	run := &contentionRun{ctx: ctx, opt: opt, forms: forms, ladder: map[model.Policy][]batchRung{}}
+	run := &contentionRun{ctx: ctx, opt: opt, forms: forms, ladder: map[policy.Policy][]batchRung{}}
 	var out []Result
 	add := func(c Result, err error) error {
 		if err != nil {

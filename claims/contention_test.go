@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 )
 
 // shortLadder runs f with the contention ladder cut to n = 32…2048, judged
@@ -24,10 +24,10 @@ func shortLadder(t *testing.T, f func()) {
 // exponential backoff itself must not.
 func TestThetaCheckCatchesAWrongExponent(t *testing.T) {
 	shortLadder(t, func() {
-		run := &contentionRun{ctx: context.Background(), opt: montecarlo.Options{Trials: ContentionTrials, Seed: 1}, ladder: map[model.Policy][]batchRung{}}
+		run := &contentionRun{ctx: context.Background(), opt: montecarlo.Options{Trials: ContentionTrials, Seed: 1}, ladder: map[policy.Policy][]batchRung{}}
 		beb := thetaForms[0]
 		planted := beb
-		planted.policy = model.Policy{Kind: model.Poly, Exponent: 3}
+		planted.policy = policy.Policy{Kind: policy.Poly, Exponent: 3}
 		got, err := run.theta(planted)
 		if err != nil {
 			t.Fatal(err)
@@ -85,7 +85,7 @@ func TestStationsEngine(t *testing.T) {
 			t.Fatalf("trial %d differs with one worker: %+v vs %+v", i, ts[i], again[i])
 		}
 	}
-	sc.Policy.Kind = model.Fixed
+	sc.Policy.Kind = policy.Fixed
 	if _, err := montecarlo.RunStations(context.Background(), sc, montecarlo.Stations{Rate: 2, Ticks: 100}, montecarlo.Options{Trials: 1}); err == nil {
 		t.Error("a rate above one message per station per tick was accepted")
 	}

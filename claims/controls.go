@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
@@ -212,7 +213,7 @@ func totalOutage() (model.Scenario, model.Traffic) {
 func claimNRetries(ctx context.Context, opt montecarlo.Options) (Result, error) {
 	c := controlClaim("n-retries-1-plus-n")
 	sc, tr := totalOutage()
-	s, err := analysis.SimulateTraffic(ctx, sc, tr, model.Controls{MaxAttempts: 3}, opt)
+	s, err := analysis.SimulateTraffic(ctx, sc, tr, control.Controls{MaxAttempts: 3}, opt)
 	if err != nil {
 		return c, err
 	}
@@ -228,7 +229,7 @@ func claimBucketBound(ctx context.Context, opt montecarlo.Options) (Result, erro
 	c := controlClaim("token-bucket-bounds-load")
 	sc, tr := totalOutage()
 	var loads []stats.Estimate
-	for _, ctl := range []model.Controls{{Bucket: model.DefaultBucket(model.BrookerBucket)}, {Bucket: model.DefaultBucket(model.AWSBucket)}, {MaxAttempts: 3}, {Bucket: model.DefaultBucket(model.BrookerSimBucket)}} {
+	for _, ctl := range []control.Controls{{Bucket: control.DefaultBucket(control.BrookerBucket)}, {Bucket: control.DefaultBucket(control.AWSBucket)}, {MaxAttempts: 3}, {Bucket: control.DefaultBucket(control.BrookerSimBucket)}} {
 		s, err := analysis.SimulateTraffic(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return c, err
@@ -248,7 +249,7 @@ func claimBucketBound(ctx context.Context, opt montecarlo.Options) (Result, erro
 // stuckCells counts the non-recovering cells of the metastability map of
 // each control on a server (analysis.StuckBelowCapacity: each cell's
 // trials played until they decide it).
-func stuckCells(ctx context.Context, rejectCost float64, ctls []model.Controls, opt montecarlo.Options) ([]analysis.StuckCount, error) {
+func stuckCells(ctx context.Context, rejectCost float64, ctls []control.Controls, opt montecarlo.Options) ([]analysis.StuckCount, error) {
 	sc, base := analysis.MetastabilityScenario()
 	base.RejectCost = rejectCost
 	var out []analysis.StuckCount
@@ -266,7 +267,7 @@ func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error
 	c := controlClaim("retry-storm-outlives-trigger")
 	var stuck []int
 	for _, cost := range []float64{0, 0.05} {
-		m, err := stuckCells(ctx, cost, []model.Controls{{}}, opt)
+		m, err := stuckCells(ctx, cost, []control.Controls{{}}, opt)
 		if err != nil {
 			return c, err
 		}

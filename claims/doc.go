@@ -28,7 +28,7 @@
 //     Committed) and a test checks that it is what the code computes.
 //   - EvaluateContention checks the classic results on backoff in
 //     contention resolution (Bender et al.'s batch makespans under the
-//     window policies of model.ContentionKinds, Håstad et al.'s stability
+//     window policies of policy.ContentionKinds, Håstad et al.'s stability
 //     of stations with queues) by ContentionRule, on the collision server
 //     with k = 1; `herd claims --source contention` runs them, and the
 //     default run of every source leaves them out for time.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -134,7 +135,7 @@ var registry = []Claim{
 		Quote: "With N clients contending, the total amount of work done by the system increases with N2.",
 		Check: fmt.Sprintf("policy none, mean calls, by the growth rule with p = 2 and τ = %g: the words name a power and nothing finer, so the local exponent must be nearer 2 than the half-powers 1.5 and 2.5 a writer would have named instead", namedPower),
 		check: func(l *Lab, m string) Finding {
-			return l.growth(m, growth{kinds: []model.Kind{model.None}, metric: calls, power: 2, tolerance: namedPower})
+			return l.growth(m, growth{kinds: []policy.Kind{policy.None}, metric: calls, power: 2, tolerance: namedPower})
 		},
 	},
 	{
@@ -142,7 +143,7 @@ var registry = []Claim{
 		Quote: "the time to complete all the updates grows linearly with contention",
 		Check: fmt.Sprintf("policy none, mean completion time, by the growth rule with p = 1 and τ = %g: \"linearly\" names a power and nothing finer, so the local exponent must be nearer 1 than 0.5 or 1.5", namedPower),
 		check: func(l *Lab, m string) Finding {
-			return l.growth(m, growth{kinds: []model.Kind{model.None}, metric: completion, power: 1, tolerance: namedPower})
+			return l.growth(m, growth{kinds: []policy.Kind{policy.None}, metric: completion, power: 1, tolerance: namedPower})
 		},
 	},
 	{
@@ -152,7 +153,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("expo against none, paired: holds at N when %.2f < calls(expo)/calls(none) < 1: \"reduced\" is a real cut (above 0), and \"only … slightly\" and \"a small amount\" bound it at %.0f%%, a cut that leaves the work approximately the same", 1-slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
 			return l.overClients(m, awsGrid, func(n int) (Verdict, []Evidence) {
-				e, o := Scenario(m, n, model.Expo), Scenario(m, n, model.None)
+				e, o := Scenario(m, n, policy.Expo), Scenario(m, n, policy.None)
 				return within(l, e, o, calls, 1-slight, 1), []Evidence{l.ratio("calls expo/none", e, o, calls)}
 			})
 		},
@@ -163,7 +164,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("expo at N = 100, over the whole run after the initial spike (bins of 100 ms, or 1 tick, from the end of the spike to the last call): holds when the mean share of empty bins is above %.2f — clusters are groups of calls with silence between, so most of the run is silent", clustered),
 		check: func(l *Lab, m string) Finding {
 			return l.at(m, 100, func(n int) (Verdict, []Evidence) {
-				e := l.burstMean(Scenario(m, n, model.Expo), func(b burstiness) float64 { return b.empty })
+				e := l.burstMean(Scenario(m, n, policy.Expo), func(b burstiness) float64 { return b.empty })
 				return above(e, clustered), []Evidence{est("share of empty bins (expo)", e, "")}
 			})
 		},
@@ -175,7 +176,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("full at N = 100, over the whole run after the initial spike (bins of 100 ms, or 1 tick, from the end of the spike to the last call): holds when both halves of the sentence hold — \"the gaps are gone\": under %.0f%% of the bins empty (gone: essentially none); \"an approximately constant rate\": the rate's variation across bins net of Poisson noise, √(var − mean)/mean of the calls per bin, under %.0f%% (approximately: ±10%%). The index of dispersion is reported", 100*gapsGone, 100*constantRate),
 		check: func(l *Lab, m string) Finding {
 			return l.at(m, 100, func(n int) (Verdict, []Evidence) {
-				sc := Scenario(m, n, model.Full)
+				sc := Scenario(m, n, policy.Full)
 				e := l.burstMean(sc, func(b burstiness) float64 { return b.empty })
 				r := l.burstMean(sc, func(b burstiness) float64 { return b.variation })
 				d := l.burstMean(sc, func(b burstiness) float64 { return b.dispersion })
@@ -190,7 +191,7 @@ var registry = []Claim{
 		Check: "full against expo (the backoff without jitter of the section before) at N = 100, paired: holds when calls(full)/calls(expo) < 0.5, the words' own number (Fieller)",
 		check: func(l *Lab, m string) Finding {
 			return l.at(m, 100, func(n int) (Verdict, []Evidence) {
-				f, e := Scenario(m, n, model.Full), Scenario(m, n, model.Expo)
+				f, e := Scenario(m, n, policy.Full), Scenario(m, n, policy.Expo)
 				return l.greater(e, f, calls, 2), []Evidence{l.ratio("calls full/expo", f, e, calls)}
 			})
 		},
@@ -201,7 +202,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("full against expo at N = 100, paired: holds when completion(expo)/completion(full) > %.2f — \"significantly\" is read as \"much\", beyond every slight (≤ %.0f%%) difference by as much again", much, 100*slight),
 		check: func(l *Lab, m string) Finding {
 			return l.at(m, 100, func(n int) (Verdict, []Evidence) {
-				f, e := Scenario(m, n, model.Full), Scenario(m, n, model.Expo)
+				f, e := Scenario(m, n, policy.Full), Scenario(m, n, policy.Expo)
 				return l.greater(e, f, completion, much), []Evidence{l.ratio("completion expo/full", e, f, completion)}
 			})
 		},
@@ -213,7 +214,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("equal against full, paired: holds at N when calls(equal)/calls(full) lies within 1 ± %.2f (Fieller at each end) — \"approximately\": the customary ±10%%", approxSame),
 		check: func(l *Lab, m string) Finding {
 			return l.overClients(m, awsGrid, func(n int) (Verdict, []Evidence) {
-				e, f := Scenario(m, n, model.Equal), Scenario(m, n, model.Full)
+				e, f := Scenario(m, n, policy.Equal), Scenario(m, n, policy.Full)
 				return within(l, e, f, calls, 1-approxSame, 1+approxSame), []Evidence{l.ratio("calls equal/full", e, f, calls)}
 			})
 		},
@@ -225,7 +226,7 @@ var registry = []Claim{
 		Check: "decorrelated against full and equal, paired: holds at N when calls(decorrelated) exceeds both — \"higher\" with no qualifier: any real excess, decided at 99.9%",
 		check: func(l *Lab, m string) Finding {
 			return l.overClients(m, awsGrid, func(n int) (Verdict, []Evidence) {
-				d, f, e := Scenario(m, n, model.Decorrelated), Scenario(m, n, model.Full), Scenario(m, n, model.Equal)
+				d, f, e := Scenario(m, n, policy.Decorrelated), Scenario(m, n, policy.Full), Scenario(m, n, policy.Equal)
 				return all(l.greater(d, f, calls, 1), l.greater(d, e, calls, 1)),
 					[]Evidence{l.ratio("calls decorrelated/full", d, f, calls), l.ratio("calls decorrelated/equal", d, e, calls)}
 			})
@@ -238,7 +239,7 @@ var registry = []Claim{
 		Check: "expo against full, equal and decorrelated, paired: holds at N when expo has more calls and a longer completion than each — \"more\" with no qualifier, and \"clear\": every one of the six comparisons decided at 99.9%",
 		check: func(l *Lab, m string) Finding {
 			return l.overClients(m, awsGrid, func(n int) (Verdict, []Evidence) {
-				x := Scenario(m, n, model.Expo)
+				x := Scenario(m, n, policy.Expo)
 				var vs []Verdict
 				var ev []Evidence
 				for _, k := range analysis.Jittered {
@@ -257,7 +258,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("equal against full, paired: holds at N when 1 < calls(equal)/calls(full) < %.2f — \"slightly more\": a real excess of at most %.0f%%, one that leaves the work approximately the same", 1+slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
 			return l.overClients(m, awsGrid, func(n int) (Verdict, []Evidence) {
-				e, f := Scenario(m, n, model.Equal), Scenario(m, n, model.Full)
+				e, f := Scenario(m, n, policy.Equal), Scenario(m, n, policy.Full)
 				return within(l, e, f, calls, 1, 1+slight), []Evidence{l.ratio("calls equal/full", e, f, calls)}
 			})
 		},
@@ -269,7 +270,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("equal against full, paired: holds at N when completion(equal)/completion(full) > %.2f — \"much\": beyond every slight (≤ %.0f%%) difference by as much again", much, 100*slight),
 		check: func(l *Lab, m string) Finding {
 			return l.overClients(m, awsGrid, func(n int) (Verdict, []Evidence) {
-				e, f := Scenario(m, n, model.Equal), Scenario(m, n, model.Full)
+				e, f := Scenario(m, n, policy.Equal), Scenario(m, n, policy.Full)
 				return l.greater(e, f, completion, much), []Evidence{l.ratio("completion equal/full", e, f, completion)}
 			})
 		},
@@ -281,7 +282,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("full against decorrelated, paired: holds at N when calls(full) < calls(decorrelated) (\"less\": any real difference) and 1 < completion(full)/completion(decorrelated) < %.2f (\"slightly more\": a real excess of at most %.0f%%)", 1+slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
 			return l.overClients(m, awsGrid, func(n int) (Verdict, []Evidence) {
-				f, d := Scenario(m, n, model.Full), Scenario(m, n, model.Decorrelated)
+				f, d := Scenario(m, n, policy.Full), Scenario(m, n, policy.Decorrelated)
 				return all(l.greater(d, f, calls, 1), within(l, f, d, completion, 1, 1+slight)),
 					[]Evidence{l.ratio("calls full/decorrelated", f, d, calls), l.ratio("completion full/decorrelated", f, d, completion)}
 			})
@@ -293,7 +294,7 @@ var registry = []Claim{
 		Quote: "none of these approaches fundamentally change the N2 nature of the work to be done",
 		Check: fmt.Sprintf("expo, full, equal and decorrelated, mean calls, by the growth rule with p = 2 and τ = %g: \"fundamentally\" allows any change short of a change of order, and the order such a change would reach is N (a bounded number of calls per client), so each local exponent must be nearer 2 than 1", samePowerNature),
 		check: func(l *Lab, m string) Finding {
-			return l.growth(m, growth{kinds: []model.Kind{model.Expo, model.Full, model.Equal, model.Decorrelated}, metric: calls, power: 2, tolerance: samePowerNature})
+			return l.growth(m, growth{kinds: []policy.Kind{policy.Expo, policy.Full, policy.Equal, policy.Decorrelated}, metric: calls, power: 2, tolerance: samePowerNature})
 		},
 	},
 	{
@@ -303,7 +304,7 @@ var registry = []Claim{
 		Check: "expo against fixed (delay d₁ = 2·base), paired, at the article's N = 50, 100 and 200: holds when calls are equal in every trial (\"完全に一致\": match exactly); fails when the paired difference's interval excludes 0",
 		check: func(l *Lab, m string) Finding {
 			return l.overSettings(m, seedGrid, func(n int) (Verdict, []Evidence) {
-				x, f := Scenario(m, n, model.Expo), Scenario(m, n, model.Fixed)
+				x, f := Scenario(m, n, policy.Expo), Scenario(m, n, policy.Fixed)
 				d := l.contrast(x, f, calls, 1)
 				v := Inconclusive
 				switch {
@@ -322,7 +323,7 @@ var registry = []Claim{
 		Check: "expo against fixed at N = 200, paired: holds when completion(expo)/completion(fixed) ≥ 13 (\"13倍以上\": 13 times or more; Fieller)",
 		check: func(l *Lab, m string) Finding {
 			return l.at(m, 200, func(n int) (Verdict, []Evidence) {
-				x, f := Scenario(m, n, model.Expo), Scenario(m, n, model.Fixed)
+				x, f := Scenario(m, n, policy.Expo), Scenario(m, n, policy.Fixed)
 				return l.greater(x, f, completion, 13), []Evidence{l.ratio("completion expo/fixed", x, f, completion)}
 			})
 		},
@@ -334,7 +335,7 @@ var registry = []Claim{
 		Check: "full, equal, decorrelated against fixed, paired, at the article's N = 50, 100 and 200: holds when every cut 1 − calls(jitter)/calls(fixed) lies within [20.5%, 64.5%] (\"いずれも … 21〜64%\": each of the three, within the printed range to its rounding)",
 		check: func(l *Lab, m string) Finding {
 			return l.overSettings(m, seedGrid, func(n int) (Verdict, []Evidence) {
-				f := Scenario(m, n, model.Fixed)
+				f := Scenario(m, n, policy.Fixed)
 				var vs []Verdict
 				var ev []Evidence
 				for _, k := range analysis.Jittered {
@@ -357,7 +358,7 @@ var registry = []Claim{
 			for _, k := range analysis.Jittered {
 				var cuts []Evidence
 				for _, n := range seedGrid {
-					c := cut(l.ratio(fmt.Sprintf("cut %s N=%d", k, n), Scenario(m, n, k), Scenario(m, n, model.Fixed), calls))
+					c := cut(l.ratio(fmt.Sprintf("cut %s N=%d", k, n), Scenario(m, n, k), Scenario(m, n, policy.Fixed), calls))
 					cuts = append(cuts, c)
 					ev = append(ev, c)
 				}
@@ -375,7 +376,7 @@ var registry = []Claim{
 		Check: "decorrelated against full and equal, paired, at each of the article's three settings N = 50, 100, 200: holds when calls(decorrelated) is below both at the two it names (N = 100, 200); the third (N = 50), where \"2 of 3\" says it is not lowest, is checked too, in herd and in the article's own table, and the verdict says when the count is wrong",
 		check: func(l *Lab, m string) Finding {
 			test := func(n int) (Verdict, []Evidence) {
-				d, f, e := Scenario(m, n, model.Decorrelated), Scenario(m, n, model.Full), Scenario(m, n, model.Equal)
+				d, f, e := Scenario(m, n, policy.Decorrelated), Scenario(m, n, policy.Full), Scenario(m, n, policy.Equal)
 				return all(l.greater(f, d, calls, 1), l.greater(e, d, calls, 1)),
 					[]Evidence{l.ratio("calls decorrelated/full", d, f, calls), l.ratio("calls decorrelated/equal", d, e, calls)}
 			}
@@ -386,11 +387,11 @@ var registry = []Claim{
 			lowest, printed := publishedLowest(50, analysis.Jittered, func(p analysis.SeedPublished) float64 { return p.Calls.Mean })
 			switch {
 			case m != ModelCapacity: // the article's table is of the capacity server
-			case third.Verdict == Holds && lowest == model.Decorrelated:
+			case third.Verdict == Holds && lowest == policy.Decorrelated:
 				named.Note = fmt.Sprintf("the article undercounted: decorrelated has the fewest calls in all 3 settings, at N = 50 too, in herd (evidence N=50) and in the article's own table (calls %s)", printed)
 			case third.Verdict == Holds:
 				named.Note = "the count is wrong: in herd decorrelated has the fewest calls at N = 50 too (evidence N=50), although the article's table does not show it (calls " + printed + ")"
-			case lowest == model.Decorrelated:
+			case lowest == policy.Decorrelated:
 				named.Note = "the article's own table contradicts its count: decorrelated has the fewest calls at N = 50 too (calls " + printed + ")"
 			}
 			return named
@@ -403,7 +404,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("decorrelated against full and equal, paired, over the three settings the quote names (\"3設定すべて\": N = 50, 100, 200): holds when at every one completion(decorrelated) < %.2f × the completion of each — \"僅差\" (a narrow margin): a slight difference, at most %.0f%%", 1+slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
 			f := l.overSettings(m, seedGrid, func(n int) (Verdict, []Evidence) {
-				d, f, e := Scenario(m, n, model.Decorrelated), Scenario(m, n, model.Full), Scenario(m, n, model.Equal)
+				d, f, e := Scenario(m, n, policy.Decorrelated), Scenario(m, n, policy.Full), Scenario(m, n, policy.Equal)
 				return all(l.greater(f, d, completion, 1/(1+slight)), l.greater(e, d, completion, 1/(1+slight))),
 					[]Evidence{l.ratio("completion decorrelated/full", d, f, completion), l.ratio("completion decorrelated/equal", d, e, completion)}
 			})
@@ -420,7 +421,7 @@ var registry = []Claim{
 		Check: "equal against full and decorrelated, paired, at the article's N = 50, 100 and 200: holds when the variance of completion of equal exceeds both (\"3方式中最大\": the largest of the three; paired squared deviations)",
 		check: func(l *Lab, m string) Finding {
 			return l.overSettings(m, seedGrid, func(n int) (Verdict, []Evidence) {
-				e, f, d := Scenario(m, n, model.Equal), Scenario(m, n, model.Full), Scenario(m, n, model.Decorrelated)
+				e, f, d := Scenario(m, n, policy.Equal), Scenario(m, n, policy.Full), Scenario(m, n, policy.Decorrelated)
 				var ev []Evidence
 				for _, sc := range []model.Scenario{e, f, d} {
 					x := l.mean(sc, completion)
@@ -450,13 +451,13 @@ var registry = []Claim{
 		check: func(l *Lab, m string) Finding {
 			trials := max(100, l.opt.Trials/10)
 			if m == ModelOCC {
-				e := l.censoredShare(Scenario(m, 100, model.Expo), trials)
+				e := l.censoredShare(Scenario(m, 100, policy.Expo), trials)
 				return Finding{Model: m, Scenario: describeModel(m) + "; N = 100", Verdict: shareVerdict(e), Evidence: []Evidence{e}}
 			}
 			f := Finding{Model: m, Scenario: describeModel(m) + "; capacity and collision servers; N = 100"}
 			var vs []Verdict
 			for _, server := range []model.Server{model.Capacity, model.Collision} {
-				sc := Scenario(m, 100, model.Expo)
+				sc := Scenario(m, 100, policy.Expo)
 				sc.Server = server
 				e := l.censoredShare(sc, trials)
 				e.Name = server.String() + " server: " + e.Name
@@ -480,7 +481,7 @@ var registry = []Claim{
 		Check: "full against equal and decorrelated at N = 100, paired, over the whole run after the initial spike (bins of 1 tick, or 100 ms, to the last call): \"負荷の分散 … 最も大きく\" (spreads the load the most) holds when the index of dispersion of calls per bin, 1 for a perfectly spread (Poisson) load, is lowest for full, decided at 99.9%",
 		check: func(l *Lab, m string) Finding {
 			return l.at(m, 100, func(n int) (Verdict, []Evidence) {
-				f, e, d := Scenario(m, n, model.Full), Scenario(m, n, model.Equal), Scenario(m, n, model.Decorrelated)
+				f, e, d := Scenario(m, n, policy.Full), Scenario(m, n, policy.Equal), Scenario(m, n, policy.Decorrelated)
 				disp := func(b burstiness) float64 { return b.dispersion }
 				v := all(sign(l.burstContrast(e, f, disp)), sign(l.burstContrast(d, f, disp)))
 				var ev []Evidence
@@ -498,7 +499,7 @@ var registry = []Claim{
 		Check: fmt.Sprintf("the law of equal's delay has minimum d_n/2 for every retry n (exact), and at N = 100, over the whole run after the initial spike, equal spreads the load slightly less than full: 1 < D(equal)/D(full) < %.2f for the index of dispersion D of calls per bin (paired; \"わずかに\": slightly, at most %.0f%%)", 1+slight, 100*slight),
 		check: func(l *Lab, m string) Finding {
 			return l.at(m, 100, func(n int) (Verdict, []Evidence) {
-				e, f := Scenario(m, n, model.Equal), Scenario(m, n, model.Full)
+				e, f := Scenario(m, n, policy.Equal), Scenario(m, n, policy.Full)
 				minOK := Holds
 				for r := 1; r <= e.Policy.Classes()+1; r++ {
 					if law := e.Policy.Law(r, e.Policy.Base); law.Lo != e.Policy.Ceiling(r)/2 {
@@ -516,7 +517,7 @@ var registry = []Claim{
 
 // publishedLowest is the policy of the seed table with the lowest printed
 // value at n among kinds, and the printed values, lowest first.
-func publishedLowest(n int, kinds []model.Kind, pick func(analysis.SeedPublished) float64) (model.Kind, string) {
+func publishedLowest(n int, kinds []policy.Kind, pick func(analysis.SeedPublished) float64) (policy.Kind, string) {
 	var rows []analysis.SeedPublished
 	for _, k := range kinds {
 		if r, ok := analysis.SeedTableRow(n, k); ok {
@@ -540,12 +541,12 @@ func publishedLowest(n int, kinds []model.Kind, pick func(analysis.SeedPublished
 func seedNotNearlyFastest(margin float64) string {
 	var bad []string
 	for _, n := range seedGrid {
-		d, ok := analysis.SeedTableRow(n, model.Decorrelated)
+		d, ok := analysis.SeedTableRow(n, policy.Decorrelated)
 		if !ok {
 			continue
 		}
 		best, slowest := analysis.SeedPublished{}, true
-		for _, k := range []model.Kind{model.Full, model.Equal} {
+		for _, k := range []policy.Kind{policy.Full, policy.Equal} {
 			r, ok := analysis.SeedTableRow(n, k)
 			if !ok {
 				continue
@@ -606,7 +607,7 @@ func shareVerdict(e Evidence) Verdict {
 // mean calls; its mean is the article's "whether to jitter matters more
 // than which jitter" as a positive number.
 func (l *Lab) jitterDominance(m string, n int) stats.Difference {
-	pick := func(kinds []model.Kind, better func(a, b float64) bool) model.Scenario {
+	pick := func(kinds []policy.Kind, better func(a, b float64) bool) model.Scenario {
 		best := Scenario(m, n, kinds[0])
 		for _, k := range kinds[1:] {
 			sc := Scenario(m, n, k)
@@ -618,7 +619,7 @@ func (l *Lab) jitterDominance(m string, n int) stats.Difference {
 	}
 	less := func(a, b float64) bool { return a < b }
 	more := func(a, b float64) bool { return a > b }
-	noJitter := pick([]model.Kind{model.Fixed, model.Expo}, less)
+	noJitter := pick([]policy.Kind{policy.Fixed, policy.Expo}, less)
 	worst, best := pick(analysis.Jittered, more), pick(analysis.Jittered, less)
 	rn, rw, rb := l.outcomes(noJitter, 0), l.outcomes(worst, 0), l.outcomes(best, 0)
 	var mo stats.Moments

@@ -13,6 +13,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 )
 
 // GrowthRule is the one rule by which every claim about how a quantity
@@ -37,7 +38,7 @@ type LocalExponent struct {
 // Ladder is the scaling study of one policy in one model.
 type Ladder struct {
 	Model  string          `json:"model"`
-	Policy model.Kind      `json:"policy"`
+	Policy policy.Kind     `json:"policy"`
 	Rungs  []analysis.Rung `json:"rungs"`
 }
 
@@ -52,7 +53,7 @@ type Scaling struct {
 }
 
 // Ladder finds the ladder of a model and policy.
-func (s Scaling) Ladder(m string, kind model.Kind) ([]analysis.Rung, bool) {
+func (s Scaling) Ladder(m string, kind policy.Kind) ([]analysis.Rung, bool) {
 	for _, l := range s.Ladders {
 		if l.Model == m && l.Policy == kind {
 			return l.Rungs, true
@@ -124,7 +125,7 @@ func RunScaling(ctx context.Context, opt montecarlo.Options, fresh bool, progres
 // RunRung runs one rung of the scaling study: n clients of a policy in a
 // model, each on its default engine (the capacity server's count engine
 // wherever it is exact).
-func RunRung(ctx context.Context, m string, kind model.Kind, n int, opt montecarlo.Options) (analysis.Rung, error) {
+func RunRung(ctx context.Context, m string, kind policy.Kind, n int, opt montecarlo.Options) (analysis.Rung, error) {
 	r, err := analysis.ScalingStudy().RunRung(ctx, Scenario(m, n, kind), opt)
 	if err != nil {
 		return r, fmt.Errorf("scaling study, %s, %s, N = %d: %w", m, kind, n, err)
@@ -143,7 +144,7 @@ type scalingRun struct {
 }
 
 // ladder is a policy's rungs in a model, from the lab's scaling study.
-func (l *Lab) ladder(m string, kind model.Kind) []analysis.Rung {
+func (l *Lab) ladder(m string, kind policy.Kind) []analysis.Rung {
 	if l.err != nil {
 		return nil
 	}
@@ -170,7 +171,7 @@ func (l *Lab) ladder(m string, kind model.Kind) []analysis.Rung {
 // growth is a claim that a metric grows like N^power, read with a
 // tolerance from its words.
 type growth struct {
-	kinds     []model.Kind
+	kinds     []policy.Kind
 	metric    metric
 	power     float64
 	tolerance float64
@@ -264,7 +265,7 @@ func (l *Lab) growth(m string, g growth) Finding {
 // saturation is the evidence that a ladder's top rung is in the regime
 // where delays sit at the cap: the calls per client, and the share of them
 // that at least come after a delay drawn at the cap.
-func saturation(m string, kind model.Kind, r analysis.Rung) Evidence {
+func saturation(m string, kind policy.Kind, r analysis.Rung) Evidence {
 	sc := Scenario(m, r.Clients, kind)
 	per := r.Calls.Scale(1 / float64(r.Clients))
 	e := Evidence{Name: fmt.Sprintf("calls per client, %s, N = %d", kind, r.Clients), Value: per.Mean, CI95: per.CI95}

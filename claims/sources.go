@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -62,9 +64,9 @@ func callsOf(t *montecarlo.Trial) float64 { return float64(t.Calls) }
 func backoffSetting(backoff bool) model.Scenario {
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Server, sc.FailureRate = 100, 1_000_000, model.Flaky, 0.5
-	sc.Policy = model.Policy{Kind: model.None, Base: 1, Cap: 32, FixedDelay: 2, Tick: analysis.BrookerTick}
+	sc.Policy = policy.Policy{Kind: policy.None, Base: 1, Cap: 32, FixedDelay: 2, Tick: analysis.BrookerTick}
 	if backoff {
-		sc.Policy = model.Policy{Kind: model.Expo, Base: 5, Cap: 320, FixedDelay: 2, Tick: analysis.BrookerTick}
+		sc.Policy = policy.Policy{Kind: policy.Expo, Base: 5, Cap: 320, FixedDelay: 2, Tick: analysis.BrookerTick}
 	}
 	return sc
 }
@@ -79,7 +81,7 @@ func claimBackoffOpenClosed(ctx context.Context, opt montecarlo.Options) (Result
 	open := model.Traffic{Rate: 10, Ticks: 1000, Drain: true}
 	closed := model.Traffic{Ticks: 1000, Drain: true}
 	loop := model.ClosedLoop{Think: 10}
-	ctl := model.Controls{MaxAttempts: 4}
+	ctl := control.Controls{MaxAttempts: 4}
 	var openLoad, closedCalls [2][]float64
 	for i, b := range []bool{false, true} {
 		sc := backoffSetting(b)
@@ -136,7 +138,7 @@ func claimBackoffOpenClosed(ctx context.Context, opt montecarlo.Options) (Result
 func flakyUnbounded(clients int, p float64) model.Scenario {
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Server, sc.FailureRate = clients, 1_000_000, model.Flaky, p
-	sc.Policy = model.Policy{Kind: model.None, Base: 1, Cap: 32, FixedDelay: 2, Tick: time.Second}
+	sc.Policy = policy.Policy{Kind: policy.None, Base: 1, Cap: 32, FixedDelay: 2, Tick: time.Second}
 	return sc
 }
 
@@ -155,9 +157,9 @@ func claimRetryBudgetBound(ctx context.Context, opt montecarlo.Options) (Result,
 		sc := flakyUnbounded(10, 1)
 		t := tr
 		t.Rate = 10 * row.perClient
-		b := model.DefaultRetryBudget()
+		b := control.DefaultRetryBudget()
 		b.MinRetriesPerSec = row.min
-		retries, err := requestRun(ctx, sc, montecarlo.OpenLoop{Traffic: t, Controls: model.Controls{Budget: b}}, opt,
+		retries, err := requestRun(ctx, sc, montecarlo.OpenLoop{Traffic: t, Controls: control.Controls{Budget: b}}, opt,
 			func(t *montecarlo.Trial) float64 { return float64(t.Open.Retries) / float64(t.Open.NewRequests) })
 		if err != nil {
 			return c, err
@@ -198,11 +200,11 @@ func claimThrottlingSheds(ctx context.Context, opt montecarlo.Options) (Result, 
 	shed := map[float64]stats.Estimate{}
 	for _, p := range []float64{0.05, 0.5} {
 		sc := flakyUnbounded(10, p)
-		free, err := requestRun(ctx, sc, montecarlo.OpenLoop{Traffic: tr, Controls: model.Controls{MaxAttempts: 4}}, opt, loadOf)
+		free, err := requestRun(ctx, sc, montecarlo.OpenLoop{Traffic: tr, Controls: control.Controls{MaxAttempts: 4}}, opt, loadOf)
 		if err != nil {
 			return c, err
 		}
-		thr, err := requestRun(ctx, sc, montecarlo.OpenLoop{Traffic: tr, Controls: model.Controls{MaxAttempts: 4, Throttling: model.DefaultRetryThrottling()}}, opt, loadOf)
+		thr, err := requestRun(ctx, sc, montecarlo.OpenLoop{Traffic: tr, Controls: control.Controls{MaxAttempts: 4, Throttling: control.DefaultRetryThrottling()}}, opt, loadOf)
 		if err != nil {
 			return c, err
 		}
@@ -235,7 +237,7 @@ func claimAdaptiveK(ctx context.Context, opt montecarlo.Options) (Result, error)
 			"It failed, and the book's own setting was added after: a backend whose rejections come from overload, the capacity server with k = 25 per tick offered 100, where calls / served must lie within 10% of K (unthrottled: 4)",
 	}
 	tr := model.Traffic{Rate: 100, Ticks: 600}
-	ctl := model.Controls{MaxAttempts: 1, Adaptive: model.DefaultAdaptiveThrottling()}
+	ctl := control.Controls{MaxAttempts: 1, Adaptive: control.DefaultAdaptiveThrottling()}
 	perAccept := func(t *montecarlo.Trial) float64 { return float64(t.Calls) / float64(max(1, t.Served)) }
 	sendsPerTick := func(t *montecarlo.Trial) float64 { return float64(t.Calls) / float64(t.Completion) }
 	ratio := map[float64]stats.Estimate{}

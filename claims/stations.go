@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -41,7 +42,7 @@ var stationClaims = []func(ctx context.Context, opt montecarlo.Options) (Result,
 // at and whether the source says stable or unstable there.
 type stationSetting struct {
 	id, quote string
-	policy    model.Policy
+	policy    policy.Policy
 	rates     []float64 // judged
 	shown     []float64 // shown beside, not judged
 	unstable  bool
@@ -54,7 +55,7 @@ var (
 		id:    "hastad-beb-unstable-above-0.567",
 		quote: "binary exponential backoff is unstable if the arrival rate of new messages at each station is λ/N for any λ > 1/2 and the number of stations N is sufficiently large. For small N, we prove that λ ≥ λ₀ + 1/(4N − 2) implies instability, where λ₀ ≈ .567",
 		// base 1: W_b = 2^b; a cap far above every window reached.
-		policy:   model.Policy{Kind: model.Full, Base: 1, Cap: model.MaxDelay},
+		policy:   policy.Policy{Kind: policy.Full, Base: 1, Cap: model.MaxDelay},
 		rates:    []float64{0.65, 0.75, 0.85, 0.95},
 		shown:    []float64{0.3, 0.45},
 		unstable: true,
@@ -62,13 +63,13 @@ var (
 	stationPoly = stationSetting{
 		id:       "hastad-polynomial-stable-below-1",
 		quote:    "any superlinear polynomial backoff protocol (e.g., quadratic backoff) is stable for any set of arrival rates that sum to less than one and any number of stations",
-		policy:   model.Policy{Kind: model.Poly, Base: 1, Cap: model.MaxDelay, Exponent: 2},
+		policy:   policy.Policy{Kind: policy.Poly, Base: 1, Cap: model.MaxDelay, Exponent: 2},
 		rates:    []float64{0.3, 0.5, 0.7, 0.8, 0.9},
 		unstable: false,
 	}
 )
 
-func stationScenario(p model.Policy) model.Scenario {
+func stationScenario(p policy.Policy) model.Scenario {
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Server, sc.Policy = StationCount, 1, model.Collision, p
 	return sc

@@ -16,11 +16,10 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	"github.com/hashicorp/go-retryablehttp"
+	"github.com/herdlab/herd/policy"
 	goretry "github.com/sethvargo/go-retry"
 	"gonum.org/v1/gonum/stat"
 	clientgoretry "k8s.io/client-go/util/retry"
-
-	"github.com/herdlab/herd/model"
 )
 
 // samples is the number of delays drawn per retry number from each side.
@@ -50,7 +49,7 @@ func seconds(d time.Duration) float64 { return micro(d.Seconds()) }
 
 // herdDelays draws size delays, in seconds, of retry n from a preset's law
 // (for a law that depends on n alone).
-func herdDelays(law func(n int) model.Law, n, size int, seed uint64) []float64 {
+func herdDelays(law func(n int) policy.Law, n, size int, seed uint64) []float64 {
 	r := rand.New(rand.NewPCG(seed, uint64(n)))
 	out := make([]float64, size)
 	l := law(n)
@@ -63,7 +62,7 @@ func herdDelays(law func(n int) model.Law, n, size int, seed uint64) []float64 {
 // verdict compares two samples of one retry number's delays: exactly when
 // herd's law is a point mass, by KS otherwise. It returns an error saying
 // why they differ, or nil.
-func verdict(lib, herd []float64, herdLaw model.Law) error {
+func verdict(lib, herd []float64, herdLaw policy.Law) error {
 	if herdLaw.Deterministic() {
 		want := micro(herdLaw.Draw(0))
 		for _, x := range lib {
@@ -86,7 +85,7 @@ func verdict(lib, herd []float64, herdLaw model.Law) error {
 
 // source draws delays of retry n from a real library, in seconds.
 type source struct {
-	preset model.Kind
+	preset policy.Kind
 	// retries are the retry numbers to compare: up to the retry limit, and
 	// past the cap when the library has none.
 	retries int
@@ -215,8 +214,8 @@ func must(t *testing.T) func(time.Duration, error) time.Duration {
 	}
 }
 
-func preset(t *testing.T, name model.Kind) model.Preset {
-	p, ok := model.LookupPreset(name)
+func preset(t *testing.T, name policy.Kind) policy.Preset {
+	p, ok := policy.LookupPreset(name)
 	if !ok {
 		t.Fatalf("no preset %s", name)
 	}
@@ -236,7 +235,7 @@ func TestConformance(t *testing.T) {
 	for _, s := range sources {
 		t.Run(string(s.preset), func(t *testing.T) {
 			p := preset(t, s.preset)
-			law := func(n int) model.Law { return p.Law(n, p.Start()) }
+			law := func(n int) policy.Law { return p.Law(n, p.Start()) }
 			for n := 1; n <= s.retries; n++ {
 				lib := s.draw(t, n, samples)
 				if len(lib) < samples {
@@ -262,12 +261,12 @@ func TestConformance(t *testing.T) {
 // can fail: a preset whose retry numbers are shifted by one, or whose
 // delays are 10% longer, is rejected for some retry number.
 func TestAlteredPresetsAreRejected(t *testing.T) {
-	alterations := map[string]func(p model.Preset) func(n int) model.Law{
-		"shifted": func(p model.Preset) func(n int) model.Law {
-			return func(n int) model.Law { return p.Law(n+1, p.Start()) }
+	alterations := map[string]func(p policy.Preset) func(n int) policy.Law{
+		"shifted": func(p policy.Preset) func(n int) policy.Law {
+			return func(n int) policy.Law { return p.Law(n+1, p.Start()) }
 		},
-		"scaled": func(p model.Preset) func(n int) model.Law {
-			return func(n int) model.Law {
+		"scaled": func(p policy.Preset) func(n int) policy.Law {
+			return func(n int) policy.Law {
 				l := p.Law(n, p.Start())
 				l.Lo, l.Hi = 1.1*l.Lo, 1.1*l.Hi
 				return l
@@ -296,7 +295,7 @@ func TestAlteredPresetsAreRejected(t *testing.T) {
 // TestLimits checks the deterministic parts that are not delays: each
 // preset's retry limit and elapsed-time limit against the library's.
 func TestLimits(t *testing.T) {
-	check := func(name model.Kind, got int, what string) {
+	check := func(name policy.Kind, got int, what string) {
 		t.Helper()
 		if p := preset(t, name); p.Retries != got {
 			t.Errorf("%s: preset retries %d, library %s gives %d", name, p.Retries, what, got)
@@ -334,7 +333,7 @@ func TestLimits(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		name model.Kind
+		name policy.Kind
 		lib  time.Duration
 	}{{"cenkalti-v4", backoff4.DefaultMaxElapsedTime}, {"cenkalti-v5", backoff5.DefaultMaxElapsedTime}} {
 		if p := preset(t, c.name); p.MaxElapsed != c.lib {
@@ -346,11 +345,11 @@ func TestLimits(t *testing.T) {
 // TestEveryGoPresetIsChecked keeps the preset list and this module in step:
 // every preset that names a Go module has a source here.
 func TestEveryGoPresetIsChecked(t *testing.T) {
-	have := map[model.Kind]bool{"failsafe-go-default": true} // checked exactly in TestLimits
+	have := map[policy.Kind]bool{"failsafe-go-default": true} // checked exactly in TestLimits
 	for _, s := range sources {
 		have[s.preset] = true
 	}
-	for _, p := range model.Presets() {
+	for _, p := range policy.Presets() {
 		if p.Module != "" && !have[p.Name] {
 			t.Errorf("preset %s names module %s but has no conformance source", p.Name, p.Module)
 		}

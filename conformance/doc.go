@@ -4,7 +4,7 @@
 //
 // For every preset whose library is a Go module served by the module proxy,
 // the tests draw at least 10,000 delays per retry number from the library
-// and from herd's preset (model.Preset.Law) and compare the two laws with a
+// and from herd's preset (policy.Preset.Law) and compare the two laws with a
 // two-sample Kolmogorov–Smirnov test (gonum's stat.KolmogorovSmirnov) at a
 // Bonferroni-corrected family-wise level of 0.001. Deterministic parts —
 // delays without jitter, retry limits, elapsed-time limits — must match

@@ -23,7 +23,7 @@ func ValidateStack(p float64, attempts []int) error {
 			return &FieldError{Flag: "attempts", Valid: fmt.Sprintf("an integer in [1, %d] per layer", MaxLayerAttempts), Got: fmt.Sprint(a)}
 		}
 	}
-	if !finite(p) || p < 0 || p > 1 {
+	if !Finite(p) || p < 0 || p > 1 {
 		return &FieldError{Flag: "failure", Valid: "a probability in [0, 1]", Got: fmt.Sprint(p)}
 	}
 	return nil

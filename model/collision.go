@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/herdlab/herd/policy"
 	"math"
 )
 
@@ -9,17 +10,17 @@ import (
 // windows it plays before the cap.
 func (s Scenario) validateContention(bad func(flag, valid string, got any) error) error {
 	p := s.Policy
-	if p.Kind != Poly && p.Exponent != 0 {
+	if p.Kind != policy.Poly && p.Exponent != 0 {
 		return bad("exponent", "left out (0) unless --policy poly", p.Exponent)
 	}
-	if !isContention(p.Kind) {
+	if !policy.IsContention(p.Kind) {
 		return nil
 	}
-	if p.Kind == Poly && (!finite(p.Exponent) || p.Exponent < 0 || p.Exponent > 16) {
+	if p.Kind == policy.Poly && (!Finite(p.Exponent) || p.Exponent < 0 || p.Exponent > 16) {
 		return bad("exponent", "a number in (0, 16] (0: the default, 2)", p.Exponent)
 	}
-	if c := windowClasses(p); c > MaxContentionClasses {
-		return bad("cap", fmt.Sprintf("small enough that policy %s reaches it within %d retries (or raise --base)", p.Kind, MaxContentionClasses), p.Cap)
+	if c := policy.WindowClasses(p); c > policy.MaxContentionClasses {
+		return bad("cap", fmt.Sprintf("small enough that policy %s reaches it within %d retries (or raise --base)", p.Kind, policy.MaxContentionClasses), p.Cap)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/herdlab/herd/policy"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -18,20 +19,20 @@ import (
 //   - window: the cap, every time.
 func TestContentionWindows(t *testing.T) {
 	for _, c := range []struct {
-		p       Policy
+		p       policy.Policy
 		want    []float64
 		classes int
 	}{
-		{Policy{Kind: Poly, Base: 1, Cap: 1000}, []float64{1, 4, 9, 16, 25}, 32},
-		{Policy{Kind: Poly, Base: 1, Cap: 1000, Exponent: 3}, []float64{1, 8, 27, 64}, 10},
-		{Policy{Kind: Poly, Base: 0.5, Cap: 100, Exponent: 2}, []float64{1, 2, 5, 8, 13}, 15},
-		{Policy{Kind: Poly, Base: 1, Cap: 100}, []float64{1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 100}, 10},
-		{Policy{Kind: LogLog, Base: 1, Cap: 1000}, []float64{2, 4, 8, 14, 20, 30, 43}, 0},
-		{Policy{Kind: LogLog, Base: 1, Cap: 20}, []float64{2, 4, 8, 14, 20, 20}, 5},
-		{Policy{Kind: Sawtooth, Base: 1, Cap: 1024}, []float64{2, 4, 2, 8, 4, 2, 16, 8, 4, 2, 32}, 0},
-		{Policy{Kind: Sawtooth, Base: 1, Cap: 8}, []float64{2, 4, 2, 8, 4, 2, 8, 8, 8}, 7},
-		{Policy{Kind: Window, Base: 1, Cap: 32}, []float64{32, 32, 32}, 1},
-		{Policy{Kind: Window, Base: 1, Cap: 7.9}, []float64{7, 7}, 1},
+		{policy.Policy{Kind: policy.Poly, Base: 1, Cap: 1000}, []float64{1, 4, 9, 16, 25}, 32},
+		{policy.Policy{Kind: policy.Poly, Base: 1, Cap: 1000, Exponent: 3}, []float64{1, 8, 27, 64}, 10},
+		{policy.Policy{Kind: policy.Poly, Base: 0.5, Cap: 100, Exponent: 2}, []float64{1, 2, 5, 8, 13}, 15},
+		{policy.Policy{Kind: policy.Poly, Base: 1, Cap: 100}, []float64{1, 4, 9, 16, 25, 36, 49, 64, 81, 100, 100}, 10},
+		{policy.Policy{Kind: policy.LogLog, Base: 1, Cap: 1000}, []float64{2, 4, 8, 14, 20, 30, 43}, 0},
+		{policy.Policy{Kind: policy.LogLog, Base: 1, Cap: 20}, []float64{2, 4, 8, 14, 20, 20}, 5},
+		{policy.Policy{Kind: policy.Sawtooth, Base: 1, Cap: 1024}, []float64{2, 4, 2, 8, 4, 2, 16, 8, 4, 2, 32}, 0},
+		{policy.Policy{Kind: policy.Sawtooth, Base: 1, Cap: 8}, []float64{2, 4, 2, 8, 4, 2, 8, 8, 8}, 7},
+		{policy.Policy{Kind: policy.Window, Base: 1, Cap: 32}, []float64{32, 32, 32}, 1},
+		{policy.Policy{Kind: policy.Window, Base: 1, Cap: 7.9}, []float64{7, 7}, 1},
 	} {
 		for i, w := range c.want {
 			if got := c.p.ContentionWindow(i + 1); got != w {
@@ -55,7 +56,7 @@ func TestContentionWindows(t *testing.T) {
 // 1…W: its CDF steps by 1/W at each integer, and 10⁵ draws hit each slot
 // within 4σ of n/W.
 func TestSlotLaw(t *testing.T) {
-	p := Policy{Kind: Poly, Base: 1, Cap: 1000}
+	p := policy.Policy{Kind: policy.Poly, Base: 1, Cap: 1000}
 	l := p.Law(3, p.Start()) // W = 9
 	for j := 0; j <= 9; j++ {
 		if c := l.CDF(float64(j)); math.Abs(c-float64(j)/9) > 1e-12 {
@@ -78,7 +79,7 @@ func TestSlotLaw(t *testing.T) {
 			t.Errorf("slot %d drawn %d times, want %.0f ± %.0f", j, hits[j], mean, 4*sd)
 		}
 	}
-	if one := (Policy{Kind: Window, Base: 1, Cap: 1}).Law(1, 1); !one.Deterministic() || one.Draw(0.7) != 1 {
+	if one := (policy.Policy{Kind: policy.Window, Base: 1, Cap: 1}).Law(1, 1); !one.Deterministic() || one.Draw(0.7) != 1 {
 		t.Errorf("a window of 1 is %+v, want the point 1", one)
 	}
 }
@@ -89,13 +90,13 @@ func TestContentionValidate(t *testing.T) {
 	sc := Default()
 	sc.Server, sc.Capacity = Collision, 1
 	for _, c := range []struct {
-		p    Policy
+		p    policy.Policy
 		flag string
 	}{
-		{Policy{Kind: Poly, Base: 1, Cap: 100, Exponent: -1}, "exponent"},
-		{Policy{Kind: Poly, Base: 1, Cap: 100, Exponent: 17}, "exponent"},
-		{Policy{Kind: Full, Base: 1, Cap: 100, Exponent: 2}, "exponent"},
-		{Policy{Kind: Poly, Base: 1e-6, Cap: 1e7, Exponent: 0.5}, "cap"},
+		{policy.Policy{Kind: policy.Poly, Base: 1, Cap: 100, Exponent: -1}, "exponent"},
+		{policy.Policy{Kind: policy.Poly, Base: 1, Cap: 100, Exponent: 17}, "exponent"},
+		{policy.Policy{Kind: policy.Full, Base: 1, Cap: 100, Exponent: 2}, "exponent"},
+		{policy.Policy{Kind: policy.Poly, Base: 1e-6, Cap: 1e7, Exponent: 0.5}, "cap"},
 	} {
 		sc.Policy = c.p
 		err := sc.Validate()
@@ -104,12 +105,12 @@ func TestContentionValidate(t *testing.T) {
 			t.Errorf("%+v: Validate = %v, want an error naming --%s", c.p, err, c.flag)
 		}
 	}
-	for _, k := range ContentionKinds() {
-		sc.Policy = Policy{Kind: k, Base: 1, Cap: 1 << 20}
+	for _, k := range policy.ContentionKinds() {
+		sc.Policy = policy.Policy{Kind: k, Base: 1, Cap: 1 << 20}
 		if err := sc.Validate(); err != nil {
 			t.Errorf("%s: %v", k, err)
 		}
-		if _, err := ParseKind(string(k)); err != nil {
+		if _, err := policy.ParseKind(string(k)); err != nil {
 			t.Errorf("ParseKind(%s): %v", k, err)
 		}
 	}
@@ -123,27 +124,27 @@ func TestContentionValidate(t *testing.T) {
 func TestCollisionHorizon(t *testing.T) {
 	sc := Default()
 	sc.Server, sc.Capacity = Collision, 1
-	sc.Policy = Policy{Kind: Expo, Base: 1, Cap: 1 << 22}
+	sc.Policy = policy.Policy{Kind: policy.Expo, Base: 1, Cap: 1 << 22}
 	if h := sc.DefaultHorizon(); h != 10000 {
 		t.Errorf("expo: horizon %d, want the fixed 10000", h)
 	}
-	sc.Clients, sc.Policy = 2000, Policy{Kind: Full, Base: 1, Cap: 32}
+	sc.Clients, sc.Policy = 2000, policy.Policy{Kind: policy.Full, Base: 1, Cap: 32}
 	if h := sc.DefaultHorizon(); h != 10000 {
 		t.Errorf("full cap 32, N = 2000 (a livelock): horizon %d, want the fixed 10000", h)
 	}
 	lg := math.Log2
 	for _, c := range []struct {
-		kind Kind
+		kind policy.Kind
 		form func(n float64) float64
 	}{
-		{Full, func(n float64) float64 { return n * lg(n) }},
-		{Poly, func(n float64) float64 { return math.Pow(n/lg(n), 1.5) }},
-		{LogLog, func(n float64) float64 { return n * lg(lg(n)) / lg(lg(lg(n))) }},
-		{Sawtooth, func(n float64) float64 { return n }},
+		{policy.Full, func(n float64) float64 { return n * lg(n) }},
+		{policy.Poly, func(n float64) float64 { return math.Pow(n/lg(n), 1.5) }},
+		{policy.LogLog, func(n float64) float64 { return n * lg(lg(n)) / lg(lg(lg(n))) }},
+		{policy.Sawtooth, func(n float64) float64 { return n }},
 	} {
 		prev := 0
 		for _, n := range []int{32, 1024, 16384} {
-			sc.Clients, sc.Policy = n, Policy{Kind: c.kind, Base: 1, Cap: 1 << 22}
+			sc.Clients, sc.Policy = n, policy.Policy{Kind: c.kind, Base: 1, Cap: 1 << 22}
 			h := sc.DefaultHorizon()
 			if h < prev {
 				t.Errorf("%s: horizon %d at N = %d, below %d at a smaller N", c.kind, h, n, prev)

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/herdlab/herd/policy"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,12 +16,12 @@ const sampleN = 1_000_000
 
 // testOptions is a coarser lattice than the default, so that the tests are
 // quick; its bounds are still far tighter than the sampling intervals.
-var testOptions = DelayOptions{Cells: 1 << 16}
+var testOptions = policy.DelayOptions{Cells: 1 << 16}
 
 // samplePaths draws m paths of a policy's first k delays with a fixed seed,
 // carrying the state as Law.Sample returns it: delays[n][i] is path i's
 // delay n+1, waits[n][i] its total after n+1 delays.
-func samplePaths(p Policy, k, m int, seed uint64) (delays, waits [][]float64) {
+func samplePaths(p policy.Policy, k, m int, seed uint64) (delays, waits [][]float64) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	delays, waits = make([][]float64, k), make([][]float64, k)
 	for n := range k {
@@ -55,14 +56,14 @@ func orderInterval(sorted []float64, p float64) (lo, hi float64) {
 
 // agreesWithSample reports whether an exact quantile's bound meets the
 // sample's order-statistic interval for it.
-func agreesWithSample(b Bound, sorted []float64, p float64) bool {
+func agreesWithSample(b policy.Bound, sorted []float64, p float64) bool {
 	lo, hi := orderInterval(sorted, p)
 	return b.Hi >= lo && b.Lo <= hi
 }
 
 // meanAgrees reports whether an exact mean's bound is within 4 standard
 // errors of the sample mean.
-func meanAgrees(b Bound, x []float64) bool {
+func meanAgrees(b policy.Bound, x []float64) bool {
 	var s, ss float64
 	for _, v := range x {
 		s += v
@@ -75,8 +76,8 @@ func meanAgrees(b Bound, x []float64) bool {
 	return mean >= b.Lo-4*se-1e-12*math.Abs(mean) && mean <= b.Hi+4*se+1e-12*math.Abs(mean)
 }
 
-func preset(name string) Policy {
-	p, ok := LookupPreset(Kind(name))
+func preset(name string) policy.Policy {
+	p, ok := policy.LookupPreset(policy.Kind(name))
 	if !ok {
 		panic(name)
 	}
@@ -84,7 +85,7 @@ func preset(name string) Policy {
 }
 
 // checkSummary compares a summary with a sample of the same law.
-func checkSummary(t *testing.T, what string, s Summary, x []float64) {
+func checkSummary(t *testing.T, what string, s policy.Summary, x []float64) {
 	t.Helper()
 	sorted := slices.Clone(x)
 	slices.Sort(sorted)
@@ -109,10 +110,10 @@ func checkSummary(t *testing.T, what string, s Summary, x []float64) {
 func TestDelaysAgainstSampling(t *testing.T) {
 	polly := preset("polly-v8-expo-jitter")
 	polly.Retries = 4
-	policies := []Policy{
+	policies := []policy.Policy{
 		polly,
-		{Kind: Decorrelated, Base: 1, Cap: 32},
-		{Kind: Full, Base: 1, Cap: 32},
+		{Kind: policy.Decorrelated, Base: 1, Cap: 32},
+		{Kind: policy.Full, Base: 1, Cap: 32},
 		preset("go-retry-expo-jitter"),
 		preset("gcloud-truncated-expo"),
 		preset("grpc-go-connect"),
@@ -124,7 +125,7 @@ func TestDelaysAgainstSampling(t *testing.T) {
 	for i, p := range policies {
 		t.Run(string(p.Kind), func(t *testing.T) {
 			const k = 6
-			a, err := Delays(p, k, testOptions)
+			a, err := policy.Delays(p, k, testOptions)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +147,7 @@ func TestDelaysAgainstSampling(t *testing.T) {
 func TestPollyMedians(t *testing.T) {
 	p := preset("polly-v8-expo-jitter")
 	p.Retries = 4
-	a, err := Delays(p, 4, DelayOptions{})
+	a, err := policy.Delays(p, 4, policy.DelayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestPollyMedians(t *testing.T) {
 func TestPollySampleCheckCanFail(t *testing.T) {
 	p := preset("polly-v8-expo-jitter")
 	p.Retries = 2
-	a, err := Delays(p, 2, testOptions)
+	a, err := policy.Delays(p, 2, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestPollySampleCheckCanFail(t *testing.T) {
 	if !agreesWithSample(a.Rows[1].Delay.Median, sorted, 0.5) {
 		t.Fatal("the true median fails the check")
 	}
-	off := a.Rows[1].Delay.Median.times(1.01)
+	off := a.Rows[1].Delay.Median.Times(1.01)
 	if agreesWithSample(off, sorted, 0.5) {
 		t.Error("a median 1% off passes the sampling check")
 	}
@@ -202,7 +203,7 @@ func TestPollySampleCheckCanFail(t *testing.T) {
 	if agreesWithSample(a.Rows[1].Wait.Median, sorted, 0.5) {
 		t.Error("the median of the total passes as the median of the delay")
 	}
-	if meanAgrees(a.Rows[1].Wait.Mean.times(1.001), waits[1]) {
+	if meanAgrees(a.Rows[1].Wait.Mean.Times(1.001), waits[1]) {
 		t.Error("a mean 0.1% off passes the 4σ check")
 	}
 }
@@ -210,19 +211,19 @@ func TestPollySampleCheckCanFail(t *testing.T) {
 // TestExpoClosedForm: expo's delays are certain, so the total until retry n
 // is Σₖ min(cap, base·2ᵏ), exactly (dyadic values) or within the bound.
 func TestExpoClosedForm(t *testing.T) {
-	for _, p := range []Policy{{Kind: Expo, Base: 1, Cap: 32}, {Kind: Expo, Base: 0.3, Cap: 10}, {Kind: Fixed, FixedDelay: 2.5}} {
-		a, err := Delays(p, 12, testOptions)
+	for _, p := range []policy.Policy{{Kind: policy.Expo, Base: 1, Cap: 32}, {Kind: policy.Expo, Base: 0.3, Cap: 10}, {Kind: policy.Fixed, FixedDelay: 2.5}} {
+		a, err := policy.Delays(p, 12, testOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
 		total := 0.0
 		for n, r := range a.Rows {
 			d := math.Min(p.Cap, p.Base*math.Exp2(float64(n+1)))
-			if p.Kind == Fixed {
+			if p.Kind == policy.Fixed {
 				d = p.FixedDelay
 			}
 			total += d
-			for _, b := range []Bound{r.Wait.Median, r.Wait.Mean, r.Wait.P10, r.Wait.P99, r.Wait.Min, r.Wait.Max} {
+			for _, b := range []policy.Bound{r.Wait.Median, r.Wait.Mean, r.Wait.P10, r.Wait.P99, r.Wait.Min, r.Wait.Max} {
 				if b.Lo > total*(1+1e-12) || b.Hi < total*(1-1e-12) || b.Err() > 1e-6*total {
 					t.Errorf("%s wait %d: %+v, want %g", p.Kind, n+1, b, total)
 				}
@@ -268,8 +269,8 @@ func uniformSumCDF(w []float64, x float64) float64 {
 // uniforms U(0, dₖ); with dₖ all equal (cap = 2·base) it is Irwin–Hall.
 // The analyser's CDF and quantile bounds must contain the closed form.
 func TestFullClosedForm(t *testing.T) {
-	for _, p := range []Policy{{Kind: Full, Base: 1, Cap: 2}, {Kind: Full, Base: 1, Cap: 1e6}} {
-		a, err := Delays(p, 6, testOptions)
+	for _, p := range []policy.Policy{{Kind: policy.Full, Base: 1, Cap: 2}, {Kind: policy.Full, Base: 1, Cap: 1e6}} {
+		a, err := policy.Delays(p, 6, testOptions)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +285,7 @@ func TestFullClosedForm(t *testing.T) {
 				t.Errorf("%g: mean of wait %d = %+v, want %g", p.Cap, n+1, r.Wait.Mean, sum/2)
 			}
 			for _, x := range []float64{0.1, 0.37, 0.5, 0.81} {
-				got, want := a.waits[n].CDF(x*sum), uniformSumCDF(w, x*sum)
+				got, want := a.Waits[n].CDF(x*sum), uniformSumCDF(w, x*sum)
 				// The figure's coarse lattice (4096 cells) bounds the CDF.
 				if got.Lo > want+1e-9 || got.Hi < want-1e-9 {
 					t.Errorf("cap %g: P(wait %d ≤ %g) = %+v, closed form %g", p.Cap, n+1, x*sum, got, want)
@@ -305,8 +306,8 @@ func TestFullClosedForm(t *testing.T) {
 // TestDecorrelatedClosedForm: without a cap, decorrelated's delay has
 // E[Xₙ | Xₙ₋₁] = (base + 3·Xₙ₋₁)/2, so E[Xₙ] = base·(2·1.5ⁿ − 1).
 func TestDecorrelatedClosedForm(t *testing.T) {
-	p := Policy{Kind: Decorrelated, Base: 1, Cap: 1e9}
-	a, err := Delays(p, 8, testOptions)
+	p := policy.Policy{Kind: policy.Decorrelated, Base: 1, Cap: 1e9}
+	a, err := policy.Delays(p, 8, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +332,7 @@ func TestDecorrelatedClosedForm(t *testing.T) {
 // makes it the total wait until the last retry.
 func TestGiveUpElapsed(t *testing.T) {
 	p := preset("cenkalti-v4")
-	a, err := Delays(p, 3, testOptions)
+	a, err := policy.Delays(p, 3, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,12 +356,12 @@ func TestGiveUpElapsed(t *testing.T) {
 	}
 	checkSummary(t, "give-up", g.Summary, x)
 
-	q := Policy{Kind: Full, Base: 1, Cap: 32, Retries: 5}
-	b, err := Delays(q, 3, testOptions)
+	q := policy.Policy{Kind: policy.Full, Base: 1, Cap: 32, Retries: 5}
+	b, err := policy.Delays(q, 3, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, _ := WaitLaw(q, 5, testOptions)
+	w, _ := policy.WaitLaw(q, 5, testOptions)
 	if b.GiveUp == nil || !b.GiveUp.Proven || b.GiveUp.Summary != w.Summary() {
 		t.Errorf("give-up with 5 retries: %+v, want the total wait until retry 5 %+v", b.GiveUp, w.Summary())
 	}
@@ -370,24 +371,24 @@ func TestGiveUpElapsed(t *testing.T) {
 // analysis.
 func TestDelayLawMatchesDelays(t *testing.T) {
 	p := preset("polly-v8-expo-jitter")
-	a, err := Delays(p, 3, testOptions)
+	a, err := policy.Delays(p, 3, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := DelayLaw(p, 3, testOptions)
+	d, err := policy.DelayLaw(p, 3, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Summary() != a.Rows[2].Delay {
 		t.Errorf("DelayLaw(3) = %+v, Delays row 3 = %+v", d.Summary(), a.Rows[2].Delay)
 	}
-	if _, err := Delays(p, 0, testOptions); err == nil {
+	if _, err := policy.Delays(p, 0, testOptions); err == nil {
 		t.Error("count 0 accepted")
 	}
 	if a.Unit != "s" {
 		t.Errorf("a preset's unit is %q, want s", a.Unit)
 	}
-	b, err := Delays(Policy{Kind: Full, Base: 100, Cap: 400, Tick: 10 * time.Millisecond}, 1, testOptions)
+	b, err := policy.Delays(policy.Policy{Kind: policy.Full, Base: 100, Cap: 400, Tick: 10 * time.Millisecond}, 1, testOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,10 +400,10 @@ func TestDelayLawMatchesDelays(t *testing.T) {
 // ExampleDelays prints the medians of Polly v8's first delays and of the
 // total wait until each retry (Delay 2 s, 4 retries).
 func ExampleDelays() {
-	p, _ := LookupPreset("polly-v8-expo-jitter")
+	p, _ := policy.LookupPreset("polly-v8-expo-jitter")
 	pol := p.Policy(0)
 	pol.Retries = 4
-	a, err := Delays(pol, 4, DelayOptions{Cells: 1 << 16})
+	a, err := policy.Delays(pol, 4, policy.DelayOptions{Cells: 1 << 16})
 	if err != nil {
 		panic(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 )
 
 // A policy name is a textbook policy or a library preset; anything else is
@@ -12,7 +14,7 @@ import (
 // resembles.
 func ExampleParseKind() {
 	for _, s := range []string{"full", "grpc-retry", "jitter", "fulll", "cenkalti-v3"} {
-		k, err := model.ParseKind(s)
+		k, err := policy.ParseKind(s)
 		fmt.Printf("%q: preset %t, err %v\n", k, k.IsPreset(), err)
 	}
 	// Output:
@@ -25,7 +27,7 @@ func ExampleParseKind() {
 
 // Every policy's rule starts with its formula.
 func ExampleKind_Formula() {
-	for _, k := range model.Kinds() {
+	for _, k := range policy.Kinds() {
 		fmt.Printf("%-12s %s\n", k, k.Formula())
 	}
 	// Output:
@@ -41,7 +43,7 @@ func ExampleKind_Formula() {
 // uniformly below d_n = min(32, 2ⁿ); from retry 5 on the law stops
 // changing, so the policy has 5 retry classes and its largest delay is 32.
 func ExamplePolicy_Law() {
-	p := model.Policy{Kind: model.Full, Base: 1, Cap: 32}
+	p := policy.Policy{Kind: policy.Full, Base: 1, Cap: 32}
 	for n := 1; n <= 6; n++ {
 		l := p.Law(n, p.Start())
 		fmt.Printf("retry %d: U(%g, %g)\n", n, l.Lo, l.Hi)
@@ -61,7 +63,7 @@ func ExamplePolicy_Law() {
 // turns them into ticks. grpc-go's connection backoff waits exactly 1 s
 // before the first reconnection, which is 10 ticks of 100 ms.
 func ExamplePolicy_Law_preset() {
-	ps, _ := model.LookupPreset("grpc-go-connect")
+	ps, _ := policy.LookupPreset("grpc-go-connect")
 	p := ps.Policy(100 * time.Millisecond)
 	for n := 1; n <= 3; n++ {
 		l := p.Law(n, p.Start())
@@ -76,7 +78,7 @@ func ExamplePolicy_Law_preset() {
 // Equal jitter's retry 3 waits d_3/2 + U(0, d_3/2) = U(4, 8) with base 1:
 // half its mass lies below 6, and the clamp makes 8 certain.
 func ExampleLaw_CDF() {
-	l := model.Policy{Kind: model.Equal, Base: 1, Cap: 32}.Law(3, 1)
+	l := policy.Policy{Kind: policy.Equal, Base: 1, Cap: 32}.Law(3, 1)
 	for _, x := range []float64{3, 4, 6, 7, 8} {
 		fmt.Printf("P(delay ≤ %g) = %g\n", x, l.CDF(x))
 	}
@@ -92,8 +94,8 @@ func ExampleLaw_CDF() {
 // (0, 1.5) → 1 (a wait is at least one tick), [1.5, 2.5] → 2,
 // (2.5, 3.5) → 3 and [3.5, 4) → 4.
 func ExampleRounding_Waits() {
-	l := model.Policy{Kind: model.Full, Base: 1, Cap: 32}.Law(2, 1)
-	w := model.HalfEven.Waits(l)
+	l := policy.Policy{Kind: policy.Full, Base: 1, Cap: 32}.Law(2, 1)
+	w := policy.HalfEven.Waits(l)
 	for t := w.Min; t <= w.Max(); t++ {
 		fmt.Printf("wait %d: %g\n", t, w.Prob(t))
 	}
@@ -111,7 +113,7 @@ func ExampleScenario_Validate() {
 	sc.Clients = 0
 	fmt.Println(sc.Validate())
 
-	ps, _ := model.LookupPreset("cenkalti-v4")
+	ps, _ := policy.LookupPreset("cenkalti-v4")
 	sc = model.Default()
 	sc.Policy = ps.Policy(time.Microsecond)
 	fmt.Println(sc.Validate())
@@ -127,8 +129,8 @@ func ExampleScenario_Validate() {
 // 4, 8, 16, then the cap 32), and completion is 190 + 1.
 func ExampleClosedForm() {
 	sc := model.Default()
-	sc.Policy.Kind = model.Expo
-	c, err := model.ClosedForm(sc)
+	sc.Policy.Kind = policy.Expo
+	c, err := solve.ClosedForm(sc)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -145,8 +147,8 @@ func ExampleClosedForm() {
 // tick 2, so calls are 3 and completion 3 with certainty.
 func ExampleMarkovChain() {
 	sc := model.Default()
-	sc.Clients, sc.Capacity, sc.Policy.Kind = 2, 1, model.Fixed
-	m, err := model.MarkovChain(sc, model.MarkovOptions{})
+	sc.Clients, sc.Capacity, sc.Policy.Kind = 2, 1, policy.Fixed
+	m, err := solve.MarkovChain(sc, solve.MarkovOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

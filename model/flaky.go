@@ -32,7 +32,7 @@ func (s Scenario) CallFails(u float64) bool { return u < s.FailureRate }
 func (s Scenario) validateFlaky(bad func(flag, valid string, got any) error) error {
 	p := s.FailureRate
 	switch {
-	case s.Server == Flaky && (!finite(p) || p < 0 || p > MaxFailureRate):
+	case s.Server == Flaky && (!Finite(p) || p < 0 || p > MaxFailureRate):
 		return bad("failure-rate", "a probability in [0, 1]", p)
 	case s.Server != Flaky && p != 0:
 		return bad("failure-rate", fmt.Sprintf("0 unless --server flaky (the %s server's failures come from its load)", s.Server), p)

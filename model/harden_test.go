@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/solve"
 )
 
 // Issue 14, item 3: a large cohort is refused at its first retries, within
@@ -17,8 +18,8 @@ func TestMarkovLargeCohortRefusedEarly(t *testing.T) {
 		sc := model.Default()
 		sc.Clients, sc.Capacity = n, 2
 		start := time.Now()
-		_, err := model.MarkovChain(sc, model.MarkovOptions{})
-		var u *model.Unsupported
+		_, err := solve.MarkovChain(sc, solve.MarkovOptions{})
+		var u *solve.Unsupported
 		if !errors.As(err, &u) || !u.Limit || !strings.Contains(err.Error(), "--max-states") || !strings.Contains(err.Error(), "meanfield") || time.Since(start) > 2*time.Second {
 			// Refused before tick 1 is built: microseconds (N = 10⁴ took
 			// 3.5 s building tick 1 before, the first version 685 s).
@@ -32,7 +33,7 @@ func TestMarkovLargeCohortRefusedEarly(t *testing.T) {
 func TestMeanFieldRefusedBeforeAllocating(t *testing.T) {
 	sc := model.Default()
 	sc.Clients, sc.Capacity = 10_000_000, 1
-	_, err := model.MeanFieldModel(sc, model.MeanFieldOptions{})
+	_, err := solve.MeanFieldModel(sc, solve.MeanFieldOptions{})
 	var fe *model.FieldError
 	if !errors.As(err, &fe) || fe.Flag != "clients" {
 		t.Errorf("%v, want a FieldError naming --clients", err)
@@ -48,7 +49,7 @@ func TestMarkovHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := model.MarkovChain(sc, model.MarkovOptions{Context: ctx})
+	_, err := solve.MarkovChain(sc, solve.MarkovOptions{Context: ctx})
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
 		t.Errorf("%v after %v; want the context's error within a second of the cancel", err, time.Since(start))
 	}

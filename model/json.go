@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/herdlab/herd/policy"
 	"time"
 )
 
@@ -110,11 +111,11 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	kind, err := ParseKind(j.Policy)
+	kind, err := policy.ParseKind(j.Policy)
 	if err != nil {
 		return err
 	}
-	rounding, err := ParseRounding(j.Rounding)
+	rounding, err := policy.ParseRounding(j.Rounding)
 	if err != nil {
 		return err
 	}
@@ -176,7 +177,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 	}
 	*s = Scenario{
 		Clients: j.Clients, Server: server, Capacity: j.Capacity,
-		Policy: Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
+		Policy: policy.Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
 			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
 		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first, FirstAnswers: answers, Stalls: stalls,

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/herdlab/herd/policy"
 	"testing"
 	"time"
 )
@@ -9,13 +10,13 @@ import (
 // preset, at every retry and state, with and without a real tick (the
 // presets' delays are in seconds and scaled by it).
 func TestLawFuncIsLaw(t *testing.T) {
-	var pols []Policy
-	for _, k := range append(Kinds(), ContentionKinds()...) {
-		pols = append(pols, Policy{Kind: k, Base: 2, Cap: 300, FixedDelay: 3})
+	var pols []policy.Policy
+	for _, k := range append(policy.Kinds(), policy.ContentionKinds()...) {
+		pols = append(pols, policy.Policy{Kind: k, Base: 2, Cap: 300, FixedDelay: 3})
 	}
-	for _, p := range Presets() {
+	for _, p := range policy.Presets() {
 		for _, tick := range []time.Duration{0, 100 * time.Millisecond} {
-			pols = append(pols, Policy{Kind: p.Name, Tick: tick})
+			pols = append(pols, policy.Policy{Kind: p.Name, Tick: tick})
 		}
 	}
 	for _, p := range pols {

@@ -1,5 +1,7 @@
 package model
 
+import "github.com/herdlab/herd/policy"
+
 // The OCC server is the model of Marc Brooker's simulator for the AWS
 // Architecture Blog post "Exponential Backoff And Jitter" (2015): N clients
 // update one versioned row over a network. Time is continuous, in
@@ -46,15 +48,17 @@ func AWSClients() []int {
 }
 
 // AWSKinds are the five policies of the blog, in the order of its figures.
-func AWSKinds() []Kind { return []Kind{None, Expo, Full, Equal, Decorrelated} }
+func AWSKinds() []policy.Kind {
+	return []policy.Kind{policy.None, policy.Expo, policy.Full, policy.Equal, policy.Decorrelated}
+}
 
 // AWSScenario is the blog's OCC scenario for n clients and a policy. Its
 // other fields are those of Default, so `herd simulate --server occ` with no
 // other flag plays the very same trials.
-func AWSScenario(n int, kind Kind) Scenario {
+func AWSScenario(n int, kind policy.Kind) Scenario {
 	sc := Default()
 	sc.Clients, sc.Server = n, OCC
-	sc.Policy = Policy{Kind: kind, Base: AWSBase, Cap: AWSCap, FixedDelay: AWSFixedDelay}
+	sc.Policy = policy.Policy{Kind: kind, Base: AWSBase, Cap: AWSCap, FixedDelay: AWSFixedDelay}
 	return sc
 }
 

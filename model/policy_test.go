@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/herdlab/herd/policy"
 	"math"
 	"testing"
 )
@@ -8,32 +9,32 @@ import (
 // Hand-computed delays of retry n for the seed's parameters (base 1, cap
 // 32, fixed delay 2) at the ends and middle of the uniform.
 func TestPolicyDelayHandComputed(t *testing.T) {
-	p := func(k Kind) Policy { return Policy{Kind: k, Base: 1, Cap: 32, FixedDelay: 2} }
+	p := func(k policy.Kind) policy.Policy { return policy.Policy{Kind: k, Base: 1, Cap: 32, FixedDelay: 2} }
 	cases := []struct {
-		kind    Kind
+		kind    policy.Kind
 		n       int
 		prev, u float64
 		want    float64
 	}{
-		{None, 3, 1, 0.7, 0},
-		{Fixed, 1, 1, 0.3, 2},
-		{Fixed, 9, 1, 0.9, 2},
-		{Expo, 1, 1, 0.5, 2},
-		{Expo, 4, 1, 0.5, 16},
-		{Expo, 5, 1, 0.5, 32},  // 2⁵ = 32 = cap
-		{Expo, 40, 1, 0.5, 32}, // capped
-		{Full, 1, 1, 0, 0},
-		{Full, 1, 1, 0.5, 1},
-		{Full, 3, 1, 0.25, 2},
-		{Full, 10, 1, 0.75, 24},
-		{Equal, 1, 1, 0, 1},
-		{Equal, 1, 1, 0.5, 1.5},
-		{Equal, 3, 1, 0.5, 6},
-		{Equal, 10, 1, 0.5, 24},
-		{Decorrelated, 1, 1, 0, 1},       // U(1, 3) at 0
-		{Decorrelated, 1, 1, 0.5, 2},     // U(1, 3) at ½
-		{Decorrelated, 7, 5, 0.5, 8},     // U(1, 15) at ½
-		{Decorrelated, 7, 20, 0.5, 30.5}, // U(1, 60) at ½, below the cap
+		{policy.None, 3, 1, 0.7, 0},
+		{policy.Fixed, 1, 1, 0.3, 2},
+		{policy.Fixed, 9, 1, 0.9, 2},
+		{policy.Expo, 1, 1, 0.5, 2},
+		{policy.Expo, 4, 1, 0.5, 16},
+		{policy.Expo, 5, 1, 0.5, 32},  // 2⁵ = 32 = cap
+		{policy.Expo, 40, 1, 0.5, 32}, // capped
+		{policy.Full, 1, 1, 0, 0},
+		{policy.Full, 1, 1, 0.5, 1},
+		{policy.Full, 3, 1, 0.25, 2},
+		{policy.Full, 10, 1, 0.75, 24},
+		{policy.Equal, 1, 1, 0, 1},
+		{policy.Equal, 1, 1, 0.5, 1.5},
+		{policy.Equal, 3, 1, 0.5, 6},
+		{policy.Equal, 10, 1, 0.5, 24},
+		{policy.Decorrelated, 1, 1, 0, 1},       // U(1, 3) at 0
+		{policy.Decorrelated, 1, 1, 0.5, 2},     // U(1, 3) at ½
+		{policy.Decorrelated, 7, 5, 0.5, 8},     // U(1, 15) at ½
+		{policy.Decorrelated, 7, 20, 0.5, 30.5}, // U(1, 60) at ½, below the cap
 	}
 	for _, c := range cases {
 		if got := p(c.kind).Delay(c.n, c.prev, c.u); math.Abs(got-c.want) > 1e-12 {
@@ -41,22 +42,22 @@ func TestPolicyDelayHandComputed(t *testing.T) {
 		}
 	}
 	// Decorrelated clamps at the cap after drawing: U(1, 60) at 0.9 = 54.1 → 32.
-	if got := p(Decorrelated).Delay(3, 20, 0.9); got != 32 {
+	if got := p(policy.Decorrelated).Delay(3, 20, 0.9); got != 32 {
 		t.Errorf("decorrelated above cap: %g, want 32", got)
 	}
 }
 
 func TestClasses(t *testing.T) {
 	cases := []struct {
-		p    Policy
+		p    policy.Policy
 		want int
 	}{
-		{Policy{Kind: Expo, Base: 1, Cap: 32}, 5},    // 2,4,8,16,32
-		{Policy{Kind: Full, Base: 1, Cap: 33}, 6},    // 2…32 below cap, 64 → 33
-		{Policy{Kind: Equal, Base: 0.25, Cap: 1}, 2}, // 0.5, 1
-		{Policy{Kind: Full, Base: 4, Cap: 4}, 1},
-		{Policy{Kind: Fixed, Base: 1, Cap: 32, FixedDelay: 2}, 1},
-		{Policy{Kind: Decorrelated, Base: 1, Cap: 32}, 0},
+		{policy.Policy{Kind: policy.Expo, Base: 1, Cap: 32}, 5},    // 2,4,8,16,32
+		{policy.Policy{Kind: policy.Full, Base: 1, Cap: 33}, 6},    // 2…32 below cap, 64 → 33
+		{policy.Policy{Kind: policy.Equal, Base: 0.25, Cap: 1}, 2}, // 0.5, 1
+		{policy.Policy{Kind: policy.Full, Base: 4, Cap: 4}, 1},
+		{policy.Policy{Kind: policy.Fixed, Base: 1, Cap: 32, FixedDelay: 2}, 1},
+		{policy.Policy{Kind: policy.Decorrelated, Base: 1, Cap: 32}, 0},
 	}
 	for _, c := range cases {
 		got := c.p.Classes()
@@ -75,14 +76,14 @@ func TestClasses(t *testing.T) {
 
 func TestRounding(t *testing.T) {
 	cases := []struct {
-		r    Rounding
+		r    policy.Rounding
 		x    float64
 		want int
 	}{
-		{HalfEven, 0, 1}, {HalfEven, 0.5, 1}, {HalfEven, 1.5, 2}, {HalfEven, 2.5, 2}, {HalfEven, 3.5, 4}, {HalfEven, 2.4999, 2},
-		{HalfUp, 2.5, 3}, {HalfUp, 0.49, 1}, {HalfUp, 1.5, 2},
-		{Ceil, 2.01, 3}, {Ceil, 2, 2}, {Ceil, 0.2, 1},
-		{Floor, 2.99, 2}, {Floor, 0.99, 1},
+		{policy.HalfEven, 0, 1}, {policy.HalfEven, 0.5, 1}, {policy.HalfEven, 1.5, 2}, {policy.HalfEven, 2.5, 2}, {policy.HalfEven, 3.5, 4}, {policy.HalfEven, 2.4999, 2},
+		{policy.HalfUp, 2.5, 3}, {policy.HalfUp, 0.49, 1}, {policy.HalfUp, 1.5, 2},
+		{policy.Ceil, 2.01, 3}, {policy.Ceil, 2, 2}, {policy.Ceil, 0.2, 1},
+		{policy.Floor, 2.99, 2}, {policy.Floor, 0.99, 1},
 	}
 	for _, c := range cases {
 		if got := c.r.Ticks(c.x); got != c.want {
@@ -90,7 +91,7 @@ func TestRounding(t *testing.T) {
 		}
 	}
 	// Interval(t) holds exactly the delays that round to t.
-	for _, r := range []Rounding{HalfEven, HalfUp, Ceil, Floor} {
+	for _, r := range []policy.Rounding{policy.HalfEven, policy.HalfUp, policy.Ceil, policy.Floor} {
 		for tk := 1; tk < 6; tk++ {
 			lo, hi := r.Interval(tk)
 			for x := 0.05; x < 8; x += 0.1 {
@@ -100,8 +101,8 @@ func TestRounding(t *testing.T) {
 			}
 		}
 	}
-	for i, name := range RoundingNames() {
-		if r, err := ParseRounding(name); err != nil || r != Rounding(i) || r.String() != name {
+	for i, name := range policy.RoundingNames() {
+		if r, err := policy.ParseRounding(name); err != nil || r != policy.Rounding(i) || r.String() != name {
 			t.Errorf("ParseRounding(%q) = %v, %v", name, r, err)
 		}
 	}
@@ -148,11 +149,11 @@ func FuzzPolicy(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n, k int, base, cap, fixed float64, round, kind uint8, retry int, prev, u float64) {
 		s := Default()
 		s.Clients, s.Capacity = n, k
-		s.Policy = Policy{Kind: Kind("bogus"), Base: base, Cap: cap, FixedDelay: fixed}
-		if int(kind) < len(Kinds()) {
-			s.Policy.Kind = Kinds()[kind]
+		s.Policy = policy.Policy{Kind: policy.Kind("bogus"), Base: base, Cap: cap, FixedDelay: fixed}
+		if int(kind) < len(policy.Kinds()) {
+			s.Policy.Kind = policy.Kinds()[kind]
 		}
-		s.Rounding = Rounding(round)
+		s.Rounding = policy.Rounding(round)
 		if s.Validate() != nil {
 			return
 		}
@@ -168,7 +169,7 @@ func FuzzPolicy(f *testing.F) {
 		if math.IsNaN(d) || math.IsInf(d, 0) || d < 0 {
 			t.Fatalf("%+v: delay(%d, %g, %g) = %g", s.Policy, retry, prev, u, d)
 		}
-		if s.Policy.Kind != Fixed && d > s.Policy.Cap {
+		if s.Policy.Kind != policy.Fixed && d > s.Policy.Cap {
 			t.Fatalf("%+v: delay %g above cap", s.Policy, d)
 		}
 		if w := s.Rounding.Ticks(d); w < 1 || w > s.MaxDelayTicks() {
@@ -180,7 +181,7 @@ func FuzzPolicy(f *testing.F) {
 // Affine describes exactly the draws of a plain clamped uniform, and
 // declines stepped and warped laws.
 func TestAffineMatchesDraw(t *testing.T) {
-	for _, l := range []Law{{Lo: 0, Hi: 8, Max: math.Inf(1)}, {Lo: 2, Hi: 4, Max: math.Inf(1)}, {Lo: 1, Hi: 60, Max: 32}, {Lo: 3, Hi: 3, Max: math.Inf(1)}} {
+	for _, l := range []policy.Law{{Lo: 0, Hi: 8, Max: math.Inf(1)}, {Lo: 2, Hi: 4, Max: math.Inf(1)}, {Lo: 1, Hi: 60, Max: 32}, {Lo: 3, Hi: 3, Max: math.Inf(1)}} {
 		lo, width, max, ok := l.Affine()
 		if !ok {
 			t.Fatalf("%+v: not affine", l)
@@ -191,7 +192,7 @@ func TestAffineMatchesDraw(t *testing.T) {
 			}
 		}
 	}
-	if _, _, _, ok := (Law{Lo: 0, Hi: 1, Max: math.Inf(1), Steps: 10}).Affine(); ok {
+	if _, _, _, ok := (policy.Law{Lo: 0, Hi: 1, Max: math.Inf(1), Steps: 10}).Affine(); ok {
 		t.Fatal("a stepped law claims to be affine")
 	}
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/herdlab/herd/policy"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -8,14 +9,14 @@ import (
 )
 
 func TestPresetsAreComplete(t *testing.T) {
-	if len(Presets()) < 14 {
-		t.Fatalf("%d presets, want at least 14", len(Presets()))
+	if len(policy.Presets()) < 14 {
+		t.Fatalf("%d presets, want at least 14", len(policy.Presets()))
 	}
-	for _, p := range Presets() {
+	for _, p := range policy.Presets() {
 		if p.Library == "" || p.Version == "" || p.Source == "" || p.Formula == "" || p.Defaults == "" {
 			t.Errorf("%s: missing citation or formula: %+v", p.Name, p)
 		}
-		if _, err := ParseKind(string(p.Name)); err != nil {
+		if _, err := policy.ParseKind(string(p.Name)); err != nil {
 			t.Errorf("%s: %v", p.Name, err)
 		}
 		if err := (Scenario{Clients: 10, Capacity: 1, Policy: p.Policy(0), FirstWindow: 1}).Validate(); err != nil {
@@ -30,7 +31,7 @@ func TestPresetsAreComplete(t *testing.T) {
 func TestLawCDF(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const m = 20000
-	for _, p := range Presets() {
+	for _, p := range policy.Presets() {
 		for n := 1; n <= 3; n++ {
 			l := p.Law(n, p.Start())
 			x := make([]float64, m)
@@ -58,7 +59,7 @@ func TestLawCDF(t *testing.T) {
 // TestPresetTicks: a preset's law in ticks is its law in seconds divided by
 // the tick length.
 func TestPresetTicks(t *testing.T) {
-	p, _ := LookupPreset("gcloud-truncated-expo")
+	p, _ := policy.LookupPreset("gcloud-truncated-expo")
 	got := p.Policy(100*time.Millisecond).Law(2, 0)
 	if got.Lo != 20 || got.Hi != 30 || got.Max != 320 {
 		t.Errorf("retry 2 at 100ms ticks: got %+v, want U(20, 30) clamped at 320", got)
@@ -70,11 +71,11 @@ func TestPresetTicks(t *testing.T) {
 
 // TestPresetClasses: from retry Classes() on, the law no longer changes.
 func TestPresetClasses(t *testing.T) {
-	for _, p := range Presets() {
+	for _, p := range policy.Presets() {
 		pol := p.Policy(0)
 		pol.Retries = 0
 		c := pol.Classes()
-		if p.stateful {
+		if p.Stateful {
 			if c != 0 {
 				t.Errorf("%s is stateful but has %d classes", p.Name, c)
 			}
@@ -84,11 +85,11 @@ func TestPresetClasses(t *testing.T) {
 			continue // unbounded without a limit: invalid
 		}
 		for n := c; n < c+50; n++ {
-			if !pol.Law(n, 0).equal(pol.Law(c, 0)) {
+			if !pol.Law(n, 0).Equal(pol.Law(c, 0)) {
 				t.Errorf("%s: law of retry %d differs from class %d", p.Name, n, c)
 			}
 		}
-		if c > 1 && pol.Law(c-1, 0).equal(pol.Law(c, 0)) {
+		if c > 1 && pol.Law(c-1, 0).Equal(pol.Law(c, 0)) {
 			t.Errorf("%s: classes %d is not the smallest", p.Name, c)
 		}
 	}
@@ -96,17 +97,17 @@ func TestPresetClasses(t *testing.T) {
 
 func TestPresetValidation(t *testing.T) {
 	sc := Default()
-	sc.Policy = Policy{Kind: "retryablehttp-linear-jitter"} // grows without bound, no limit
+	sc.Policy = policy.Policy{Kind: "retryablehttp-linear-jitter"} // grows without bound, no limit
 	err := sc.Validate()
 	if fe, ok := err.(*FieldError); !ok || fe.Flag != "retries" {
 		t.Errorf("unbounded preset without a retry limit: %v", err)
 	}
-	p, _ := LookupPreset("cenkalti-v4")
+	p, _ := policy.LookupPreset("cenkalti-v4")
 	sc.Policy = p.Policy(time.Microsecond)
 	if fe, ok := sc.Validate().(*FieldError); !ok || fe.Flag != "tick" {
 		t.Errorf("90 s delays at 1 µs ticks: %v", sc.Validate())
 	}
-	sc.Policy = Policy{Kind: Full, Base: 1, Cap: 32, Retries: -1}
+	sc.Policy = policy.Policy{Kind: policy.Full, Base: 1, Cap: 32, Retries: -1}
 	if fe, ok := sc.Validate().(*FieldError); !ok || fe.Flag != "retries" {
 		t.Errorf("negative retries: %v", sc.Validate())
 	}

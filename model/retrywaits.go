@@ -1,9 +1,11 @@
 package model
 
+import "github.com/herdlab/herd/policy"
+
 // RetryWaits is the law of the wait before retry n ≥ 1 for policies whose
 // law depends on n alone (every policy but Decorrelated, for which it
 // assumes prev = Base).
-func (s Scenario) RetryWaits(n int) Waits {
+func (s Scenario) RetryWaits(n int) policy.Waits {
 	return s.Rounding.Waits(s.Policy.Law(n, s.Policy.Base))
 }
 
@@ -12,12 +14,12 @@ func (s Scenario) RetryWaits(n int) Waits {
 // law: retries n ≥ L all wait by laws[L−1]. It is Policy.Classes refined
 // by rounding (two ceilings that round alike are one class). It panics on
 // Decorrelated, whose law is not a function of n.
-func (s Scenario) retryClasses() []Waits {
+func (s Scenario) RetryClasses() []policy.Waits {
 	c := s.Policy.Classes()
 	if c == 0 {
 		panic("model: retryClasses on a policy whose law depends on the previous delay")
 	}
-	laws := make([]Waits, c)
+	laws := make([]policy.Waits, c)
 	for n := 1; n <= c; n++ {
 		laws[n-1] = s.RetryWaits(n)
 	}
@@ -31,7 +33,7 @@ func (s Scenario) retryClasses() []Waits {
 // decorrelatedWaits reports whether a Decorrelated policy's wait is certain
 // — every delay it can draw lies in [Base, Cap], so the wait is certain
 // when that whole range rounds to one tick count — and that wait.
-func (s Scenario) decorrelatedWaits() (int, bool) {
+func (s Scenario) DecorrelatedWaits() (int, bool) {
 	p := s.Policy
 	if p.Cap == p.Base {
 		return s.Rounding.Ticks(p.Base), true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/herdlab/herd/policy"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,34 +19,34 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // every textbook kind with two parameter sets, every preset at two ticks,
 // and two kinds no rule knows (the zero Kind and a typo), which Validate
 // refuses but whose methods must not change either.
-func goldenPolicies() []Policy {
-	var out []Policy
-	for _, k := range append(Kinds(), "", "bogus") {
+func goldenPolicies() []policy.Policy {
+	var out []policy.Policy
+	for _, k := range append(policy.Kinds(), "", "bogus") {
 		out = append(out,
-			Policy{Kind: k, Base: 1, Cap: 32, FixedDelay: 2},
-			Policy{Kind: k, Base: 0.3, Cap: 10.5, FixedDelay: 0.7, Tick: 10 * time.Millisecond})
+			policy.Policy{Kind: k, Base: 1, Cap: 32, FixedDelay: 2},
+			policy.Policy{Kind: k, Base: 0.3, Cap: 10.5, FixedDelay: 0.7, Tick: 10 * time.Millisecond})
 	}
-	for _, ps := range Presets() {
+	for _, ps := range policy.Presets() {
 		out = append(out, ps.Policy(0), ps.Policy(100*time.Millisecond))
 	}
-	for _, k := range ContentionKinds() {
-		out = append(out, Policy{Kind: k, Base: 1, Cap: 32}, Policy{Kind: k, Base: 0.3, Cap: 1000.5})
+	for _, k := range policy.ContentionKinds() {
+		out = append(out, policy.Policy{Kind: k, Base: 1, Cap: 32}, policy.Policy{Kind: k, Base: 0.3, Cap: 1000.5})
 	}
 	return out
 }
 
 func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-func lawString(l Law) string {
+func lawString(l policy.Law) string {
 	s := fmt.Sprintf("[%s,%s] max=%s", g(l.Lo), g(l.Hi), g(l.Max))
 	if l.Steps != 0 {
 		s += fmt.Sprintf(" steps=%d", l.Steps)
 	}
-	if l.Warp != WarpNone {
+	if l.Warp != policy.WarpNone {
 		s += fmt.Sprintf(" warp=%d scale=%s from=%s", l.Warp, g(l.Scale), g(l.From))
 	}
 	mid := l.Lo + 0.37*(l.Hi-l.Lo)
-	if l.Warp != WarpNone {
+	if l.Warp != policy.WarpNone {
 		mid, _ = l.Sample(0.37)
 	}
 	return s + fmt.Sprintf(" sup=%s cdf(%s)=%s cdf(3)=%s det=%t", g(l.Sup()), g(mid), g(l.CDF(mid)), g(l.CDF(3)), l.Deterministic())
@@ -116,18 +117,18 @@ func TestPolicyRulesGolden(t *testing.T) {
 
 // benchPolicies are a textbook policy with a law of n alone, decorrelated
 // (whose law depends on the state), a stateless preset and a stateful one.
-func benchPolicies() map[string]Policy {
-	cenkalti, _ := LookupPreset("cenkalti-v4")
-	polly, _ := LookupPreset("polly-v8-expo-jitter")
-	return map[string]Policy{
-		"full":         {Kind: Full, Base: 1, Cap: 32},
-		"decorrelated": {Kind: Decorrelated, Base: 1, Cap: 32},
+func benchPolicies() map[string]policy.Policy {
+	cenkalti, _ := policy.LookupPreset("cenkalti-v4")
+	polly, _ := policy.LookupPreset("polly-v8-expo-jitter")
+	return map[string]policy.Policy{
+		"full":         {Kind: policy.Full, Base: 1, Cap: 32},
+		"decorrelated": {Kind: policy.Decorrelated, Base: 1, Cap: 32},
 		"cenkalti-v4":  cenkalti.Policy(0),
 		"polly":        polly.Policy(0),
 	}
 }
 
-var sinkLaw Law
+var sinkLaw policy.Law
 var sinkFloat float64
 
 // BenchmarkPolicyLaw is the cost of one Policy.Law, as the per-client
@@ -167,10 +168,10 @@ func BenchmarkPolicySetup(b *testing.B) {
 // that is not Random draws point masses; and retries from Classes() on
 // share one law.
 func TestPolicyRulesAgree(t *testing.T) {
-	for _, p := range goldenPolicies()[:2*len(Kinds())] {
+	for _, p := range goldenPolicies()[:2*len(policy.Kinds())] {
 		checkRuleAgrees(t, p)
 	}
-	for _, ps := range Presets() {
+	for _, ps := range policy.Presets() {
 		p := ps.Policy(0)
 		if p.Retries == 0 {
 			p.Retries = 12
@@ -179,22 +180,22 @@ func TestPolicyRulesAgree(t *testing.T) {
 	}
 }
 
-func checkRuleAgrees(t *testing.T, p Policy) {
+func checkRuleAgrees(t *testing.T, p policy.Policy) {
 	t.Helper()
 	m := p.MaxDelay()
 	last := 40
 	if p.Retries > 0 {
 		last = p.Retries
 	}
-	r := ruleOf(p.Kind)
+	r := policy.RuleOf(p.Kind)
 	perTick := 1.0
-	if r.units == inSeconds {
+	if r.Units == policy.InSeconds {
 		perTick = p.TickLength().Seconds()
 	}
 	prev := p.Start()
 	for n := 1; n <= last; n++ {
 		l := p.Law(n, prev)
-		sup := r.sup(p, n) / perTick
+		sup := r.Sup(p, n) / perTick
 		if s := l.Sup(); s > sup*(1+1e-12) {
 			t.Errorf("%s: retry %d can wait %g ticks, above its supremum %g", p.Kind, n, s, sup)
 		}
@@ -208,7 +209,7 @@ func checkRuleAgrees(t *testing.T, p Policy) {
 	}
 	if c := p.Classes(); c > 0 && !p.Stateful() {
 		for n := c; n <= min(c+10, last); n++ {
-			if !p.Law(n, p.Start()).equal(p.Law(c, p.Start())) {
+			if !p.Law(n, p.Start()).Equal(p.Law(c, p.Start())) {
 				t.Errorf("%s: retry %d's law differs from class %d's", p.Kind, n, c)
 			}
 		}
@@ -221,7 +222,7 @@ func checkRuleAgrees(t *testing.T, p Policy) {
 // whose law is not the growth law (tried by hand: growth 2 on
 // Decorrelated) makes the draws differ and this test fail.
 func TestGrowthUniformIsLaw(t *testing.T) {
-	claimed := map[Kind]bool{}
+	claimed := map[policy.Kind]bool{}
 	for _, p := range goldenPolicies() {
 		lo, growth, hi, ok := p.GrowthUniform()
 		if !ok {
@@ -240,7 +241,7 @@ func TestGrowthUniformIsLaw(t *testing.T) {
 			prev = state
 		}
 	}
-	if !claimed[Decorrelated] {
+	if !claimed[policy.Decorrelated] {
 		t.Error("Decorrelated does not claim GrowthUniform: the engines draw it through Law")
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/herdlab/herd/policy"
 	"math"
 	"strings"
 	"time"
@@ -67,8 +68,8 @@ type Scenario struct {
 	Clients     int // N ≥ 1
 	Server      Server
 	Capacity    int // k ≥ 1: requests the server accepts per tick
-	Policy      Policy
-	Rounding    Rounding
+	Policy      policy.Policy
+	Rounding    policy.Rounding
 	FirstWindow int // W ≥ 1: each first send is uniform on ticks 0…W−1
 	// Horizon is the tick at which a trial that has not finished is
 	// stopped and counted as censored; 0 means DefaultHorizon.
@@ -117,8 +118,8 @@ func Default() Scenario {
 		Clients:     100,
 		Server:      Capacity,
 		Capacity:    10,
-		Policy:      Policy{Kind: Full, Base: 1, Cap: 32, FixedDelay: 2},
-		Rounding:    HalfEven,
+		Policy:      policy.Policy{Kind: policy.Full, Base: 1, Cap: 32, FixedDelay: 2},
+		Rounding:    policy.HalfEven,
 		FirstWindow: 1,
 	}
 }
@@ -183,7 +184,7 @@ func (e *FieldError) Error() string {
 	return s
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Validate checks every field against its valid range and returns the first
 // violation as a *FieldError.
@@ -205,13 +206,13 @@ func (s Scenario) Validate() error {
 		return bad("capacity", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Capacity)
 	case s.Server < Capacity || int(s.Server) >= len(serverNames):
 		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
-	case s.Rounding < HalfEven || s.Rounding > Floor:
-		return bad("rounding", "one of "+strings.Join(RoundingNames(), ", "), int(s.Rounding))
-	case !realTime && (!finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay):
+	case s.Rounding < policy.HalfEven || s.Rounding > policy.Floor:
+		return bad("rounding", "one of "+strings.Join(policy.RoundingNames(), ", "), int(s.Rounding))
+	case !realTime && (!Finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay):
 		return bad("base", fmt.Sprintf("a number in (0, %g] ticks", float64(MaxDelay)), p.Base)
-	case !realTime && (!finite(p.Cap) || p.Cap < p.Base || p.Cap > MaxDelay):
+	case !realTime && (!Finite(p.Cap) || p.Cap < p.Base || p.Cap > MaxDelay):
 		return bad("cap", fmt.Sprintf("a number in [base, %g] ticks (base is %g)", float64(MaxDelay), p.Base), p.Cap)
-	case !realTime && (!finite(p.FixedDelay) || p.FixedDelay < 0 || p.FixedDelay > MaxDelay):
+	case !realTime && (!Finite(p.FixedDelay) || p.FixedDelay < 0 || p.FixedDelay > MaxDelay):
 		return bad("fixed-delay", fmt.Sprintf("a number in [0, %g] ticks", float64(MaxDelay)), p.FixedDelay)
 	case s.FirstWindow < 1 || s.FirstWindow > MaxWindow:
 		return bad("first-window", fmt.Sprintf("an integer in [1, %d] ticks", int(MaxWindow)), s.FirstWindow)
@@ -235,7 +236,7 @@ func (s Scenario) Validate() error {
 		// 1 ms, every client retrying until it wins.
 		switch {
 		case realTime:
-			return bad("policy", "one of "+kindNames()+" with --server occ (library presets are defined in ticks)", fmt.Sprintf("%q", p.Kind))
+			return bad("policy", "one of "+policy.KindNames()+" with --server occ (library presets are defined in ticks)", fmt.Sprintf("%q", p.Kind))
 		case p.Retries > 0:
 			return bad("retries", "0 with --server occ (its clients retry until they win)", p.Retries)
 		case p.MaxElapsed > 0:
@@ -264,8 +265,8 @@ const (
 // validatePolicy checks the policy's name, retry limit and time unit.
 func (s Scenario) validatePolicy(bad func(flag, valid string, got any) error) error {
 	p := s.Policy
-	if _, err := ParseKind(string(p.Kind)); err != nil {
-		return bad("policy", "one of "+kindNames()+", or a library preset (herd presets lists them)", fmt.Sprintf("%q", p.Kind))
+	if _, err := policy.ParseKind(string(p.Kind)); err != nil {
+		return bad("policy", "one of "+policy.KindNames()+", or a library preset (herd presets lists them)", fmt.Sprintf("%q", p.Kind))
 	}
 	switch {
 	case p.Retries < 0 || p.Retries > MaxRetries:

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/herdlab/herd/policy"
 	"math"
 	"strconv"
 	"strings"
@@ -38,8 +39,8 @@ type Spec struct {
 	given                                          map[string]bool
 	clients, capacity, firstWindow, horizon, tries int
 	server                                         Server
-	kind                                           Kind
-	rounding                                       Rounding
+	kind                                           policy.Kind
+	rounding                                       policy.Rounding
 	base, cap, fixedDelay                          float64
 	tick, maxElapsed                               time.Duration
 	failureRate                                    float64
@@ -122,9 +123,9 @@ func (s *Spec) Set(field, text string) error {
 	case "server":
 		s.server, err = ParseServer(text)
 	case "policy":
-		s.kind, err = ParseKind(text)
+		s.kind, err = policy.ParseKind(text)
 	case "rounding":
-		s.rounding, err = ParseRounding(text)
+		s.rounding, err = policy.ParseRounding(text)
 	default:
 		return fmt.Errorf("%q is not a scenario field (fields: %s)", field, strings.Join(SpecFields, ", "))
 	}
@@ -204,7 +205,7 @@ func (s Spec) Scenario() (Scenario, error) {
 		sc.Server = s.server
 	}
 	if s.Given("policy") {
-		if p, ok := LookupPreset(s.kind); ok {
+		if p, ok := policy.LookupPreset(s.kind); ok {
 			sc.Policy = p.Policy(0)
 		} else {
 			sc.Policy.Kind = s.kind

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"github.com/herdlab/herd/policy"
 	"strings"
 	"testing"
 	"time"
@@ -46,8 +47,8 @@ func TestSpecCapacityRate(t *testing.T) {
 // Every field given to a Spec is what the scenario holds, and SpecOf
 // rebuilds a scenario from its fields.
 func TestSpecOfRoundTrips(t *testing.T) {
-	for _, sc := range []Scenario{Default(), AWSScenario(50, Equal), func() Scenario {
-		p, _ := LookupPreset("cenkalti-v4")
+	for _, sc := range []Scenario{Default(), AWSScenario(50, policy.Equal), func() Scenario {
+		p, _ := policy.LookupPreset("cenkalti-v4")
 		s := Default()
 		s.Policy = p.Policy(100 * time.Millisecond)
 		return s
@@ -82,7 +83,7 @@ func ExampleSpec() {
 // an odd count and a bad field by name.
 func TestScenarioOf(t *testing.T) {
 	sc, err := ScenarioOf("policy", "full", "clients", "250", "capacity", "7")
-	if err != nil || sc.Clients != 250 || sc.Capacity != 7 || sc.Policy.Kind != Full {
+	if err != nil || sc.Clients != 250 || sc.Capacity != 7 || sc.Policy.Kind != policy.Full {
 		t.Errorf("ScenarioOf = %+v, %v; want full jitter, 250 clients, capacity 7", sc, err)
 	}
 	if _, err := ScenarioOf("clients"); err == nil {

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"github.com/herdlab/herd/policy"
 	"math"
 	"strconv"
 	"strings"
@@ -367,7 +368,7 @@ func (s Scenario) validateTime(bad func(flag, valid string, got any) error) erro
 	if b > MaxDelay {
 		return bad("latency", fmt.Sprintf("at most %g windows of %s", float64(MaxDelay), w), strconv.Quote(s.Latency.String()))
 	}
-	if n := s.Policy.instantRetry(); b == 0 && s.LatencyPerFlight == 0 && n > 0 {
+	if n := s.Policy.InstantRetry(); b == 0 && s.LatencyPerFlight == 0 && n > 0 {
 		return bad("latency", fmt.Sprintf("a round trip > 0 with policy %s, whose retry %d has no delay (without one it would reach the full window again at the same instant, for ever)", s.Policy.Kind, n), strconv.Quote(s.Latency.String()))
 	}
 	return nil
@@ -416,7 +417,7 @@ func (s Scenario) JitterWithinTick() string {
 	}
 	last := p.Classes()
 	if last == 0 { // stateful: look at the retries its limit allows
-		last = maxScan
+		last = policy.MaxScan
 	}
 	if p.Retries > 0 {
 		last = min(last, p.Retries)
@@ -514,7 +515,7 @@ func (s Spec) applyTime(sc *Scenario) error {
 		sc.Policy.Tick = s.window
 	}
 	if sc.Policy.Tick == 0 {
-		sc.Policy.Tick = DefaultTick
+		sc.Policy.Tick = policy.DefaultTick
 	}
 	return nil
 }

@@ -128,7 +128,7 @@ func (t Traffic) Validate(sc Scenario) error {
 		return &FieldError{Flag: flag, Valid: valid, Got: fmt.Sprint(got)}
 	}
 	switch {
-	case !finite(t.Rate) || t.Rate <= 0 || t.Rate > MaxRate:
+	case !Finite(t.Rate) || t.Rate <= 0 || t.Rate > MaxRate:
 		return bad("rate", fmt.Sprintf("a number of new requests per tick in (0, %g]", float64(MaxRate)), t.Rate)
 	case t.Ticks >= 1 && t.Ticks <= MaxTrafficTicks && t.Rate*float64(t.Ticks) > maxTrafficWork:
 		return bad("ticks", fmt.Sprintf("such that rate × ticks ≤ %g new requests per trial (rate is %g)", float64(maxTrafficWork), t.Rate), t.Ticks)
@@ -157,7 +157,7 @@ func (t Traffic) validate(sc Scenario) error {
 		return bad("outage", fmt.Sprintf("a number of ticks in [0, ticks − outage-start = %d]", t.Ticks-t.OutageStart), t.OutageLength)
 	case t.OutageCapacity < 0 || t.OutageCapacity >= sc.Capacity:
 		return bad("outage-capacity", fmt.Sprintf("an integer in [0, capacity = %d)", sc.Capacity), t.OutageCapacity)
-	case !finite(t.RejectCost) || t.RejectCost < 0 || t.RejectCost > 1:
+	case !Finite(t.RejectCost) || t.RejectCost < 0 || t.RejectCost > 1:
 		return bad("reject-cost", "a share of one tick's capacity in [0, 1]", t.RejectCost)
 	case t.RejectCost > 0 && sc.Server != Capacity:
 		return bad("reject-cost", "0 unless --server capacity (the collision server already serves nothing under overload)", t.RejectCost)

@@ -32,7 +32,7 @@ func (t Traffic) validateSteps(bad func(flag, valid string, got any) error) erro
 		switch {
 		case s.From <= prev || s.From >= t.Ticks:
 			return bad("steps", fmt.Sprintf("ticks increasing within (0, ticks = %d): step %d starts at", t.Ticks, i+1), s.From)
-		case !finite(s.Rate) || s.Rate <= 0 || s.Rate > MaxRate:
+		case !Finite(s.Rate) || s.Rate <= 0 || s.Rate > MaxRate:
 			return bad("steps", fmt.Sprintf("rates in (0, %g]: step %d's is", float64(MaxRate), i+1), s.Rate)
 		}
 		work += rate * float64(s.From-prev)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // BenchmarkClientEngine measures the per-client engine on the issue's
@@ -14,12 +15,12 @@ func BenchmarkClientEngine(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		n, k int
-		kind model.Kind
+		kind policy.Kind
 	}{
-		{"full/N=100000/k=1000", 100000, 1000, model.Full},
-		{"decorrelated/N=100000/k=1000", 100000, 1000, model.Decorrelated},
-		{"full/N=100/k=10", 100, 10, model.Full},
-		{"expo/N=100/k=10", 100, 10, model.Expo},
+		{"full/N=100000/k=1000", 100000, 1000, policy.Full},
+		{"decorrelated/N=100000/k=1000", 100000, 1000, policy.Decorrelated},
+		{"full/N=100/k=10", 100, 10, policy.Full},
+		{"expo/N=100/k=10", 100, 10, policy.Expo},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			sc := model.Default()
@@ -33,7 +34,7 @@ func BenchmarkClientEngine(b *testing.B) {
 // scenario, whose cost does not grow with N.
 func BenchmarkCountEngine(b *testing.B) {
 	sc := model.Default()
-	sc.Clients, sc.Capacity, sc.Policy.Kind = 100000, 1000, model.Full
+	sc.Clients, sc.Capacity, sc.Policy.Kind = 100000, 1000, policy.Full
 	b.Run("full/N=100000/k=1000", func(b *testing.B) { benchEngine(b, sc, Counts) })
 }
 
@@ -92,12 +93,12 @@ func BenchmarkCostVersusN(b *testing.B) {
 // behind Choose's cost model.
 func BenchmarkEngineCost(b *testing.B) {
 	for _, c := range []struct {
-		kind model.Kind
+		kind policy.Kind
 		n, k int
 	}{
-		{model.Full, 100, 10}, {model.Full, 1000, 10}, {model.Full, 1000, 100}, {model.Full, 10_000, 100},
-		{model.Full, 100_000, 1000}, {model.None, 1000, 10}, {model.Fixed, 1000, 10}, {model.Expo, 1000, 10},
-		{model.Equal, 1000, 10}, {model.Full, 10_000, 10}, {model.Expo, 100_000, 1000},
+		{policy.Full, 100, 10}, {policy.Full, 1000, 10}, {policy.Full, 1000, 100}, {policy.Full, 10_000, 100},
+		{policy.Full, 100_000, 1000}, {policy.None, 1000, 10}, {policy.Fixed, 1000, 10}, {policy.Expo, 1000, 10},
+		{policy.Equal, 1000, 10}, {policy.Full, 10_000, 10}, {policy.Expo, 100_000, 1000},
 	} {
 		for _, use := range []EngineName{Clients, Counts} {
 			b.Run(fmt.Sprintf("%s/N=%d/k=%d/%s", c.kind, c.n, c.k, use), func(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // A cancelled run stops inside a long trial, not after it: each engine
@@ -16,7 +17,7 @@ import (
 func TestCancelStopsALongTrial(t *testing.T) {
 	huge := model.Default()
 	huge.Clients, huge.Capacity = 1<<31, 5
-	occ := model.AWSScenario(2_000_000, model.Full)
+	occ := model.AWSScenario(2_000_000, policy.Full)
 	open := model.Default()
 	open.Capacity = 20
 	for _, c := range []struct {
@@ -31,7 +32,7 @@ func TestCancelStopsALongTrial(t *testing.T) {
 		{"open loop, 10⁷ ticks", open, OpenLoop{Traffic: model.Traffic{Rate: 19, Ticks: 10_000_000}}, Default},
 		{"queue, a stuck cohort of 10⁶", func() model.Scenario {
 			s := model.Default()
-			s.Server, s.Clients, s.Capacity, s.Policy.Kind, s.Queue.Timeout = model.Queue, 1_000_000, 5, model.None, 3
+			s.Server, s.Clients, s.Capacity, s.Policy.Kind, s.Queue.Timeout = model.Queue, 1_000_000, 5, policy.None, 3
 			return s
 		}(), Cohort{}, Default},
 	} {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // MaxEngineClients bounds the per-client engine's cohort: it keeps about 24
@@ -30,7 +31,7 @@ type ClientEngine struct {
 	// For a stateful policy: law(n, prev) is Policy.Law with the rule
 	// looked up once (Policy.LawFunc), and start the state each client
 	// carries into its first retry (Policy.Start).
-	law   func(n int, prev float64) model.Law
+	law   func(n int, prev float64) policy.Law
 	start float64
 	// grow says that law is min(growHi, U(growLo, growth·prev)) at every
 	// retry (Policy.GrowthUniform), drawn inline.
@@ -39,7 +40,7 @@ type ClientEngine struct {
 	// For policies whose law depends on n alone: the law of retry n is
 	// laws[c] with c = min(n, len(laws)−1), or the fixed wait ticks[c]
 	// (> 0) when that law is a point mass.
-	laws  []model.Law
+	laws  []policy.Law
 	ticks []int
 	// affine[c] is laws[c] as min(max, lo + u·width) when it is a plain
 	// clamped uniform (Law.Affine), drawn inline on the hot path.
@@ -79,7 +80,7 @@ func NewClientEngine(sc model.Scenario) (*ClientEngine, error) {
 		e.first = make([]int32, sc.Clients)
 	}
 	if c := sc.Policy.Classes(); c > 0 {
-		e.laws = make([]model.Law, c+1)
+		e.laws = make([]policy.Law, c+1)
 		e.ticks = make([]int, c+1)
 		e.affine = make([]affine, c+1)
 		for n := 1; n <= c; n++ {

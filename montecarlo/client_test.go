@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // playAll runs trials of sc and returns them (copied).
@@ -64,11 +65,11 @@ func TestNoJitterMatchesCohort(t *testing.T) {
 		sc := model.Default()
 		sc.Clients = 1 + r.IntN(400)
 		sc.Capacity = 1 + r.IntN(40)
-		sc.Policy.Kind = []model.Kind{model.None, model.Fixed, model.Expo}[i%3]
+		sc.Policy.Kind = []policy.Kind{policy.None, policy.Fixed, policy.Expo}[i%3]
 		sc.Policy.Base = []float64{0.25, 0.5, 1, 1.5, 2, 3}[r.IntN(6)]
 		sc.Policy.Cap = sc.Policy.Base * float64(1+r.IntN(64))
 		sc.Policy.FixedDelay = float64(r.IntN(8)) / 2
-		sc.Rounding = model.Rounding(r.IntN(4))
+		sc.Rounding = policy.Rounding(r.IntN(4))
 		calls, completion, latency := cohort(sc)
 		for _, tr := range playAll(t, sc, Options{Trials: 3, Seed: uint64(i)}) {
 			if tr.Censored || tr.Calls != calls || tr.Completion != completion {
@@ -87,11 +88,11 @@ func TestNoJitterMatchesCohort(t *testing.T) {
 func TestSeedNoJitterRows(t *testing.T) {
 	for _, c := range []struct {
 		n                 int
-		kind              model.Kind
+		kind              policy.Kind
 		calls, completion int64
 	}{
-		{50, model.Fixed, 150, 9}, {100, model.Fixed, 550, 19}, {200, model.Fixed, 2100, 39},
-		{50, model.Expo, 150, 31}, {100, model.Expo, 550, 191}, {200, model.Expo, 2100, 511},
+		{50, policy.Fixed, 150, 9}, {100, policy.Fixed, 550, 19}, {200, policy.Fixed, 2100, 39},
+		{50, policy.Expo, 150, 31}, {100, policy.Expo, 550, 191}, {200, policy.Expo, 2100, 511},
 	} {
 		sc := model.Default()
 		sc.Clients, sc.Policy.Kind = c.n, c.kind
@@ -187,15 +188,15 @@ func combinations(m, k int) [][]bool {
 func TestJitterAgreesWithEnumeration(t *testing.T) {
 	cases := []struct {
 		name string
-		kind model.Kind
+		kind policy.Kind
 		cap  float64
 		n, k int
 		wait []map[int]float64
 	}{
-		{"full N=3 k=1", model.Full, 2, 3, 1, []map[int]float64{nil, {1: 0.75, 2: 0.25}}},
-		{"full N=4 k=2", model.Full, 2, 4, 2, []map[int]float64{nil, {1: 0.75, 2: 0.25}}},
-		{"equal N=3 k=1", model.Equal, 4, 3, 1, []map[int]float64{nil, {1: 0.5, 2: 0.5}, {2: 0.25, 3: 0.5, 4: 0.25}}},
-		{"equal N=4 k=1", model.Equal, 4, 4, 1, []map[int]float64{nil, {1: 0.5, 2: 0.5}, {2: 0.25, 3: 0.5, 4: 0.25}}},
+		{"full N=3 k=1", policy.Full, 2, 3, 1, []map[int]float64{nil, {1: 0.75, 2: 0.25}}},
+		{"full N=4 k=2", policy.Full, 2, 4, 2, []map[int]float64{nil, {1: 0.75, 2: 0.25}}},
+		{"equal N=3 k=1", policy.Equal, 4, 3, 1, []map[int]float64{nil, {1: 0.5, 2: 0.5}, {2: 0.25, 3: 0.5, 4: 0.25}}},
+		{"equal N=4 k=1", policy.Equal, 4, 4, 1, []map[int]float64{nil, {1: 0.5, 2: 0.5}, {2: 0.25, 3: 0.5, 4: 0.25}}},
 	}
 	const trials = 200000
 	for _, c := range cases {
@@ -216,7 +217,7 @@ func TestJitterAgreesWithEnumeration(t *testing.T) {
 			}
 			sc := model.Default()
 			sc.Clients, sc.Capacity = c.n, c.k
-			sc.Policy = model.Policy{Kind: c.kind, Base: 1, Cap: c.cap}
+			sc.Policy = policy.Policy{Kind: c.kind, Base: 1, Cap: c.cap}
 			var sCalls, sCalls2, sComp, sComp2 float64
 			seen := map[int]float64{}
 			err := Run(context.Background(), sc, Options{Trials: trials, Seed: 11}, func(tr *Trial) error {
@@ -257,7 +258,7 @@ func TestJitterAgreesWithEnumeration(t *testing.T) {
 // fixed-delay period.
 func TestCollisionCensors(t *testing.T) {
 	sc := model.Default()
-	sc.Server, sc.Policy.Kind, sc.Clients, sc.Capacity, sc.Horizon = model.Collision, model.Fixed, 20, 1, 101
+	sc.Server, sc.Policy.Kind, sc.Clients, sc.Capacity, sc.Horizon = model.Collision, policy.Fixed, 20, 1, 101
 	for _, tr := range playAll(t, sc, Options{Trials: 5, Seed: 3}) {
 		if !tr.Censored || tr.Served != 0 || tr.Calls != 20*51 {
 			t.Fatalf("collision cohort: censored %v served %d calls %d, want censored, 0, %d", tr.Censored, tr.Served, tr.Calls, 20*51)
@@ -295,7 +296,7 @@ func TestFirstWindow(t *testing.T) {
 // number of workers.
 func TestWorkersDoNotChangeResults(t *testing.T) {
 	sc := model.Default()
-	sc.Policy.Kind = model.Decorrelated
+	sc.Policy.Kind = policy.Decorrelated
 	opt := Options{Trials: 700, Seed: 42, Workers: 1, Arrivals: true}
 	a := playAll(t, sc, opt)
 	opt.Workers = 3
@@ -333,14 +334,14 @@ func TestRefusesHugeCohort(t *testing.T) {
 // and without a first-request window and under every rounding.
 func TestPlainPathMatchesGeneralPath(t *testing.T) {
 	for _, c := range []struct {
-		kind     model.Kind
+		kind     policy.Kind
 		window   int
-		rounding model.Rounding
+		rounding policy.Rounding
 	}{
-		{model.Full, 1, model.HalfEven}, {model.Expo, 1, model.HalfEven}, {model.Equal, 9, model.Ceil},
-		{model.Fixed, 1, model.Floor}, {model.None, 3, model.HalfUp}, {model.Full, 5, model.Floor},
-		{model.Poly, 1, model.HalfEven}, {model.LogLog, 4, model.HalfEven}, {model.Sawtooth, 1, model.Ceil},
-		{model.Window, 2, model.HalfEven},
+		{policy.Full, 1, policy.HalfEven}, {policy.Expo, 1, policy.HalfEven}, {policy.Equal, 9, policy.Ceil},
+		{policy.Fixed, 1, policy.Floor}, {policy.None, 3, policy.HalfUp}, {policy.Full, 5, policy.Floor},
+		{policy.Poly, 1, policy.HalfEven}, {policy.LogLog, 4, policy.HalfEven}, {policy.Sawtooth, 1, policy.Ceil},
+		{policy.Window, 2, policy.HalfEven},
 	} {
 		sc := model.Default()
 		sc.Clients, sc.Capacity, sc.Policy.Kind = 2000, 20, c.kind

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 )
 
 // TestWindowPoliciesMatchTheChain checks the engines against the exact
@@ -15,11 +17,11 @@ import (
 // 4 standard errors of the exact Markov chain's, on both engines (a
 // horizon of 400 ticks leaves under 10⁻⁹ unfinished).
 func TestWindowPoliciesMatchTheChain(t *testing.T) {
-	for _, kind := range model.ContentionKinds() {
+	for _, kind := range policy.ContentionKinds() {
 		sc := model.Default()
 		sc.Clients, sc.Capacity, sc.Server, sc.Horizon = 3, 1, model.Collision, 400
-		sc.Policy = model.Policy{Kind: kind, Base: 1, Cap: 8}
-		exact, err := model.MarkovChain(sc, model.MarkovOptions{})
+		sc.Policy = policy.Policy{Kind: kind, Base: 1, Cap: 8}
+		exact, err := solve.MarkovChain(sc, solve.MarkovOptions{})
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}

@@ -3,38 +3,39 @@ package montecarlo
 import (
 	"math/rand/v2"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 )
 
-// Why a request gave up (model.Cause, as indices of OpenTrial.GaveUpBy).
+// Why a request gave up (control.Cause, as indices of OpenTrial.GaveUpBy).
 const (
-	byLimit    = int(model.ByAttempts)
-	byBucket   = int(model.ByBucket)
-	byBreaker  = int(model.ByBreaker)
-	byBudget   = int(model.ByBudget)
-	byThrottle = int(model.ByThrottling)
-	byAdaptive = int(model.ByAdaptive)
-	causes     = int(model.Causes)
+	byLimit    = int(control.ByAttempts)
+	byBucket   = int(control.ByBucket)
+	byBreaker  = int(control.ByBreaker)
+	byBudget   = int(control.ByBudget)
+	byThrottle = int(control.ByThrottling)
+	byAdaptive = int(control.ByAdaptive)
+	causes     = int(control.Causes)
 )
 
-// controls is the per-client state of model.Controls during one trial:
-// the attempts limit and each control's model.ControlState, asked in the
+// controls is the per-client state of control.Controls during one trial:
+// the attempts limit and each control's control.ControlState, asked in the
 // order of Controls.List. Engines ask it before every retry (retry) and
 // every send (send), and tell it every new request (start) and every
 // outcome (outcome).
 type controls struct {
 	maxAttempts int
 	asks        bool // a retry has a limit or a control to ask
-	states      []model.ControlState
+	states      []control.ControlState
 	cause       []int
 	// one is the only state when exactly one control is on (every
 	// setting of herd's claims and figures), asked without a loop.
-	one  model.ControlState
+	one  control.ControlState
 	draw func() float64
 	src  *rand.PCG // the trial's stream, for randomised rules
 }
 
-func newControls(cfg model.Controls, sc model.Scenario) *controls {
+func newControls(cfg control.Controls, sc model.Scenario) *controls {
 	c := &controls{maxAttempts: cfg.MaxAttempts}
 	for _, k := range cfg.List() {
 		c.states = append(c.states, k.NewState(sc, sc.Clients))

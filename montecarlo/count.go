@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // MaxCountCells bounds the count engine's ring: R ticks × W first ticks ×
@@ -14,7 +15,7 @@ import (
 const MaxCountCells = 32 << 20
 
 // CountEngine plays a trial on counts instead of clients. When a policy's
-// delay law depends on the retry number alone (model.Policy.Classes() > 0),
+// delay law depends on the retry number alone (policy.Policy.Classes() > 0),
 // the clients that send at the same tick with the same retry class are
 // exchangeable, so the state is a ring of R ticks × classes of counts:
 // class c holds clients with c failures so far. Without a retry limit the
@@ -60,7 +61,7 @@ type CountEngine struct {
 // from i on, for sequential binomials. law is the delay's law, to draw
 // single losers exactly as ClientEngine does.
 type countLaw struct {
-	law    model.Law
+	law    policy.Law
 	limit  bool // a retry limit: every client leaving the class gives up
 	sup    float64
 	giveUp float64
@@ -79,7 +80,7 @@ func countSupported(sc model.Scenario) string {
 }
 
 // countClasses is the number of retry classes the count engine keeps.
-func countClasses(p model.Policy) int {
+func countClasses(p policy.Policy) int {
 	if p.Retries > 0 {
 		return p.Retries + 1
 	}
@@ -105,12 +106,12 @@ func countCells(sc model.Scenario) int64 {
 // NewCountEngine prepares the count engine for a scenario that a Plan
 // chose it for (Choose checks its limits).
 func NewCountEngine(sc model.Scenario) (*CountEngine, error) {
-	return newCountEngine(sc, func(n int) model.Law { return sc.Policy.Law(n, sc.Policy.Start()) })
+	return newCountEngine(sc, func(n int) policy.Law { return sc.Policy.Law(n, sc.Policy.Start()) })
 }
 
 // newCountEngine takes the law of retry n as a function so that a test can
 // give the engine a deliberately wrong law and see the agreement check fail.
-func newCountEngine(sc model.Scenario, law func(n int) model.Law) (*CountEngine, error) {
+func newCountEngine(sc model.Scenario, law func(n int) policy.Law) (*CountEngine, error) {
 	c := countClasses(sc.Policy)
 	r := countRing(sc)
 	g := c * sc.FirstWindow
@@ -140,7 +141,7 @@ func newCountEngine(sc model.Scenario, law func(n int) model.Law) (*CountEngine,
 // that its ties round exactly as the per-client engine rounds them; a
 // continuous one integrates its CDF over each wait's Rounding.Interval,
 // with the clamp's atom at Max put on Ticks(Max).
-func (l *countLaw) cutAt(x float64, r model.Rounding, out *countLaw) {
+func (l *countLaw) cutAt(x float64, r policy.Rounding, out *countLaw) {
 	law := l.law
 	out.law, out.sup, out.limit = law, l.sup, false
 	lo := r.Ticks(law.Draw(0))

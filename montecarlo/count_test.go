@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -22,41 +23,41 @@ func agreementScenarios() []model.Scenario {
 	type env struct {
 		n, k            int
 		server          model.Server
-		rounding        model.Rounding
+		rounding        policy.Rounding
 		base, cap, hold float64
 		horizon         int
 	}
 	envs := []env{
-		{20, 1, model.Capacity, model.HalfEven, 1, 32, 2, 0},
-		{50, 5, model.Capacity, model.HalfEven, 1, 32, 2, 0},
-		{100, 10, model.Capacity, model.HalfEven, 1, 32, 2, 0},
-		{200, 40, model.Capacity, model.HalfEven, 0.5, 8, 3.5, 0},
-		{400, 100, model.Capacity, model.Floor, 2, 16, 1, 0},
-		{150, 20, model.Capacity, model.Ceil, 1, 64, 0, 0},
-		{60, 7, model.Capacity, model.HalfUp, 0.7, 5, 2.5, 0},
-		{30, 3, model.Collision, model.HalfEven, 1, 32, 2, 300},
-		{12, 2, model.Collision, model.HalfUp, 2, 64, 3, 200},
-		{1000, 200, model.Capacity, model.HalfEven, 1, 4, 2, 0},
-		{80, 79, model.Capacity, model.HalfEven, 1, 32, 2, 0},
-		{100, 1, model.Capacity, model.HalfEven, 1, 32, 2, 0},
+		{20, 1, model.Capacity, policy.HalfEven, 1, 32, 2, 0},
+		{50, 5, model.Capacity, policy.HalfEven, 1, 32, 2, 0},
+		{100, 10, model.Capacity, policy.HalfEven, 1, 32, 2, 0},
+		{200, 40, model.Capacity, policy.HalfEven, 0.5, 8, 3.5, 0},
+		{400, 100, model.Capacity, policy.Floor, 2, 16, 1, 0},
+		{150, 20, model.Capacity, policy.Ceil, 1, 64, 0, 0},
+		{60, 7, model.Capacity, policy.HalfUp, 0.7, 5, 2.5, 0},
+		{30, 3, model.Collision, policy.HalfEven, 1, 32, 2, 300},
+		{12, 2, model.Collision, policy.HalfUp, 2, 64, 3, 200},
+		{1000, 200, model.Capacity, policy.HalfEven, 1, 4, 2, 0},
+		{80, 79, model.Capacity, policy.HalfEven, 1, 32, 2, 0},
+		{100, 1, model.Capacity, policy.HalfEven, 1, 32, 2, 0},
 	}
 	var out []model.Scenario
 	for _, e := range envs {
-		for _, kind := range []model.Kind{model.None, model.Fixed, model.Expo, model.Full, model.Equal} {
+		for _, kind := range []policy.Kind{policy.None, policy.Fixed, policy.Expo, policy.Full, policy.Equal} {
 			out = append(out, model.Scenario{
 				Clients: e.n, Capacity: e.k, Server: e.server, Rounding: e.rounding, FirstWindow: 1,
-				Policy:  model.Policy{Kind: kind, Base: e.base, Cap: e.cap, FixedDelay: e.hold},
+				Policy:  policy.Policy{Kind: kind, Base: e.base, Cap: e.cap, FixedDelay: e.hold},
 				Horizon: e.horizon,
 			})
 		}
 	}
 	// The window policies of the contention literature on the collision
 	// server (k = 1, and k = 2 beside it), where their results are stated.
-	for _, kind := range model.ContentionKinds() {
+	for _, kind := range policy.ContentionKinds() {
 		for _, e := range []struct{ n, k int }{{30, 1}, {12, 2}} {
 			out = append(out, model.Scenario{
-				Clients: e.n, Capacity: e.k, Server: model.Collision, Rounding: model.HalfEven, FirstWindow: 1,
-				Policy: model.Policy{Kind: kind, Base: 1, Cap: 64},
+				Clients: e.n, Capacity: e.k, Server: model.Collision, Rounding: policy.HalfEven, FirstWindow: 1,
+				Policy: policy.Policy{Kind: kind, Base: 1, Cap: 64},
 			})
 		}
 	}
@@ -69,7 +70,7 @@ func agreementScenarios() []model.Scenario {
 func limitScenarios() []model.Scenario {
 	var out []model.Scenario
 	for _, c := range []struct {
-		kind    model.Kind
+		kind    policy.Kind
 		n, k    int
 		retries int
 		elapsed time.Duration
@@ -78,28 +79,28 @@ func limitScenarios() []model.Scenario {
 		horizon int
 		window  int
 	}{
-		{model.Full, 100, 10, 3, 0, 0, model.Capacity, 0, 1},
-		{model.Expo, 60, 5, 4, 0, 0, model.Capacity, 0, 1},
-		{model.Equal, 300, 30, 5, 0, 0, model.Capacity, 0, 1},
-		{model.None, 50, 5, 6, 0, 0, model.Capacity, 0, 1},
-		{model.Full, 40, 4, 0, 20 * time.Second, time.Second, model.Capacity, 0, 1},
-		{model.Full, 400, 20, 0, 40 * time.Second, time.Second, model.Capacity, 0, 1},
-		{model.Fixed, 30, 3, 0, 9500 * time.Millisecond, time.Second, model.Collision, 400, 1},
-		{model.Equal, 200, 10, 8, 60 * time.Second, time.Second, model.Capacity, 0, 1},
+		{policy.Full, 100, 10, 3, 0, 0, model.Capacity, 0, 1},
+		{policy.Expo, 60, 5, 4, 0, 0, model.Capacity, 0, 1},
+		{policy.Equal, 300, 30, 5, 0, 0, model.Capacity, 0, 1},
+		{policy.None, 50, 5, 6, 0, 0, model.Capacity, 0, 1},
+		{policy.Full, 40, 4, 0, 20 * time.Second, time.Second, model.Capacity, 0, 1},
+		{policy.Full, 400, 20, 0, 40 * time.Second, time.Second, model.Capacity, 0, 1},
+		{policy.Fixed, 30, 3, 0, 9500 * time.Millisecond, time.Second, model.Collision, 400, 1},
+		{policy.Equal, 200, 10, 8, 60 * time.Second, time.Second, model.Capacity, 0, 1},
 		// First-request windows, alone and with an elapsed-time limit.
-		{model.Full, 100, 10, 0, 0, 0, model.Capacity, 0, 10},
-		{model.Expo, 300, 20, 5, 0, 0, model.Capacity, 0, 4},
-		{model.Equal, 4000, 400, 0, 30 * time.Second, time.Second, model.Capacity, 0, 25},
+		{policy.Full, 100, 10, 0, 0, 0, model.Capacity, 0, 10},
+		{policy.Expo, 300, 20, 5, 0, 0, model.Capacity, 0, 4},
+		{policy.Equal, 4000, 400, 0, 30 * time.Second, time.Second, model.Capacity, 0, 25},
 		// Enough losers per class for multinomials cut at the limit.
-		{model.Full, 20000, 2000, 0, 12 * time.Second, time.Second, model.Capacity, 0, 1},
-		{model.Equal, 20000, 1000, 6, 25 * time.Second, time.Second, model.Capacity, 0, 1},
+		{policy.Full, 20000, 2000, 0, 12 * time.Second, time.Second, model.Capacity, 0, 1},
+		{policy.Equal, 20000, 1000, 6, 25 * time.Second, time.Second, model.Capacity, 0, 1},
 	} {
 		sc := model.Default()
 		sc.Clients, sc.Capacity, sc.Server, sc.Horizon, sc.FirstWindow = c.n, c.k, c.server, c.horizon, c.window
 		sc.Policy.Kind, sc.Policy.Retries, sc.Policy.MaxElapsed, sc.Policy.Tick = c.kind, c.retries, c.elapsed, c.tick
 		out = append(out, sc)
 	}
-	for _, ps := range model.Presets() {
+	for _, ps := range policy.Presets() {
 		for _, size := range [][2]int{{200, 20}, {20000, 2000}} {
 			sc := model.Default()
 			sc.Clients, sc.Capacity = size[0], size[1]
@@ -269,7 +270,7 @@ func TestCountEngineAgreesWithClientEngine(t *testing.T) {
 func TestAgreementCheckCanFail(t *testing.T) {
 	var scenarios []model.Scenario
 	for _, sc := range agreementScenarios() {
-		if (sc.Policy.Kind == model.Full || sc.Policy.Kind == model.Expo) && sc.Rounding == model.HalfEven && sc.Clients < 1000 {
+		if (sc.Policy.Kind == policy.Full || sc.Policy.Kind == policy.Expo) && sc.Rounding == policy.HalfEven && sc.Clients < 1000 {
 			scenarios = append(scenarios, sc)
 		}
 	}
@@ -289,10 +290,10 @@ func TestAgreementCheckCanFail(t *testing.T) {
 		new  func(model.Scenario) (Engine, error)
 	}{
 		{"law of retry n−1", func(sc model.Scenario) (Engine, error) {
-			return newCountEngine(sc, func(n int) model.Law { return sc.Policy.Law(max(1, n-1), sc.Policy.Base) })
+			return newCountEngine(sc, func(n int) policy.Law { return sc.Policy.Law(max(1, n-1), sc.Policy.Base) })
 		}},
 		{"floor rounding", func(sc model.Scenario) (Engine, error) {
-			sc.Rounding = model.Floor
+			sc.Rounding = policy.Floor
 			return NewCountEngine(sc)
 		}},
 		{"elapsed-time limit a tick late", func(sc model.Scenario) (Engine, error) {
@@ -336,27 +337,27 @@ func TestCountEngineHugeCohort(t *testing.T) {
 }
 
 // TestCountLaws checks the law of a wait in ticks that the count engine
-// spreads losers by: without a cut it is model.Rounding.Waits, and
+// spreads losers by: without a cut it is policy.Rounding.Waits, and
 // for every law — lattices and elapsed-time cuts included — its mean
 // matches a fine quadrature of Ticks(Law.Draw(u)), the per-client engine's
 // own computation.
 func TestCountLaws(t *testing.T) {
-	steps := model.Law{Lo: 0.96 * 7, Hi: 1.06 * 7, Max: math.Inf(1), Steps: 10}
-	clamped := model.Law{Lo: 1, Hi: 9, Max: 4.5}
+	steps := policy.Law{Lo: 0.96 * 7, Hi: 1.06 * 7, Max: math.Inf(1), Steps: 10}
+	clamped := policy.Law{Lo: 1, Hi: 9, Max: 4.5}
 	for _, c := range []struct {
 		name string
-		law  model.Law
+		law  policy.Law
 	}{
-		{"full n=3", model.Policy{Kind: model.Full, Base: 1, Cap: 32}.Law(3, 1)},
-		{"equal n=4", model.Policy{Kind: model.Equal, Base: 0.3, Cap: 7.5}.Law(4, 0.3)},
-		{"expo n=2", model.Policy{Kind: model.Expo, Base: 1.5, Cap: 40}.Law(2, 1.5)},
-		{"poly n=3", model.Policy{Kind: model.Poly, Base: 1, Cap: 64}.Law(3, 1)},
-		{"loglog n=5", model.Policy{Kind: model.LogLog, Base: 1, Cap: 64}.Law(5, 1)},
-		{"sawtooth n=5", model.Policy{Kind: model.Sawtooth, Base: 1, Cap: 64}.Law(5, 1)},
+		{"full n=3", policy.Policy{Kind: policy.Full, Base: 1, Cap: 32}.Law(3, 1)},
+		{"equal n=4", policy.Policy{Kind: policy.Equal, Base: 0.3, Cap: 7.5}.Law(4, 0.3)},
+		{"expo n=2", policy.Policy{Kind: policy.Expo, Base: 1.5, Cap: 40}.Law(2, 1.5)},
+		{"poly n=3", policy.Policy{Kind: policy.Poly, Base: 1, Cap: 64}.Law(3, 1)},
+		{"loglog n=5", policy.Policy{Kind: policy.LogLog, Base: 1, Cap: 64}.Law(5, 1)},
+		{"sawtooth n=5", policy.Policy{Kind: policy.Sawtooth, Base: 1, Cap: 64}.Law(5, 1)},
 		{"lattice", steps},
 		{"clamped at a tie", clamped},
 	} {
-		for _, r := range []model.Rounding{model.HalfEven, model.HalfUp, model.Ceil, model.Floor} {
+		for _, r := range []policy.Rounding{policy.HalfEven, policy.HalfUp, policy.Ceil, policy.Floor} {
 			for _, cut := range []float64{math.Inf(1), 5.2, 6.9, 0.4} {
 				src := countLaw{law: c.law, sup: c.law.Sup()}
 				var l countLaw
@@ -406,7 +407,7 @@ func TestChoose(t *testing.T) {
 	} else if le, ok := err.(*LimitError); !ok || le.Alternative == "" {
 		t.Errorf("refusal %v names no alternative", err)
 	}
-	sc.Policy.Kind = model.Decorrelated
+	sc.Policy.Kind = policy.Decorrelated
 	if c, err := Choose(sc, Auto); err == nil {
 		t.Errorf("decorrelated N = 10⁹: auto chose %s, want a refusal (neither engine can hold it)", c.Engine)
 	} else if le, ok := err.(*LimitError); !ok || !strings.Contains(le.Error(), "--clients") {

@@ -27,7 +27,7 @@
 // arrivals of new requests from the scenario's clients (the OpenLoop
 // workload) or each client's next request after its last one ended (the
 // ClosedLoop workload), an outage, retries under the policy and the
-// per-client retry controls of model.Controls (controls.go composes their
+// per-client retry controls of control.Controls (controls.go composes their
 // model.ControlStates: asked before each send and retry, told each start
 // and outcome), on the capacity, collision or flaky server, and records
 // whether and when the backlog recovers after the outage in Trial.Open; a

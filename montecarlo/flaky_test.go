@@ -5,13 +5,15 @@ import (
 	"math"
 	"testing"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // flakyScenario is N clients on a flaky server whose capacity no tick
 // reaches, retrying at once (policy none: the next tick).
 func flakyScenario(clients int, p float64) model.Scenario {
-	sc := openScenario(clients, 1_000_000, model.None)
+	sc := openScenario(clients, 1_000_000, policy.None)
 	sc.Server, sc.FailureRate = model.Flaky, p
 	return sc
 }
@@ -38,7 +40,7 @@ func loads(trials []Trial) (mean, se float64) {
 // p = 0, 0.1, …, 0.9, and at p = 0 every trial makes exactly one call per
 // request.
 func TestFlakyAmplificationClosedForm(t *testing.T) {
-	ctl := model.Controls{MaxAttempts: 4}
+	ctl := control.Controls{MaxAttempts: 4}
 	tr := model.Traffic{Rate: 30, Ticks: 200, Drain: true}
 	for i := range 10 {
 		p := float64(i) / 10
@@ -68,14 +70,14 @@ func TestFlakyAmplificationClosedForm(t *testing.T) {
 // fail without it).
 func TestUndrainedTrialsUndercount(t *testing.T) {
 	tr := model.Traffic{Rate: 30, Ticks: 20}
-	mean, se := loads(openTrials(t, flakyScenario(100, 0.5), tr, model.Controls{MaxAttempts: 4}, Options{Trials: 200, Seed: 17}))
+	mean, se := loads(openTrials(t, flakyScenario(100, 0.5), tr, control.Controls{MaxAttempts: 4}, Options{Trials: 200, Seed: 17}))
 	if want := model.Amplification(0.5, []int{4}); want-mean < 8*se {
 		t.Errorf("undrained load %g ± %g, expected well under %g", mean, se, want)
 	}
 }
 
 // closedTrials plays closed-loop trials and returns copies of them.
-func closedTrials(t *testing.T, sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl model.Controls, opt Options) []Trial {
+func closedTrials(t *testing.T, sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl control.Controls, opt Options) []Trial {
 	t.Helper()
 	return playWork(t, sc, ClosedLoop{Traffic: tr, Loop: l, Controls: ctl}, opt)
 }
@@ -88,7 +90,7 @@ func TestClosedLoopPace(t *testing.T) {
 	sc := flakyScenario(7, 0)
 	for _, think := range []int{0, 1, 3} {
 		tr := model.Traffic{Ticks: 50}
-		for _, x := range closedTrials(t, sc, tr, model.ClosedLoop{Think: think}, model.Controls{}, Options{Trials: 3, Seed: 1}) {
+		for _, x := range closedTrials(t, sc, tr, model.ClosedLoop{Think: think}, control.Controls{}, Options{Trials: 3, Seed: 1}) {
 			want := int64(7 * ((50 + think) / (think + 1)))
 			if x.Calls != want || x.Open.NewRequests != want || x.Served != want || x.Open.Retries != 0 || x.Peak != 7 {
 				t.Fatalf("think %d: %d calls, %d new, %d served, peak %d; want %d each, peak 7", think, x.Calls, x.Open.NewRequests, x.Served, x.Peak, want)
@@ -104,7 +106,7 @@ func TestClosedLoopGiveUpThenThink(t *testing.T) {
 	sc := flakyScenario(3, 1)
 	tr := model.Traffic{Ticks: 40, Drain: true}
 	for _, think := range []int{0, 2} {
-		for _, x := range closedTrials(t, sc, tr, model.ClosedLoop{Think: think}, model.Controls{MaxAttempts: 2}, Options{Trials: 2, Seed: 1}) {
+		for _, x := range closedTrials(t, sc, tr, model.ClosedLoop{Think: think}, control.Controls{MaxAttempts: 2}, Options{Trials: 2, Seed: 1}) {
 			per := int64((40 + think + 1) / (think + 2))
 			if x.Open.NewRequests != 3*per || x.Calls != 2*3*per || x.Open.GaveUpBy[byLimit] != 3*per || x.Served != 0 {
 				t.Fatalf("think %d: %d new (want %d), %d calls, gave up %v", think, x.Open.NewRequests, 3*per, x.Calls, x.Open.GaveUpBy)
@@ -120,7 +122,7 @@ func TestClosedLoopGiveUpThenThink(t *testing.T) {
 // times in all.
 func TestBrookerSimBucketInEngine(t *testing.T) {
 	sc := flakyScenario(1, 1)
-	ctl := model.Controls{Bucket: model.DefaultBucket(model.BrookerSimBucket)}
+	ctl := control.Controls{Bucket: control.DefaultBucket(control.BrookerSimBucket)}
 	for _, ticks := range []int{3, 30, 300} {
 		for _, x := range closedTrials(t, sc, model.Traffic{Ticks: ticks, Drain: true}, model.ClosedLoop{}, ctl, Options{Trials: 1, Seed: 1}) {
 			n := x.Open.NewRequests
@@ -135,7 +137,7 @@ func TestBrookerSimBucketInEngine(t *testing.T) {
 func TestStartCohort(t *testing.T) {
 	sc := flakyScenario(50, 0)
 	tr := model.Traffic{Rate: 1e-9, Ticks: 5, StartCohort: true}
-	for _, x := range openTrials(t, sc, tr, model.Controls{}, Options{Trials: 3, Seed: 2}) {
+	for _, x := range openTrials(t, sc, tr, control.Controls{}, Options{Trials: 3, Seed: 2}) {
 		if x.Open.NewRequests != 50 || x.Calls != 50 {
 			t.Fatalf("%d new requests, %d calls; want 50", x.Open.NewRequests, x.Calls)
 		}
@@ -148,14 +150,14 @@ func TestNewControlsInEngine(t *testing.T) {
 	sc := flakyScenario(20, 0.5)
 	sc.Policy.Tick = 0
 	for _, c := range []struct {
-		ctl   model.Controls
+		ctl   control.Controls
 		cause int
 	}{
-		{model.Controls{Bucket: model.DefaultBucket(model.AWS2026Bucket)}, byBucket},
-		{model.Controls{SimBreaker: model.DefaultSimBreaker(), MaxAttempts: 4}, byBreaker},
-		{model.Controls{Budget: model.RetryBudget{TTL: 10e9, PercentCanRetry: 0.2}}, byBudget},
-		{model.Controls{Throttling: model.DefaultRetryThrottling()}, byThrottle},
-		{model.Controls{Adaptive: model.AdaptiveThrottling{K: 1.1, Window: 10e9}}, byAdaptive},
+		{control.Controls{Bucket: control.DefaultBucket(control.AWS2026Bucket)}, byBucket},
+		{control.Controls{SimBreaker: control.DefaultSimBreaker(), MaxAttempts: 4}, byBreaker},
+		{control.Controls{Budget: control.RetryBudget{TTL: 10e9, PercentCanRetry: 0.2}}, byBudget},
+		{control.Controls{Throttling: control.DefaultRetryThrottling()}, byThrottle},
+		{control.Controls{Adaptive: control.AdaptiveThrottling{K: 1.1, Window: 10e9}}, byAdaptive},
 	} {
 		t.Run(c.ctl.String(), func(t *testing.T) {
 			tr := model.Traffic{Rate: 5, Ticks: 300, Drain: true}

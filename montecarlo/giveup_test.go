@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 func playOne(t *testing.T, sc model.Scenario) Trial {
@@ -28,7 +29,7 @@ func playOne(t *testing.T, sc model.Scenario) Trial {
 // are at ticks 0, 1, 3, 7, 15 with 1000, 990, 980, 970, 960 clients; 10 are
 // served each time and the 950 left give up.
 func TestRetryLimitGivesUp(t *testing.T) {
-	p, _ := model.LookupPreset("retryablehttp-default")
+	p, _ := policy.LookupPreset("retryablehttp-default")
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Policy = 1000, 10, p.Policy(time.Second)
 	tr := playOne(t, sc)
@@ -46,7 +47,7 @@ func TestRetryLimitGivesUp(t *testing.T) {
 // TestMaxElapsedGivesUp: with an elapsed-time limit of M ticks no client
 // sends after tick M, and every client is served or gives up.
 func TestMaxElapsedGivesUp(t *testing.T) {
-	p, _ := model.LookupPreset("cenkalti-v4")
+	p, _ := policy.LookupPreset("cenkalti-v4")
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Server = 200, 1, model.Collision
 	sc.Policy = p.Policy(time.Second)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // MaxOCCClients bounds the OCC engine's cohort: it keeps under 100 bytes
@@ -37,8 +38,8 @@ type OCCEngine struct {
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy
 	// (Decorrelated), whose law is asked of the policy at every retry.
-	laws []model.Law
-	law  func(n int, prev float64) model.Law // the policy's Law, its rule looked up once
+	laws []policy.Law
+	law  func(n int, prev float64) policy.Law // the policy's Law, its rule looked up once
 	// affine is laws as min(max, lo + u·width) (Law.Affine), drawn inline,
 	// when every one of them is a plain clamped uniform; else nil.
 	affine []affine

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // A lone client's attempt always wins: one call, and the time is the sum of
@@ -16,7 +17,7 @@ import (
 // from Normal(10, 2) with probability 3·10⁻⁷). The tolerance is 4 standard
 // errors.
 func TestOCCLoneClient(t *testing.T) {
-	sc := model.AWSScenario(1, model.Full)
+	sc := model.AWSScenario(1, policy.Full)
 	const trials = 20000
 	var sum, sq float64
 	err := Run(context.Background(), sc, Options{Trials: trials, Seed: 3}, func(tr *Trial) error {
@@ -76,7 +77,7 @@ func TestOCCServesEveryone(t *testing.T) {
 // random numbers), so with N = 1 every policy gives the same time, bit for
 // bit, trial by trial.
 func TestOCCCommonRandomNumbers(t *testing.T) {
-	times := map[model.Kind][]float64{}
+	times := map[policy.Kind][]float64{}
 	for _, kind := range model.AWSKinds() {
 		err := Run(context.Background(), model.AWSScenario(1, kind), Options{Trials: 50, Seed: 9}, func(tr *Trial) error {
 			times[kind] = append(times[kind], tr.Time)
@@ -88,8 +89,8 @@ func TestOCCCommonRandomNumbers(t *testing.T) {
 	}
 	for _, kind := range model.AWSKinds() {
 		for i, x := range times[kind] {
-			if x != times[model.None][i] {
-				t.Fatalf("%s trial %d: time %v, none %v", kind, i, x, times[model.None][i])
+			if x != times[policy.None][i] {
+				t.Fatalf("%s trial %d: time %v, none %v", kind, i, x, times[policy.None][i])
 			}
 		}
 	}
@@ -98,7 +99,7 @@ func TestOCCCommonRandomNumbers(t *testing.T) {
 // The horizon censors: a horizon of 1 ms stops every trial before its first
 // write (a read and two hops take about 30 ms).
 func TestOCCHorizonCensors(t *testing.T) {
-	sc := model.AWSScenario(5, model.Full)
+	sc := model.AWSScenario(5, policy.Full)
 	sc.Horizon = 1
 	err := Run(context.Background(), sc, Options{Trials: 10, Seed: 1}, func(tr *Trial) error {
 		if !tr.Censored || tr.Calls != 0 {
@@ -113,7 +114,7 @@ func TestOCCHorizonCensors(t *testing.T) {
 
 // Results do not depend on the number of workers.
 func TestOCCWorkersInvariant(t *testing.T) {
-	sc := model.AWSScenario(40, model.Decorrelated)
+	sc := model.AWSScenario(40, policy.Decorrelated)
 	collect := func(workers int) []float64 {
 		var out []float64
 		if err := Run(context.Background(), sc, Options{Trials: 300, Seed: 5, Workers: workers}, func(tr *Trial) error {
@@ -135,7 +136,7 @@ func TestOCCWorkersInvariant(t *testing.T) {
 // The plan gives the OCC server its event engine and nothing else, and
 // refuses a cohort beyond it naming --clients (exit 2 in the CLI).
 func TestPlanOCCEngine(t *testing.T) {
-	sc := model.AWSScenario(10, model.Full)
+	sc := model.AWSScenario(10, policy.Full)
 	for _, want := range []EngineName{Clients, Counts} {
 		if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1, Use: want}); err == nil {
 			t.Errorf("--engine %s accepted the OCC server", want)
@@ -167,7 +168,7 @@ type occReference struct {
 	queue clientQueue
 	retry []int
 	prev  []float64
-	laws  []model.Law
+	laws  []policy.Law
 }
 
 func newOCCReference(sc model.Scenario) *occReference {

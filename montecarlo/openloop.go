@@ -7,7 +7,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // OpenTrial is what a request-engine trial (open or closed loop)
@@ -21,7 +23,7 @@ type OpenTrial struct {
 	NewRequests int64 // requests that arrived (first sends)
 	Retries     int64 // retries sent
 	GaveUp      int64 // requests abandoned by a control
-	// GaveUpBy splits GaveUp by cause (model.Cause): the attempts limit,
+	// GaveUpBy splits GaveUp by cause (control.Cause): the attempts limit,
 	// a token bucket, a circuit breaker, a retry budget, retry throttling,
 	// adaptive throttling.
 	GaveUpBy [causes]int64
@@ -86,7 +88,7 @@ type OpenLoopEngine struct {
 	tapes  *ArrivalTapes
 	taped  bool
 	taping taping
-	// refuses says a control may refuse a send (model.Controls.RefusesSends);
+	// refuses says a control may refuse a send (control.Controls.RefusesSends);
 	// the others' sends are not asked, as they let every one through.
 	refuses bool
 	req     []request // the slab, indexed by request id
@@ -236,7 +238,7 @@ const denseLatencies = 1 << 12
 // min(max, lo + u·width) with Law.Sample's arithmetic (affine, as the
 // per-client engine's), or Law.Sample.
 type retryClass struct {
-	law   model.Law
+	law   policy.Law
 	fixed bool
 	ticks int // the fixed wait
 	affine
@@ -261,7 +263,7 @@ func retryClasses(sc model.Scenario) []retryClass {
 }
 
 // NewOpenLoopEngine prepares the request engine for open-loop traffic.
-func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*OpenLoopEngine, error) {
+func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl control.Controls) (*OpenLoopEngine, error) {
 	e := &OpenLoopEngine{sc: sc, tr: tr, ctl: newControls(ctl, sc), start: sc.Policy.Start(), classes: retryClasses(sc), refuses: ctl.RefusesSends()}
 	e.poisson = newPoissonDraws(&e.arr, tr.Rate)
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
@@ -269,7 +271,7 @@ func NewOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) 
 }
 
 // NewClosedLoopEngine prepares the request engine for a closed loop.
-func NewClosedLoopEngine(sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl model.Controls) (*OpenLoopEngine, error) {
+func NewClosedLoopEngine(sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl control.Controls) (*OpenLoopEngine, error) {
 	e, err := NewOpenLoopEngine(sc, tr, ctl)
 	if err != nil {
 		return nil, err

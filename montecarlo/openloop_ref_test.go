@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -29,18 +31,18 @@ type refOpenLoopEngine struct {
 	// start is the policy's start state, laws its law of each retry class
 	// (nil for a stateful policy), looked up once rather than per request.
 	start float64
-	laws  []model.Law
+	laws  []policy.Law
 }
 
 // newRefOpenLoopEngine prepares the request engine for open-loop traffic.
-func newRefOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl model.Controls) (*refOpenLoopEngine, error) {
+func newRefOpenLoopEngine(sc model.Scenario, tr model.Traffic, ctl control.Controls) (*refOpenLoopEngine, error) {
 	e := &refOpenLoopEngine{sc: sc, tr: tr, ctl: newRefControls(ctl, sc), start: sc.Policy.Start(), laws: classLaws(sc.Policy)}
 	e.ring = make([][]int32, sc.MaxDelayTicks()+1)
 	return e, nil
 }
 
 // newRefClosedLoopEngine prepares the request engine for a closed loop.
-func newRefClosedLoopEngine(sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl model.Controls) (*refOpenLoopEngine, error) {
+func newRefClosedLoopEngine(sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl control.Controls) (*refOpenLoopEngine, error) {
 	e, err := newRefOpenLoopEngine(sc, tr, ctl)
 	if err != nil {
 		return nil, err
@@ -84,7 +86,7 @@ func (e *refOpenLoopEngine) end(id int32, tick int) {
 
 // wait draws the wait in ticks before retry n of request id.
 func (e *refOpenLoopEngine) wait(src *rand.PCG, id int32, n int) int {
-	var l model.Law
+	var l policy.Law
 	if e.laws != nil {
 		l = e.laws[min(n, len(e.laws)-1)] // retries past the last class share its law
 	} else {
@@ -321,20 +323,20 @@ func (e *refOpenLoopEngine) flaky(src *rand.PCG, winners, losers []int32) ([]int
 	return kept, e.lost
 }
 
-// refControls is controls as it was before the speedups: the per-client state of model.Controls during one trial:
-// the attempts limit and each control's model.ControlState, asked in the
+// refControls is controls as it was before the speedups: the per-client state of control.Controls during one trial:
+// the attempts limit and each control's control.ControlState, asked in the
 // order of Controls.List. Engines ask it before every retry (retry) and
 // every send (send), and tell it every new request (start) and every
 // outcome (outcome).
 type refControls struct {
 	maxAttempts int
-	states      []model.ControlState
+	states      []control.ControlState
 	cause       []int
 	draw        func() float64
 	src         *rand.PCG // the trial's stream, for randomised rules
 }
 
-func newRefControls(cfg model.Controls, sc model.Scenario) *refControls {
+func newRefControls(cfg control.Controls, sc model.Scenario) *refControls {
 	c := &refControls{maxAttempts: cfg.MaxAttempts}
 	for _, k := range cfg.List() {
 		c.states = append(c.states, k.NewState(sc, sc.Clients))

@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // requestCase is one setting of the request engine that its speedups must
@@ -15,7 +17,7 @@ type requestCase struct {
 	name   string
 	sc     model.Scenario
 	tr     model.Traffic
-	ctl    model.Controls
+	ctl    control.Controls
 	closed *model.ClosedLoop
 }
 
@@ -24,58 +26,58 @@ type requestCase struct {
 // overload with a reject cost, collapse, rate steps, a start cohort, a
 // drain, first windows and the policy's own retry limit.
 func requestCases() []requestCase {
-	meta := func(load float64, outage int, cost float64, ctl model.Controls) requestCase {
-		sc := openScenario(100, 20, model.Full)
+	meta := func(load float64, outage int, cost float64, ctl control.Controls) requestCase {
+		sc := openScenario(100, 20, policy.Full)
 		tr := model.Traffic{Rate: load * 20, Ticks: 600, OutageStart: 100, OutageLength: outage, RejectCost: cost, CollapseBacklog: 1000}
 		return requestCase{name: fmt.Sprintf("meta/%g/%d/%g/%s", load, outage, cost, ctl), sc: sc, tr: tr, ctl: ctl}
 	}
 	var cs []requestCase
-	for _, ctl := range []model.Controls{{}, {MaxAttempts: 3}, {Bucket: model.DefaultBucket(model.AWSBucket)},
-		{Bucket: model.DefaultBucket(model.BrookerBucket)}, {Breaker: model.DefaultBreaker()}} {
+	for _, ctl := range []control.Controls{{}, {MaxAttempts: 3}, {Bucket: control.DefaultBucket(control.AWSBucket)},
+		{Bucket: control.DefaultBucket(control.BrookerBucket)}, {Breaker: control.DefaultBreaker()}} {
 		cs = append(cs, meta(0.9, 200, 0.05, ctl), meta(0.6, 50, 0.05, ctl), meta(0.5, 25, 0, ctl))
 	}
-	flaky := func(clients int, p float64, kind model.Kind, tick time.Duration) model.Scenario {
+	flaky := func(clients int, p float64, kind policy.Kind, tick time.Duration) model.Scenario {
 		sc := openScenario(clients, 1_000_000, kind)
 		sc.Server, sc.FailureRate = model.Flaky, p
 		sc.Policy.Tick = tick
 		return sc
 	}
-	coll := openScenario(100, 100, model.Full)
+	coll := openScenario(100, 100, policy.Full)
 	coll.Server = model.Collision
-	cs = append(cs, requestCase{name: "collision", sc: coll, ctl: model.Controls{Breaker: model.DefaultBreaker()},
+	cs = append(cs, requestCase{name: "collision", sc: coll, ctl: control.Controls{Breaker: control.DefaultBreaker()},
 		tr: model.Traffic{Rate: 50, Ticks: 400, OutageStart: 100, OutageLength: 20, CollapseBacklog: 5000}})
-	budget := model.DefaultRetryBudget()
+	budget := control.DefaultRetryBudget()
 	cs = append(cs,
-		requestCase{name: "budget", sc: flaky(10, 1, model.None, time.Second), tr: model.Traffic{Rate: 100, Ticks: 120}, ctl: model.Controls{Budget: budget}},
-		requestCase{name: "throttling", sc: flaky(10, 0.5, model.None, time.Second), tr: model.Traffic{Rate: 30, Ticks: 200, Drain: true},
-			ctl: model.Controls{MaxAttempts: 4, Throttling: model.DefaultRetryThrottling()}},
-		requestCase{name: "adaptive", sc: flaky(10, 0.8, model.None, time.Second), tr: model.Traffic{Rate: 30, Ticks: 300},
-			ctl: model.Controls{MaxAttempts: 1, Adaptive: model.DefaultAdaptiveThrottling()}},
-		requestCase{name: "sim-breaker", sc: flaky(20, 0.3, model.Equal, 0), tr: model.Traffic{Rate: 10, Ticks: 300},
-			ctl: model.Controls{SimBreaker: model.DefaultSimBreaker(), Bucket: model.DefaultBucket(model.BrookerSimBucket)}},
-		requestCase{name: "aws-2026", sc: openScenario(30, 8, model.Decorrelated), tr: model.Traffic{Rate: 7, Ticks: 400, OutageStart: 50, OutageLength: 60},
-			ctl: model.Controls{Bucket: model.DefaultBucket(model.AWS2026Bucket)}},
+		requestCase{name: "budget", sc: flaky(10, 1, policy.None, time.Second), tr: model.Traffic{Rate: 100, Ticks: 120}, ctl: control.Controls{Budget: budget}},
+		requestCase{name: "throttling", sc: flaky(10, 0.5, policy.None, time.Second), tr: model.Traffic{Rate: 30, Ticks: 200, Drain: true},
+			ctl: control.Controls{MaxAttempts: 4, Throttling: control.DefaultRetryThrottling()}},
+		requestCase{name: "adaptive", sc: flaky(10, 0.8, policy.None, time.Second), tr: model.Traffic{Rate: 30, Ticks: 300},
+			ctl: control.Controls{MaxAttempts: 1, Adaptive: control.DefaultAdaptiveThrottling()}},
+		requestCase{name: "sim-breaker", sc: flaky(20, 0.3, policy.Equal, 0), tr: model.Traffic{Rate: 10, Ticks: 300},
+			ctl: control.Controls{SimBreaker: control.DefaultSimBreaker(), Bucket: control.DefaultBucket(control.BrookerSimBucket)}},
+		requestCase{name: "aws-2026", sc: openScenario(30, 8, policy.Decorrelated), tr: model.Traffic{Rate: 7, Ticks: 400, OutageStart: 50, OutageLength: 60},
+			ctl: control.Controls{Bucket: control.DefaultBucket(control.AWS2026Bucket)}},
 	)
-	steps := openScenario(50, 10, model.Expo)
+	steps := openScenario(50, 10, policy.Expo)
 	steps.Policy.Retries = 5
 	cs = append(cs, requestCase{name: "steps-cohort-drain", sc: steps, tr: model.Traffic{Rate: 4, Ticks: 300, StartCohort: true, Drain: true,
 		Steps: []model.RateStep{{From: 100, Rate: 12}, {From: 150, Rate: 3}}}})
 	// Requests that wait out a 5,000-tick outage: latencies past the
 	// engine's dense counts.
-	cs = append(cs, requestCase{name: "long-latencies", sc: openScenario(5, 5, model.Full),
+	cs = append(cs, requestCase{name: "long-latencies", sc: openScenario(5, 5, policy.Full),
 		tr: model.Traffic{Rate: 0.5, Ticks: 5400, OutageStart: 20, OutageLength: 5000}})
-	fixed := openScenario(1, 3, model.Fixed)
+	fixed := openScenario(1, 3, policy.Fixed)
 	cs = append(cs, requestCase{name: "one-client", sc: fixed, tr: model.Traffic{Rate: 2.5, Ticks: 300, OutageStart: 10, OutageLength: 40, OutageCapacity: 1}})
 	for _, think := range []int{0, 10} {
-		sc := flaky(100, 0.5, model.Expo, 10*time.Millisecond)
+		sc := flaky(100, 0.5, policy.Expo, 10*time.Millisecond)
 		sc.FirstWindow = 7
 		l := model.ClosedLoop{Think: think}
-		cs = append(cs, requestCase{name: fmt.Sprintf("closed/%d", think), sc: sc, tr: model.Traffic{Ticks: 500, Drain: true}, ctl: model.Controls{MaxAttempts: 4}, closed: &l})
+		cs = append(cs, requestCase{name: fmt.Sprintf("closed/%d", think), sc: sc, tr: model.Traffic{Ticks: 500, Drain: true}, ctl: control.Controls{MaxAttempts: 4}, closed: &l})
 	}
-	closedCap := openScenario(40, 5, model.Full)
+	closedCap := openScenario(40, 5, policy.Full)
 	l := model.ClosedLoop{Think: 3}
 	cs = append(cs, requestCase{name: "closed/capacity/bucket", sc: closedCap, tr: model.Traffic{Ticks: 400, OutageStart: 50, OutageLength: 30},
-		ctl: model.Controls{Bucket: model.DefaultBucket(model.AWSBucket)}, closed: &l})
+		ctl: control.Controls{Bucket: control.DefaultBucket(control.AWSBucket)}, closed: &l})
 	return cs
 }
 
@@ -136,18 +138,18 @@ func TestOpenLoopSameAsReference(t *testing.T) {
 // machine, where ns/op is not). It reports old and new CPU per send and
 // their ratio, old/new.
 func BenchmarkOpenLoop(b *testing.B) {
-	meta := func(load float64, outage int, ctl model.Controls) requestCase {
-		sc := openScenario(100, 20, model.Full)
+	meta := func(load float64, outage int, ctl control.Controls) requestCase {
+		sc := openScenario(100, 20, policy.Full)
 		return requestCase{sc: sc, ctl: ctl, tr: model.Traffic{Rate: load * 20, Ticks: 3000, OutageStart: 100, OutageLength: outage, RejectCost: 0.05, CollapseBacklog: 1000}}
 	}
 	for _, c := range []struct {
 		name string
 		requestCase
 	}{
-		{"meta-0.6-50-none", meta(0.6, 50, model.Controls{})},
-		{"meta-0.9-200-none", meta(0.9, 200, model.Controls{})},
-		{"meta-0.8-100-aws", meta(0.8, 100, model.Controls{Bucket: model.DefaultBucket(model.AWSBucket)})},
-		{"meta-0.7-100-breaker", meta(0.7, 100, model.Controls{Breaker: model.DefaultBreaker()})},
+		{"meta-0.6-50-none", meta(0.6, 50, control.Controls{})},
+		{"meta-0.9-200-none", meta(0.9, 200, control.Controls{})},
+		{"meta-0.8-100-aws", meta(0.8, 100, control.Controls{Bucket: control.DefaultBucket(control.AWSBucket)})},
+		{"meta-0.7-100-breaker", meta(0.7, 100, control.Controls{Breaker: control.DefaultBreaker()})},
 		{"budget", flakyBench()},
 	} {
 		b.Run(c.name, func(b *testing.B) {
@@ -189,11 +191,11 @@ func BenchmarkOpenLoop(b *testing.B) {
 // second each, every call failing, Finagle's default budget without its
 // minimum.
 func flakyBench() requestCase {
-	sc := openScenario(10, 1_000_000, model.None)
+	sc := openScenario(10, 1_000_000, policy.None)
 	sc.Server, sc.FailureRate, sc.Policy.Tick = model.Flaky, 1, time.Second
-	b := model.DefaultRetryBudget()
+	b := control.DefaultRetryBudget()
 	b.MinRetriesPerSec = 0
-	return requestCase{sc: sc, tr: model.Traffic{Rate: 1000, Ticks: 600}, ctl: model.Controls{Budget: b}}
+	return requestCase{sc: sc, tr: model.Traffic{Rate: 1000, Ticks: 600}, ctl: control.Controls{Budget: b}}
 }
 
 // TestOpenLoopTapesSameAsReference plays every request case as

@@ -4,11 +4,13 @@ import (
 	"math"
 	"testing"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // openTrials plays open-loop trials and returns copies of them.
-func openTrials(t *testing.T, sc model.Scenario, tr model.Traffic, ctl model.Controls, opt Options) []Trial {
+func openTrials(t *testing.T, sc model.Scenario, tr model.Traffic, ctl control.Controls, opt Options) []Trial {
 	t.Helper()
 	out := playWork(t, sc, OpenLoop{tr, ctl}, opt)
 	for i := range out {
@@ -19,7 +21,7 @@ func openTrials(t *testing.T, sc model.Scenario, tr model.Traffic, ctl model.Con
 	return out
 }
 
-func openScenario(clients, k int, kind model.Kind) model.Scenario {
+func openScenario(clients, k int, kind policy.Kind) model.Scenario {
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Policy.Kind = clients, k, kind
 	return sc
@@ -29,11 +31,11 @@ func openScenario(clients, k int, kind model.Kind) model.Scenario {
 // its first send, so the sends are the Poisson arrivals: their mean per
 // trial is λ·T within 4σ, and every latency is 1.
 func TestOpenLoopPoissonArrivals(t *testing.T) {
-	sc := openScenario(7, 1000, model.Full)
+	sc := openScenario(7, 1000, policy.Full)
 	tr := model.Traffic{Rate: 3.5, Ticks: 200}
 	const trials = 2000
 	var sum float64
-	for _, x := range openTrials(t, sc, tr, model.Controls{}, Options{Trials: trials, Seed: 9}) {
+	for _, x := range openTrials(t, sc, tr, control.Controls{}, Options{Trials: trials, Seed: 9}) {
 		o := x.Open
 		if x.Calls != o.NewRequests || x.Served != o.NewRequests || o.Retries != 0 || o.Backlog != 0 || !o.Recovered || x.Censored {
 			t.Fatalf("unloaded server: %+v %+v", x, *o)
@@ -60,9 +62,9 @@ func failAll(rate float64, ticks int) model.Traffic {
 // Calls = 2·GaveUp + Backlog exactly; with three attempts the pending ones
 // sent once or twice.
 func TestMaxAttemptsAtTotalFailure(t *testing.T) {
-	sc := openScenario(5, 10, model.None)
+	sc := openScenario(5, 10, policy.None)
 	for _, a := range []int{1, 2, 3} {
-		for _, x := range openTrials(t, sc, failAll(4, 300), model.Controls{MaxAttempts: a}, Options{Trials: 50, Seed: 2}) {
+		for _, x := range openTrials(t, sc, failAll(4, 300), control.Controls{MaxAttempts: a}, Options{Trials: 50, Seed: 2}) {
 			o := x.Open
 			if x.Served != 0 || o.GaveUp != o.GaveUpBy[byLimit] || o.GaveUp+o.Backlog != o.NewRequests {
 				t.Fatalf("a=%d: %+v %+v", a, x, *o)
@@ -83,12 +85,12 @@ func TestMaxAttemptsAtTotalFailure(t *testing.T) {
 // 5 a retry, 10 for a Brooker bucket of 10 tokens; every later failure
 // gives up for want of tokens.
 func TestBucketsAtTotalFailure(t *testing.T) {
-	sc := openScenario(4, 10, model.None)
+	sc := openScenario(4, 10, policy.None)
 	for _, c := range []struct {
-		kind    model.BucketKind
+		kind    control.BucketKind
 		retries int64
-	}{{model.AWSBucket, 100}, {model.BrookerBucket, 10}} {
-		ctl := model.Controls{Bucket: model.DefaultBucket(c.kind)}
+	}{{control.AWSBucket, 100}, {control.BrookerBucket, 10}} {
+		ctl := control.Controls{Bucket: control.DefaultBucket(c.kind)}
 		for _, x := range openTrials(t, sc, failAll(8, 400), ctl, Options{Trials: 20, Seed: 4}) {
 			o := x.Open
 			if o.Retries != c.retries*int64(sc.Clients) || o.GaveUpBy[byBucket] != o.GaveUp || o.GaveUp+o.Backlog != o.NewRequests {
@@ -102,9 +104,9 @@ func TestBucketsAtTotalFailure(t *testing.T) {
 // and succeed, a Brooker bucket's retries never exceed its size plus 0.1
 // per success, and it does refuse some.
 func TestBrookerBucketBound(t *testing.T) {
-	sc := openScenario(3, 20, model.Full)
+	sc := openScenario(3, 20, policy.Full)
 	tr := model.Traffic{Rate: 30, Ticks: 400} // 150% of capacity: many failures, many successes
-	ctl := model.Controls{Bucket: model.DefaultBucket(model.BrookerBucket)}
+	ctl := control.Controls{Bucket: control.DefaultBucket(control.BrookerBucket)}
 	for _, x := range openTrials(t, sc, tr, ctl, Options{Trials: 20, Seed: 6}) {
 		o := x.Open
 		bound := float64(sc.Clients)*ctl.Bucket.Capacity + ctl.Bucket.Deposit*float64(x.Served)
@@ -119,9 +121,9 @@ func TestBrookerBucketBound(t *testing.T) {
 // outcome), then it refuses everything but one probe every cooldown + 1
 // ticks, each of which fails and opens it again.
 func TestBreakerAtTotalFailure(t *testing.T) {
-	sc := openScenario(1, 10, model.None)
+	sc := openScenario(1, 10, policy.None)
 	const cooldown = 7
-	ctl := model.Controls{MaxAttempts: 1, Breaker: model.Breaker{Window: 10, Threshold: 0.5, MinCalls: 10, Cooldown: cooldown}}
+	ctl := control.Controls{MaxAttempts: 1, Breaker: control.Breaker{Window: 10, Threshold: 0.5, MinCalls: 10, Cooldown: cooldown}}
 	for _, x := range openTrials(t, sc, failAll(40, 200), ctl, Options{Trials: 20, Seed: 8, Arrivals: true}) {
 		if x.Arrivals[0] < 10 {
 			t.Skipf("only %d arrivals at tick 0", x.Arrivals[0])
@@ -145,8 +147,8 @@ func TestBreakerAtTotalFailure(t *testing.T) {
 // A breaker that sees a success after its cool-down closes again: after a
 // short outage the probe succeeds and sends resume at full rate.
 func TestBreakerCloses(t *testing.T) {
-	sc := openScenario(1, 1000, model.None)
-	ctl := model.Controls{MaxAttempts: 1, Breaker: model.Breaker{Window: 10, Threshold: 0.5, MinCalls: 10, Cooldown: 5}}
+	sc := openScenario(1, 1000, policy.None)
+	ctl := control.Controls{MaxAttempts: 1, Breaker: control.Breaker{Window: 10, Threshold: 0.5, MinCalls: 10, Cooldown: 5}}
 	tr := model.Traffic{Rate: 40, Ticks: 100, OutageStart: 10, OutageLength: 3}
 	for _, x := range openTrials(t, sc, tr, ctl, Options{Trials: 20, Seed: 8, Arrivals: true}) {
 		if last := x.Arrivals[len(x.Arrivals)-1]; last < 10 {
@@ -158,15 +160,15 @@ func TestBreakerCloses(t *testing.T) {
 // On the capacity server goodput stays k under any overload, so with λ < k
 // every trial recovers after an outage; with λ > k none does.
 func TestCapacityServerRecovers(t *testing.T) {
-	sc := openScenario(10, 20, model.Full)
+	sc := openScenario(10, 20, policy.Full)
 	tr := model.Traffic{Rate: 15, Ticks: 3000, OutageStart: 50, OutageLength: 200}
-	for _, x := range openTrials(t, sc, tr, model.Controls{}, Options{Trials: 30, Seed: 1}) {
+	for _, x := range openTrials(t, sc, tr, control.Controls{}, Options{Trials: 30, Seed: 1}) {
 		if !x.Open.Recovered {
 			t.Fatalf("λ < k on the capacity server did not recover: %+v", *x.Open)
 		}
 	}
 	tr.Rate = 25
-	for _, x := range openTrials(t, sc, tr, model.Controls{}, Options{Trials: 30, Seed: 1}) {
+	for _, x := range openTrials(t, sc, tr, control.Controls{}, Options{Trials: 30, Seed: 1}) {
 		if x.Open.Recovered {
 			t.Fatalf("λ > k recovered: %+v", *x.Open)
 		}
@@ -177,13 +179,13 @@ func TestCapacityServerRecovers(t *testing.T) {
 // controls, on one seed see the same new requests in every trial; and
 // results do not depend on the number of workers.
 func TestOpenLoopCommonArrivalsAndWorkers(t *testing.T) {
-	sc := openScenario(6, 10, model.Full)
+	sc := openScenario(6, 10, policy.Full)
 	tr := model.Traffic{Rate: 8, Ticks: 300, OutageStart: 20, OutageLength: 30}
-	a := openTrials(t, sc, tr, model.Controls{}, Options{Trials: 40, Seed: 3, Workers: 1})
+	a := openTrials(t, sc, tr, control.Controls{}, Options{Trials: 40, Seed: 3, Workers: 1})
 	sc2 := sc
-	sc2.Policy.Kind = model.Decorrelated
-	b := openTrials(t, sc2, tr, model.Controls{Bucket: model.DefaultBucket(model.BrookerBucket)}, Options{Trials: 40, Seed: 3, Workers: 3})
-	c := openTrials(t, sc, tr, model.Controls{}, Options{Trials: 40, Seed: 3, Workers: 3})
+	sc2.Policy.Kind = policy.Decorrelated
+	b := openTrials(t, sc2, tr, control.Controls{Bucket: control.DefaultBucket(control.BrookerBucket)}, Options{Trials: 40, Seed: 3, Workers: 3})
+	c := openTrials(t, sc, tr, control.Controls{}, Options{Trials: 40, Seed: 3, Workers: 3})
 	differ := false
 	for i := range a {
 		if a[i].Open.NewRequests != b[i].Open.NewRequests {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 )
 
@@ -260,7 +261,7 @@ func (Cohort) build(sc model.Scenario, c Choice) (Engine, error) {
 	case Events:
 		return NewOCCEngine(sc)
 	case QueueName:
-		return NewQueueEngine(sc, nil, model.Controls{})
+		return NewQueueEngine(sc, nil, control.Controls{})
 	}
 	return NewClientEngine(sc)
 }
@@ -269,7 +270,7 @@ func (Cohort) build(sc model.Scenario, c Choice) (Engine, error) {
 // outage, and retries under per-client controls (model.Traffic).
 type OpenLoop struct {
 	Traffic  model.Traffic
-	Controls model.Controls
+	Controls control.Controls
 }
 
 // OpenLoopName names the open-loop engine in a Choice.
@@ -311,7 +312,7 @@ func (w OpenLoop) engineBytes(sc model.Scenario, c Choice) int64 {
 // requestEngineBytes is the request engine's memory: the controls' state
 // of every client, the retry ring (and a closed loop's wake ring of the
 // given length), and live requests at 24 bytes each.
-func requestEngineBytes(sc model.Scenario, ctl model.Controls, live int64, wake int) int64 {
+func requestEngineBytes(sc model.Scenario, ctl control.Controls, live int64, wake int) int64 {
 	return ctl.BytesPerClient(sc)*int64(sc.Clients) + 24*int64(sc.MaxDelayTicks()+1) + 24*int64(wake) + 24*live
 }
 func (w OpenLoop) series(_ model.Scenario, c Choice) seriesSize {
@@ -334,7 +335,7 @@ func (w OpenLoop) build(sc model.Scenario, c Choice) (Engine, error) {
 type ClosedLoop struct {
 	Traffic  model.Traffic
 	Loop     model.ClosedLoop
-	Controls model.Controls
+	Controls control.Controls
 }
 
 // ClosedLoopName names the closed-loop engine in a Choice.

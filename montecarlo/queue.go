@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -103,7 +105,7 @@ type QueueEngine struct {
 	// OpenLoopEngine (nil for a stateful policy, whose law lawOf gives
 	// from the previous delay).
 	classes []retryClass
-	lawOf   func(n int, prev float64) model.Law
+	lawOf   func(n int, prev float64) policy.Law
 	// latency and response count the trial's useful completions by
 	// latency and by response time below denseLatencies, folded into
 	// Trial.Latency and QueueTrial.Response when the trial ends (as
@@ -139,7 +141,7 @@ type QueueEngine struct {
 
 // NewQueueEngine prepares the queue engine for a cohort (tr nil) or for
 // open-loop traffic under controls, on a scenario a Plan chose it for.
-func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl model.Controls) (*QueueEngine, error) {
+func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl control.Controls) (*QueueEngine, error) {
 	if sc.Server != model.Queue {
 		return nil, fmt.Errorf("the queue engine plays --server queue, got %s", sc.Server)
 	}
@@ -149,7 +151,7 @@ func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl model.Controls) (*
 		e.open, e.horizon = &t, t.Ticks+t.DrainTicks()
 		e.ctl = newControls(ctl, sc)
 	} else {
-		e.ctl = newControls(model.Controls{}, sc)
+		e.ctl = newControls(control.Controls{}, sc)
 	}
 	e.ring = make([][]int32, max(sc.MaxDelayTicks(), sc.FirstWindow)+1)
 	if e.timeout > 0 {

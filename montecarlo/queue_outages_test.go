@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // outageTrials plays OpenLoopOutages and returns trial i's Recovery for
@@ -40,9 +42,9 @@ func outageTrials(t *testing.T, sc model.Scenario, w OpenLoopOutages, opt Option
 // as if there were none — it must differ at high loads, so that the
 // comparison is shown to fail on a wrong engine.
 func TestQueueOutagesAreTheSeparateRuns(t *testing.T) {
-	sc := queueScenario(100, 10, 10, 0, model.Full)
+	sc := queueScenario(100, 10, 10, 0, policy.Full)
 	none := sc
-	none.Policy.Kind = model.None
+	none.Policy.Kind = policy.None
 	untimed := sc
 	untimed.Queue.Timeout = 0
 	limited := sc
@@ -52,14 +54,14 @@ func TestQueueOutagesAreTheSeparateRuns(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		sc   model.Scenario
-		ctl  model.Controls
+		ctl  control.Controls
 	}{
-		{"Full Jitter", sc, model.Controls{}},
-		{"no backoff", none, model.Controls{}},
-		{"no timeout", untimed, model.Controls{}},
-		{"3 attempts", sc, model.Controls{MaxAttempts: 3}},
-		{"queue limit", limited, model.Controls{}},
-		{"breaker", sc, model.Controls{Breaker: model.DefaultBreaker()}},
+		{"Full Jitter", sc, control.Controls{}},
+		{"no backoff", none, control.Controls{}},
+		{"no timeout", untimed, control.Controls{}},
+		{"3 attempts", sc, control.Controls{MaxAttempts: 3}},
+		{"queue limit", limited, control.Controls{}},
+		{"breaker", sc, control.Controls{Breaker: control.DefaultBreaker()}},
 	} {
 		for _, load := range []float64{0.3, 0.5, 0.7, 0.9} {
 			tr := model.Traffic{Rate: load * 10, Ticks: 1000, OutageStart: 100, CollapseBacklog: 500}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // recoveryOutcome is what a metastability map reads of a trial.
@@ -18,7 +20,7 @@ type recoveryOutcome struct {
 // (loads 0.3…0.9, outages 0…100 from tick 100, 1,000 ticks, collapse at 50
 // ticks of capacity) with the recovery bound edited by edit (nil: as built),
 // and returns each trial's outcome and how many trials the bound stopped.
-func queueMapCells(t *testing.T, sc model.Scenario, ctl model.Controls, trials int, edit func(*recoveryBound)) ([]recoveryOutcome, int) {
+func queueMapCells(t *testing.T, sc model.Scenario, ctl control.Controls, trials int, edit func(*recoveryBound)) ([]recoveryOutcome, int) {
 	t.Helper()
 	var out []recoveryOutcome
 	stopped := 0
@@ -64,9 +66,9 @@ func queueMapCells(t *testing.T, sc model.Scenario, ctl model.Controls, trials i
 // completes half the requests a tick it does, the drain rule assuming the
 // traffic's last tick is 600 rather than 999.
 func TestQueueStopsOnlyTrialsThatCannotRecover(t *testing.T) {
-	sc := queueScenario(100, 10, 10, 0, model.Full)
+	sc := queueScenario(100, 10, 10, 0, policy.Full)
 	none := sc
-	none.Policy.Kind = model.None
+	none.Policy.Kind = policy.None
 	untimed := sc
 	untimed.Queue.Timeout = 0
 	eager := []struct {
@@ -80,13 +82,13 @@ func TestQueueStopsOnlyTrialsThatCannotRecover(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		sc   model.Scenario
-		ctl  model.Controls
+		ctl  control.Controls
 	}{
-		{"Full Jitter", sc, model.Controls{}},
-		{"no backoff", none, model.Controls{}},
-		{"Full Jitter + 3 attempts", sc, model.Controls{MaxAttempts: 3}},
-		{"Full Jitter + aws bucket", sc, model.Controls{Bucket: model.DefaultBucket(model.AWSBucket)}},
-		{"Full Jitter, no timeout", untimed, model.Controls{}},
+		{"Full Jitter", sc, control.Controls{}},
+		{"no backoff", none, control.Controls{}},
+		{"Full Jitter + 3 attempts", sc, control.Controls{MaxAttempts: 3}},
+		{"Full Jitter + aws bucket", sc, control.Controls{Bucket: control.DefaultBucket(control.AWSBucket)}},
+		{"Full Jitter, no timeout", untimed, control.Controls{}},
 	} {
 		want, _ := queueMapCells(t, c.sc, c.ctl, 10, func(b *recoveryBound) { b.on = false })
 		got, stopped := queueMapCells(t, c.sc, c.ctl, 10, nil)
@@ -192,9 +194,9 @@ func goodputTrials(t *testing.T, sc model.Scenario, w OpenLoop, trials int, full
 // the server completes half the requests a tick it does — it must change
 // some trial, so that the comparison is shown to fail on a wrong rule.
 func TestQueueGoodputIsTheFullTrials(t *testing.T) {
-	sc := queueScenario(100, 10, 10, 0, model.Full)
+	sc := queueScenario(100, 10, 10, 0, policy.Full)
 	none := sc
-	none.Policy.Kind = model.None
+	none.Policy.Kind = policy.None
 	untimed := sc
 	untimed.Queue.Timeout = 0
 	loads := []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.1, 1, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2}
@@ -212,7 +214,7 @@ func TestQueueGoodputIsTheFullTrials(t *testing.T) {
 		{"Full Jitter", sc, OpenLoop{Traffic: loop}},
 		{"no backoff", none, OpenLoop{Traffic: loop}},
 		{"no timeout", untimed, OpenLoop{Traffic: loop}},
-		{"3 attempts", sc, OpenLoop{Traffic: loop, Controls: model.Controls{MaxAttempts: 3}}},
+		{"3 attempts", sc, OpenLoop{Traffic: loop, Controls: control.Controls{MaxAttempts: 3}}},
 		{"Full Jitter after an outage", sc, OpenLoop{Traffic: outage}},
 	} {
 		want, _ := goodputTrials(t, c.sc, c.w, 4, true, nil)

@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // queueTrials plays trials of a workload on the queue server and returns
@@ -45,7 +47,7 @@ func queueTrials(t *testing.T, sc model.Scenario, w Workload, opt Options) []Tri
 	return out
 }
 
-func queueScenario(n, k, timeout, limit int, kind model.Kind) model.Scenario {
+func queueScenario(n, k, timeout, limit int, kind policy.Kind) model.Scenario {
 	sc := model.Default()
 	sc.Server, sc.Clients, sc.Capacity, sc.Policy.Kind = model.Queue, n, k, kind
 	sc.Queue = model.Queueing{Limit: limit, Timeout: timeout}
@@ -59,7 +61,7 @@ func queueScenario(n, k, timeout, limit int, kind model.Kind) model.Scenario {
 // are N and completion ⌈N/k⌉; with T < ⌈N/k⌉ the last client's first
 // attempt is abandoned and later served for nothing.
 func TestQueueWastesWorkExactlyWhenTimeoutBelowQueueingDelay(t *testing.T) {
-	for _, kind := range []model.Kind{model.None, model.Fixed, model.Full, model.Decorrelated} {
+	for _, kind := range []policy.Kind{policy.None, policy.Fixed, policy.Full, policy.Decorrelated} {
 		for _, nk := range [][2]int{{1, 1}, {5, 1}, {25, 10}, {40, 3}, {100, 10}} {
 			n, k := nk[0], nk[1]
 			delay := model.Default()
@@ -96,7 +98,7 @@ func TestQueueOpenLoopWastesWorkExactlyWhenTimeoutBelowQueueingDelay(t *testing.
 		sc.Capacity = k
 		d := sc.ServiceDelay(l)
 		for timeout := 1; timeout <= d+1; timeout++ {
-			sc := queueScenario(10, k, timeout, l, model.Full)
+			sc := queueScenario(10, k, timeout, l, policy.Full)
 			tr := model.Traffic{Rate: 2 * float64(k), Ticks: 300}
 			for _, x := range queueTrials(t, sc, OpenLoop{Traffic: tr}, Options{Trials: 50, Seed: 5}) {
 				q := x.Queue
@@ -115,7 +117,7 @@ func TestQueueOpenLoopWastesWorkExactlyWhenTimeoutBelowQueueingDelay(t *testing.
 // of k with no retry: calls N, k latencies of each 1…⌈N/k⌉ − 1 and the rest
 // at ⌈N/k⌉, and response time equal to latency.
 func TestQueueCohortWithoutTimeout(t *testing.T) {
-	sc := queueScenario(47, 5, 0, 0, model.Full)
+	sc := queueScenario(47, 5, 0, 0, policy.Full)
 	for _, x := range queueTrials(t, sc, Cohort{}, Options{Trials: 20, Seed: 1}) {
 		want := []int64{0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 2}
 		if x.Calls != 47 || x.Completion != 10 || fmt.Sprint(x.Latency.Dense()) != fmt.Sprint(want) || fmt.Sprint(x.Queue.Response.Dense()) != fmt.Sprint(want) {
@@ -127,7 +129,7 @@ func TestQueueCohortWithoutTimeout(t *testing.T) {
 // A queue limit rejects at once what does not fit: a cohort of N > L with
 // no timeout sends N + (rejections) and never holds more than L.
 func TestQueueLimitRejects(t *testing.T) {
-	sc := queueScenario(30, 2, 0, 4, model.Fixed)
+	sc := queueScenario(30, 2, 0, 4, policy.Fixed)
 	for _, x := range queueTrials(t, sc, Cohort{}, Options{Trials: 20, Seed: 1}) {
 		q := x.Queue
 		if q.PeakQueue > 4 || q.Rejected == 0 || x.Calls != 30+q.Rejected || q.Admitted != 30 || q.Wasted != 0 || x.Served != 30 {
@@ -152,9 +154,9 @@ func digest(trials []Trial) uint64 {
 // traffic with controls; another seed gives other trials (the digest can
 // tell them apart).
 func TestQueueWorkersDoNotChangeResults(t *testing.T) {
-	sc := queueScenario(60, 4, 6, 50, model.Decorrelated)
+	sc := queueScenario(60, 4, 6, 50, policy.Decorrelated)
 	tr := model.Traffic{Rate: 3, Ticks: 400, OutageStart: 50, OutageLength: 40}
-	ctl := model.Controls{MaxAttempts: 4, Bucket: model.DefaultBucket(model.BrookerBucket), Breaker: model.DefaultBreaker()}
+	ctl := control.Controls{MaxAttempts: 4, Bucket: control.DefaultBucket(control.BrookerBucket), Breaker: control.DefaultBreaker()}
 	for _, w := range []Workload{Cohort{}, OpenLoop{Traffic: tr, Controls: ctl}} {
 		run := func(workers int, seed uint64) uint64 {
 			return digest(queueTrials(t, sc, w, Options{Trials: 150, Seed: seed, Workers: workers, Arrivals: true}))
@@ -180,7 +182,7 @@ func TestQueueEngineDoesNotAllocatePerRequest(t *testing.T) {
 		{Cohort{}, 0},
 		{OpenLoop{Traffic: model.Traffic{Rate: 8, Ticks: 500, OutageStart: 50, OutageLength: 50}}, 2},
 	} {
-		sc := queueScenario(2000, 10, 8, 0, model.Full)
+		sc := queueScenario(2000, 10, 8, 0, policy.Full)
 		sc.Horizon = 1000
 		p, err := NewPlan(sc, c.w, Options{Trials: 1})
 		if err != nil {
@@ -211,7 +213,7 @@ func TestQueueEngineDoesNotAllocatePerRequest(t *testing.T) {
 // The plan refuses another engine for the queue server, and a queue limit
 // that would not fit the memory budget, before allocating it.
 func TestQueuePlanRefuses(t *testing.T) {
-	sc := queueScenario(10, 2, 3, 0, model.Full)
+	sc := queueScenario(10, 2, 3, 0, policy.Full)
 	var le *LimitError
 	for _, want := range []EngineName{Clients, Counts} {
 		if _, err := NewPlan(sc, Cohort{}, Options{Trials: 1, Use: want}); !errors.As(err, &le) {
@@ -236,14 +238,14 @@ func TestQueuePlanRefuses(t *testing.T) {
 // recover is the full trial — or, when it stopped because it could not
 // recover any more (CannotRecover), the full trial's first ticks.
 func TestOpenLoopToRecoveryOnTheQueueServer(t *testing.T) {
-	sc := queueScenario(100, 10, 10, 0, model.Full)
+	sc := queueScenario(100, 10, 10, 0, policy.Full)
 	limited := sc
 	limited.Queue.Limit = 100
 	type cell struct {
 		sc  model.Scenario
-		ctl model.Controls
+		ctl control.Controls
 	}
-	cells := []cell{{sc, model.Controls{}}, {sc, model.Controls{MaxAttempts: 3}}, {sc, model.Controls{Breaker: model.DefaultBreaker()}}, {limited, model.Controls{}}}
+	cells := []cell{{sc, control.Controls{}}, {sc, control.Controls{MaxAttempts: 3}}, {sc, control.Controls{Breaker: control.DefaultBreaker()}}, {limited, control.Controls{}}}
 	stopped, stuck := 0, 0
 	for _, c := range cells {
 		for _, lo := range []struct {

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -296,7 +297,7 @@ func NewEngineUsing(sc model.Scenario, want EngineName) (Engine, error) {
 // retry n's class when the policy has class laws (classLaws), else from
 // the policy's law given the state a stateful policy carries (law is the
 // policy's Policy.LawFunc), which it updates in prev.
-func drawDelay(laws []model.Law, law func(int, float64) model.Law, n int, prev *float64, u float64) float64 {
+func drawDelay(laws []policy.Law, law func(int, float64) policy.Law, n int, prev *float64, u float64) float64 {
 	if laws != nil {
 		return laws[min(n, len(laws)-1)].Draw(u)
 	}
@@ -308,12 +309,12 @@ func drawDelay(laws []model.Law, law func(int, float64) model.Law, n int, prev *
 // classLaws is the delay law of each retry class n = 1…Classes() (index
 // n; index 0 unused), for engines that keep them on their hot path; nil
 // when the policy's law depends on each client's previous delay.
-func classLaws(p model.Policy) []model.Law {
+func classLaws(p policy.Policy) []policy.Law {
 	c := p.Classes()
 	if c == 0 {
 		return nil
 	}
-	laws := make([]model.Law, c+1)
+	laws := make([]policy.Law, c+1)
 	for n := 1; n <= c; n++ {
 		laws[n] = p.Law(n, p.Start())
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // Window is the synchronized cohort in continuous time: N clients against
@@ -138,8 +139,8 @@ type WindowEngine struct {
 	waiting []waitingAnswer
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy.
-	laws       []model.Law
-	law        func(n int, prev float64) model.Law // the policy's Law, its rule looked up once
+	laws       []policy.Law
+	law        func(n int, prev float64) policy.Law // the policy's Law, its rule looked up once
 	retries    int
 	maxElapsed float64 // in windows; +Inf: no limit
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/solve"
 )
 
 func windowScenario(t *testing.T, kv ...string) model.Scenario {
@@ -45,7 +46,7 @@ func TestWindowEngineMatchesClosedForm(t *testing.T) {
 		{"policy", "expo", "window", "1s", "max-elapsed", "20s", "clients", "100", "latency", "500ms"},
 	} {
 		sc := windowScenario(t, kv...)
-		want, err := model.WindowClosedForm(sc)
+		want, err := solve.WindowClosedForm(sc)
 		if err != nil {
 			t.Fatalf("%v: %v", kv, err)
 		}

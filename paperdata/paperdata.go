@@ -10,8 +10,9 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -126,19 +127,19 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("seed.agree", num(float64(agree), 0))
 	d.set("seed.maxz", num(maxZ, 2))
 
-	get := func(kind model.Kind, n int) analysis.SeedComparison { return byKey[fmt.Sprint(kind, n)] }
+	get := func(kind policy.Kind, n int) analysis.SeedComparison { return byKey[fmt.Sprint(kind, n)] }
 	minSaving, maxSaving := math.Inf(1), math.Inf(-1)
 	var fastest []fastestAt
 	for _, n := range []int{50, 100, 200} {
-		fixed := get(model.Fixed, n)
-		expo := get(model.Expo, n)
+		fixed := get(policy.Fixed, n)
+		expo := get(policy.Expo, n)
 		d.set(fmt.Sprintf("seed.fixed.completion.%d", n), num(fixed.Completion.Mean, 0))
 		d.set(fmt.Sprintf("seed.expo.completion.%d", n), num(expo.Completion.Mean, 0))
 		d.set(fmt.Sprintf("seed.calls.%d", n), num(fixed.Calls.Mean, 0))
 		d.set(fmt.Sprintf("seed.expo.slowdown.%d", n), num(expo.Completion.Mean/fixed.Completion.Mean, 1))
 		// The saving of each jittered policy against fixed (exact), with the
 		// interval carried over from the calls' interval.
-		best, bestKind := math.Inf(1), model.Kind("")
+		best, bestKind := math.Inf(1), policy.Kind("")
 		for _, k := range analysis.Jittered {
 			c := get(k, n).Calls
 			base := fixed.Calls.Mean
@@ -157,8 +158,8 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("seed.saving.max", num(maxSaving, 1))
 	// The text says finding (4) fails because at N = 50 decorrelated is the
 	// slowest jittered policy with an interval clear of the others'.
-	dec := get(model.Decorrelated, 50).Completion
-	for _, k := range []model.Kind{model.Full, model.Equal} {
+	dec := get(policy.Decorrelated, 50).Completion
+	for _, k := range []policy.Kind{policy.Full, policy.Equal} {
 		if c := get(k, 50).Completion; cfg.full() && !(c.CI95[1] < dec.CI95[0]) {
 			return stale("decorrelated is no longer clearly the slowest jittered policy at N = 50 (vs %s)", k)
 		}
@@ -169,7 +170,7 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 // fastestAt is the fastest jittered policy at one N of the seed article.
 type fastestAt struct {
 	clients int
-	kind    model.Kind
+	kind    policy.Kind
 }
 
 // fastestProse says which policy is fastest where, naming each policy once
@@ -220,7 +221,7 @@ func closedSection(ctx context.Context, cfg Config, d *doc) error {
 		for _, load := range study.Loads {
 			for _, kind := range analysis.Certain {
 				sc := study.Scenario(k, load, kind)
-				c, err := model.ClosedForm(sc)
+				c, err := solve.ClosedForm(sc)
 				if err != nil {
 					return err
 				}
@@ -243,8 +244,8 @@ func closedSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("closed.match", num(float64(match), 0))
 	d.set("closed.trials", num(float64(opt.Trials), 0))
 	// The worked example of the text: N = 200, k = 10.
-	sc := analysis.SeedScenario(200, model.Expo)
-	c, err := model.ClosedForm(sc)
+	sc := analysis.SeedScenario(200, policy.Expo)
+	c, err := solve.ClosedForm(sc)
 	if err != nil {
 		return err
 	}
@@ -269,7 +270,7 @@ func loadSection(ctx context.Context, cfg Config, d *doc) error {
 		return err
 	}
 	// at[k][kind][j]
-	at := map[int]map[model.Kind][]analysis.Summary{}
+	at := map[int]map[policy.Kind][]analysis.Summary{}
 	for i, k := range study.Capacities {
 		at[k] = sweep[i]
 		for _, kind := range study.Kinds {

@@ -3,11 +3,10 @@ package paperdata
 import (
 	"bytes"
 	"context"
+	"github.com/herdlab/herd/policy"
 	"os"
 	"regexp"
 	"testing"
-
-	"github.com/herdlab/herd/model"
 )
 
 // Generated files must not depend on the number of workers (CI compares
@@ -146,11 +145,11 @@ func TestFastestProseNamesEachPolicyOnce(t *testing.T) {
 		at   []fastestAt
 		want string
 	}{
-		{[]fastestAt{{50, model.Equal}, {100, model.Decorrelated}, {200, model.Decorrelated}},
+		{[]fastestAt{{50, policy.Equal}, {100, policy.Decorrelated}, {200, policy.Decorrelated}},
 			`\pol{equal} at $N=50$ and \pol{decorrelated} at $N=100$ and 200`},
-		{[]fastestAt{{50, model.Full}, {100, model.Full}, {200, model.Full}},
+		{[]fastestAt{{50, policy.Full}, {100, policy.Full}, {200, policy.Full}},
 			`\pol{full} at $N=50$, 100 and 200`},
-		{[]fastestAt{{50, model.Full}, {100, model.Equal}, {200, model.Full}},
+		{[]fastestAt{{50, policy.Full}, {100, policy.Equal}, {200, policy.Full}},
 			`\pol{full} at $N=50$, \pol{equal} at $N=100$ and \pol{full} at $N=200$`},
 	} {
 		if got := fastestProse(c.at); got != c.want {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -18,7 +19,7 @@ const timelineTrials = 1000
 // policy one trial (trial 0 of the study, the same stream for every policy)
 // and the mean over trials with its 95% band, against the capacity line.
 func ArrivalsTimeline(ctx context.Context, cfg Config) (*Drawing, error) {
-	kinds := model.Kinds()
+	kinds := policy.Kinds()
 	opt := cfg.options(timelineTrials)
 	opt.Arrivals = true
 	one := opt
@@ -76,7 +77,7 @@ func ArrivalsTimeline(ctx context.Context, cfg Config) (*Drawing, error) {
 	}, nil
 }
 
-func timelinePanel(kind model.Kind, mean, single []point, end float64, k int) (*plot.Plot, error) {
+func timelinePanel(kind policy.Kind, mean, single []point, end float64, k int) (*plot.Plot, error) {
 	p := newPanel(string(kind), "tick", "")
 	xs, ys := newSpan(), newSpan()
 	xs.add(0, end)

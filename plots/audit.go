@@ -6,7 +6,7 @@ import (
 	"image/color"
 
 	"github.com/herdlab/herd/analysis"
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -92,7 +92,7 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 		for i, d := range data {
 			g, c := presetGlyph, grey
 			if !d.Preset {
-				g, c = bigger(policyGlyph(model.Kind(d.Policy))), policyColor(model.Kind(d.Policy))
+				g, c = bigger(policyGlyph(policy.Kind(d.Policy))), policyColor(policy.Kind(d.Policy))
 			}
 			// A completion bought by abandoning clients is not a fast
 			// finish: drawn hollow and pale, so that it does not read as
@@ -107,7 +107,7 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 		row.Panels = append(row.Panels, p)
 	}
 	keys := []Key{{"library preset (its defaults)", []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: presetGlyph}}}}
-	for _, k := range model.Kinds() {
+	for _, k := range policy.Kinds() {
 		if !k.IsPreset() {
 			keys = append(keys, Key{string(k), []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: bigger(policyGlyph(k))}}})
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -79,13 +80,13 @@ const blogFile = "plots/data/aws-blog-simulator.csv"
 type blogMean struct{ time, calls float64 }
 
 // blogPolicies are the simulator's names of herd's policies.
-var blogPolicies = map[string]model.Kind{
-	"None": model.None, "Exponential": model.Expo, "FullJitter": model.Full,
-	"EqualJitter": model.Equal, "Decorr": model.Decorrelated,
+var blogPolicies = map[string]policy.Kind{
+	"None": policy.None, "Exponential": policy.Expo, "FullJitter": policy.Full,
+	"EqualJitter": policy.Equal, "Decorr": policy.Decorrelated,
 }
 
 // blogMeans parses blogOutput by policy and client count.
-func blogMeans() (map[model.Kind]map[int]blogMean, error) {
+func blogMeans() (map[policy.Kind]map[int]blogMean, error) {
 	recs, err := csv.NewReader(strings.NewReader(blogOutput)).ReadAll()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", blogFile, err)
@@ -93,7 +94,7 @@ func blogMeans() (map[model.Kind]map[int]blogMean, error) {
 	if len(recs) < 2 || strings.Join(recs[0], ",") != "clients,time,calls,Algorithm" {
 		return nil, fmt.Errorf("%s: want the simulator's header clients,time,calls,Algorithm and rows", blogFile)
 	}
-	out := map[model.Kind]map[int]blogMean{}
+	out := map[policy.Kind]map[int]blogMean{}
 	for i, r := range recs[1:] {
 		kind, ok := blogPolicies[r[3]]
 		if !ok {
@@ -119,7 +120,7 @@ var blogGlyph = draw.GlyphStyle{Color: black, Radius: vg.Points(3.5), Shape: dra
 // awsSideBySide is how far (in clients) full and equal are moved apart
 // along x: their calls are within 2% of each other, and full would hide
 // under equal.
-var awsSideBySide = map[model.Kind]float64{model.Full: -1.5, model.Equal: 1.5}
+var awsSideBySide = map[policy.Kind]float64{policy.Full: -1.5, policy.Equal: 1.5}
 
 // drawAWS draws one panel of series against the client count, with the
 // blog simulator's means (blog picks the metric) overlaid.
@@ -136,7 +137,7 @@ func drawAWS(cfg Config, rows []analysis.AWSRow, series []analysis.Series, title
 	pts := make([][]point, len(series))
 	var blogPts []point
 	for i, s := range series {
-		kind := model.Kind(s.Policy)
+		kind := policy.Kind(s.Policy)
 		for _, q := range s.Points {
 			pts[i] = append(pts[i], meanAt(q.X+awsSideBySide[kind], q.Estimate))
 			xs.add(q.X)
@@ -166,9 +167,9 @@ func drawAWS(cfg Config, rows []analysis.AWSRow, series []analysis.Series, title
 		// this two-and-a-half-decade axis.
 		p.Y.Tick.Marker = powerTicks{200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000}
 	}
-	var kinds []model.Kind
+	var kinds []policy.Kind
 	for i, s := range series {
-		kind := model.Kind(s.Policy)
+		kind := policy.Kind(s.Policy)
 		kinds = append(kinds, kind)
 		if err := addBandedCurve(p, pts[i], policyColor(kind), policyGlyph(kind)); err != nil {
 			return nil, err
@@ -220,10 +221,10 @@ func drawAWS(cfg Config, rows []analysis.AWSRow, series []analysis.Series, title
 // awsRatioPanel draws the jittered policies' means divided by full's mean
 // at the same N, with their 95% intervals divided likewise (full's own
 // uncertainty, under 1%, is left out), and the blog simulator's ratios.
-func awsRatioPanel(series []analysis.Series, pts [][]point, means map[model.Kind]map[int]blogMean, blog func(blogMean) float64, xs span) (*plot.Plot, error) {
+func awsRatioPanel(series []analysis.Series, pts [][]point, means map[policy.Kind]map[int]blogMean, blog func(blogMean) float64, xs span) (*plot.Plot, error) {
 	var full []point
 	for i, s := range series {
-		if model.Kind(s.Policy) == model.Full {
+		if policy.Kind(s.Policy) == policy.Full {
 			full = pts[i]
 		}
 	}
@@ -233,10 +234,10 @@ func awsRatioPanel(series []analysis.Series, pts [][]point, means map[model.Kind
 	p := newPanel("", "clients N", "")
 	ys := newSpan()
 	ys.add(1)
-	ratios := map[model.Kind][]point{}
+	ratios := map[policy.Kind][]point{}
 	var blogPts []point
 	for i, s := range series {
-		kind := model.Kind(s.Policy)
+		kind := policy.Kind(s.Policy)
 		if !slices.Contains(analysis.Jittered, kind) {
 			continue
 		}
@@ -245,7 +246,7 @@ func awsRatioPanel(series []analysis.Series, pts [][]point, means map[model.Kind
 			ratios[kind] = append(ratios[kind], point{q.x, q.y / f, q.lo / f, q.hi / f})
 			n := int(math.Round(q.x - awsSideBySide[kind]))
 			if b, ok := means[kind][n]; ok {
-				if bf, ok := means[model.Full][n]; ok {
+				if bf, ok := means[policy.Full][n]; ok {
 					blogPts = append(blogPts, point{q.x, blog(b) / blog(bf), 0, 0})
 					blogPts[len(blogPts)-1].lo, blogPts[len(blogPts)-1].hi = blogPts[len(blogPts)-1].y, blogPts[len(blogPts)-1].y
 				}

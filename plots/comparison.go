@@ -6,6 +6,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -23,7 +24,7 @@ var comparisonClients = []int{50, 100, 200}
 // means (30 trials each; the article has no row for none).
 func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 	opt := cfg.options(comparisonTrials)
-	kinds := model.Kinds()
+	kinds := policy.Kinds()
 	total := len(comparisonClients) * len(kinds)
 	rows, err := analysis.ReproduceSeed(ctx, opt, func(done, _ int) { cfg.progress(done, total) })
 	if err != nil {
@@ -33,12 +34,12 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 		sum       analysis.Summary
 		published *[2]stats.Published // calls, completion: the article's mean ± sd
 	}
-	cells := map[int]map[model.Kind]cell{}
+	cells := map[int]map[policy.Kind]cell{}
 	for _, n := range comparisonClients {
-		cells[n] = map[model.Kind]cell{}
+		cells[n] = map[policy.Kind]cell{}
 	}
 	for _, r := range rows {
-		cells[r.Clients][model.Kind(r.Policy)] = cell{r.Summary, &[2]stats.Published{r.Calls.Published, r.Completion.Published}}
+		cells[r.Clients][policy.Kind(r.Policy)] = cell{r.Summary, &[2]stats.Published{r.Calls.Published, r.Completion.Published}}
 	}
 	var missing []model.Scenario
 	for _, n := range comparisonClients {
@@ -78,7 +79,7 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 				title = fmt.Sprintf("N = %d clients", n)
 			}
 			p := newPanel(title, "", "")
-			pts := map[model.Kind]point{}
+			pts := map[policy.Kind]point{}
 			ys := newSpan()
 			var published []point
 			for i, kind := range kinds {
@@ -148,7 +149,7 @@ var articleGlyph = draw.GlyphStyle{Color: black, Radius: vg.Points(4.5), Shape: 
 
 // policyMarkerKeys are legend entries for estimates drawn as glyphs with
 // error bars.
-func policyMarkerKeys(kinds []model.Kind) []Key {
+func policyMarkerKeys(kinds []policy.Kind) []Key {
 	var keys []Key
 	for _, kind := range kinds {
 		keys = append(keys, Key{string(kind), []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: bigger(policyGlyph(kind))}}})

@@ -7,7 +7,7 @@ import (
 	"math"
 
 	"github.com/herdlab/herd/analysis"
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/control"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -46,7 +46,7 @@ func RecoveryVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	series := make([]analysis.RecoverySeries, len(ctls))
 	for done := range len(ctls) {
 		i := len(ctls) - 1 - done
-		s, err := analysis.RecoveryVersusLoad(ctx, sc, base, []model.Controls{ctls[i]}, recoveryLoads, opt)
+		s, err := analysis.RecoveryVersusLoad(ctx, sc, base, []control.Controls{ctls[i]}, recoveryLoads, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +179,7 @@ func addDodged(p *plot.Plot, pts []point, dx float64, sty policyStyle) error {
 }
 
 // controlKeys are the legend entries of estimates by retry control.
-func controlKeys(ctls []model.Controls) []Key {
+func controlKeys(ctls []control.Controls) []Key {
 	var keys []Key
 	for _, ctl := range ctls {
 		s := controlStyle(ctl)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/solve"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -93,7 +94,7 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		// should close in on its line.
 		var exact []float64
 		if cohort.markov {
-			m, err := model.MarkovChain(sc, model.MarkovOptions{MaxStates: markovStates})
+			m, err := solve.MarkovChain(sc, solve.MarkovOptions{MaxStates: markovStates})
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}

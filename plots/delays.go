@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -14,24 +14,24 @@ import (
 
 // delayFigureOptions resolve the registered figure's laws finely enough
 // for a line's width and quickly enough for the golden test.
-var delayFigureOptions = model.DelayOptions{Cells: 1 << 14, JointCells: 1 << 18}
+var delayFigureOptions = policy.DelayOptions{Cells: 1 << 14, JointCells: 1 << 18}
 
 // delayPanels are the policies of the delay-waits figure: Polly's V2 (the
 // library question), decorrelated (whose backing off is in doubt), Full
 // Jitter and cenkalti/backoff beside them, each with its own retry count.
 func delayPanels() []struct {
-	Policy model.Policy
+	Policy policy.Policy
 	Count  int
 } {
-	polly, _ := model.LookupPreset("polly-v8-expo-jitter")
-	cenkalti, _ := model.LookupPreset("cenkalti-v4")
+	polly, _ := policy.LookupPreset("polly-v8-expo-jitter")
+	cenkalti, _ := policy.LookupPreset("cenkalti-v4")
 	return []struct {
-		Policy model.Policy
+		Policy policy.Policy
 		Count  int
 	}{
 		{polly.Policy(0), polly.Retries},
-		{model.Policy{Kind: model.Decorrelated, Base: 1, Cap: 32}, 10},
-		{model.Policy{Kind: model.Full, Base: 1, Cap: 32}, 10},
+		{policy.Policy{Kind: policy.Decorrelated, Base: 1, Cap: 32}, 10},
+		{policy.Policy{Kind: policy.Full, Base: 1, Cap: 32}, 10},
 		{cenkalti.Policy(0), 10},
 	}
 }
@@ -46,7 +46,7 @@ func DelayWaits(ctx context.Context, cfg Config) (*Drawing, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		a, err := model.Delays(pc.Policy, pc.Count, delayFigureOptions)
+		a, err := policy.Delays(pc.Policy, pc.Count, delayFigureOptions)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", pc.Policy.Kind, err)
 		}
@@ -74,7 +74,7 @@ func DelayWaits(ctx context.Context, cfg Config) (*Drawing, error) {
 
 // WaitFigure draws the laws of one analysis' total waits: the figure of
 // herd delays --figure.
-func WaitFigure(a model.DelayAnalysis) (*Drawing, error) {
+func WaitFigure(a policy.DelayAnalysis) (*Drawing, error) {
 	p, err := waitPanel(a, delayPanelTitle(a.Policy))
 	if err != nil {
 		return nil, err
@@ -96,11 +96,11 @@ func waitKeys() []Key {
 	}
 }
 
-func delayPanelTitle(p model.Policy) string {
+func delayPanelTitle(p policy.Policy) string {
 	switch p.Kind {
-	case model.Expo, model.Full, model.Equal, model.Decorrelated:
+	case policy.Expo, policy.Full, policy.Equal, policy.Decorrelated:
 		return fmt.Sprintf("%s (base %g, cap %g)", p.Kind, p.Base, p.Cap)
-	case model.Fixed:
+	case policy.Fixed:
 		return fmt.Sprintf("fixed (delay %g)", p.FixedDelay)
 	}
 	s := string(p.Kind)
@@ -115,7 +115,7 @@ func delayPanelTitle(p model.Policy) string {
 
 // waitPanel draws the CDF of the total wait until each retry of a, the
 // later retries darker, with each median marked and labelled.
-func waitPanel(a model.DelayAnalysis, title string) (*plot.Plot, error) {
+func waitPanel(a policy.DelayAnalysis, title string) (*plot.Plot, error) {
 	unit := "ticks"
 	if a.Unit == "s" {
 		unit = "s"

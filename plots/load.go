@@ -12,6 +12,8 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -26,7 +28,7 @@ type loadSweep struct {
 	trials int
 	seed   uint64
 	// at[i][policy][j] summarizes k = Capacities[i], load Loads[j].
-	at []map[model.Kind][]analysis.Summary
+	at []map[policy.Kind][]analysis.Summary
 }
 
 // runLoadSweep simulates the sweep, each point once per run (its second
@@ -41,11 +43,11 @@ func runLoadSweep(ctx context.Context, cfg Config) (loadSweep, error) {
 // meanFields is the mean field (default options) of every scenario, in
 // their order: several at once (analysis.EachPoint), each computed once
 // per run (analysis.Cached; it depends on the scenario alone).
-func meanFields(ctx context.Context, scs []model.Scenario, workers int) ([]model.MeanField, error) {
-	out := make([]model.MeanField, len(scs))
+func meanFields(ctx context.Context, scs []model.Scenario, workers int) ([]solve.MeanField, error) {
+	out := make([]solve.MeanField, len(scs))
 	err := analysis.EachPoint(ctx, len(scs), workers, func(ctx context.Context, i int) error {
-		m, err := analysis.Cached(ctx, "mean-field", scs[i], montecarlo.Options{}, func() (model.MeanField, error) {
-			return model.MeanFieldModel(scs[i], model.MeanFieldOptions{})
+		m, err := analysis.Cached(ctx, "mean-field", scs[i], montecarlo.Options{}, func() (solve.MeanField, error) {
+			return solve.MeanFieldModel(scs[i], solve.MeanFieldOptions{})
 		})
 		if err != nil {
 			return fmt.Errorf("mean field of %s, k = %d, N = %d: %w", scs[i].Policy.Kind, scs[i].Capacity, scs[i].Clients, err)
@@ -67,8 +69,8 @@ func CallsVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 		func(sum analysis.Summary) stats.Estimate {
 			return sum.Calls.Scale(1 / float64(sum.Scenario.Clients))
 		},
-		func(c model.Closed) float64 { return float64(c.Calls) / float64(c.Scenario.Clients) },
-		func(m model.MeanField) float64 { return m.Calls / float64(m.Scenario.Clients) })
+		func(c solve.Closed) float64 { return float64(c.Calls) / float64(c.Scenario.Clients) },
+		func(m solve.MeanField) float64 { return m.Calls / float64(m.Scenario.Clients) })
 }
 
 // CompletionVersusLoad draws completion against N/k, one panel per k.
@@ -80,20 +82,20 @@ func CompletionVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	return s.draw(ctx, cfg, "Completion time against load N/k",
 		"completion (ticks)",
 		func(sum analysis.Summary) stats.Estimate { return sum.Completion.Estimate },
-		func(c model.Closed) float64 { return float64(c.Completion) },
-		func(m model.MeanField) float64 { return m.Completion })
+		func(c solve.Closed) float64 { return float64(c.Completion) },
+		func(m solve.MeanField) float64 { return m.Completion })
 }
 
 // draw makes one panel per capacity with every policy's Monte Carlo means
 // and 95% bands, the closed form of the policies without jitter (solid) and
 // the mean field of the jittered ones (dashed), on shared log axes.
 func (s loadSweep) draw(ctx context.Context, cfg Config, title, yLabel string, metric func(analysis.Summary) stats.Estimate,
-	exact func(model.Closed) float64, approx func(model.MeanField) float64) (*Drawing, error) {
+	exact func(solve.Closed) float64, approx func(solve.MeanField) float64) (*Drawing, error) {
 	kinds := s.Kinds
 	ys := newSpan()
-	pts := make([]map[model.Kind][]point, len(s.at))
+	pts := make([]map[policy.Kind][]point, len(s.at))
 	for i, byKind := range s.at {
-		pts[i] = map[model.Kind][]point{}
+		pts[i] = map[policy.Kind][]point{}
 		for _, kind := range kinds {
 			for j, sum := range byKind[kind] {
 				if sum.Calls == nil {
@@ -106,13 +108,13 @@ func (s loadSweep) draw(ctx context.Context, cfg Config, title, yLabel string, m
 	}
 	// The closed form of each policy whose waits are certain (none, fixed,
 	// expo: ClosedForm refuses the others, which is how they are told apart).
-	closed := make([]map[model.Kind][]point, len(s.at))
+	closed := make([]map[policy.Kind][]point, len(s.at))
 	for i, k := range s.Capacities {
-		closed[i] = map[model.Kind][]point{}
+		closed[i] = map[policy.Kind][]point{}
 		for _, kind := range kinds {
 			for _, load := range s.Loads {
-				c, err := model.ClosedForm(s.Scenario(k, load, kind))
-				var no *model.Unsupported
+				c, err := solve.ClosedForm(s.Scenario(k, load, kind))
+				var no *solve.Unsupported
 				if errors.As(err, &no) {
 					break
 				}
@@ -141,9 +143,9 @@ func (s loadSweep) draw(ctx context.Context, cfg Config, title, yLabel string, m
 	if err != nil {
 		return nil, err
 	}
-	field := make([]map[model.Kind][]point, len(s.at))
+	field := make([]map[policy.Kind][]point, len(s.at))
 	for i := range s.Capacities {
-		field[i] = map[model.Kind][]point{}
+		field[i] = map[policy.Kind][]point{}
 		for _, kind := range kinds {
 			if closed[i][kind] != nil {
 				continue
@@ -162,10 +164,10 @@ func (s loadSweep) draw(ctx context.Context, cfg Config, title, yLabel string, m
 	// model's value, in percent. On the first row the bands are narrower
 	// than the glyphs; here they show, and so does how far the mean field
 	// is from the simulation.
-	resid := make([]map[model.Kind][]point, len(s.at))
+	resid := make([]map[policy.Kind][]point, len(s.at))
 	rs := newSpan()
 	for i := range s.at {
-		resid[i] = map[model.Kind][]point{}
+		resid[i] = map[policy.Kind][]point{}
 		for _, kind := range kinds {
 			ref := closed[i][kind]
 			if ref == nil {
@@ -273,7 +275,7 @@ const loadDodge = 1.12
 // so that the glyphs of policies with equal values lie side by side: the
 // policies without jitter (the first half) and the jittered ones each
 // spread from 1/loadDodge to loadDodge.
-func sideBySide(pts []point, kinds []model.Kind, kind model.Kind) []point {
+func sideBySide(pts []point, kinds []policy.Kind, kind policy.Kind) []point {
 	i := slices.Index(kinds, kind)
 	group := len(kinds) / 2
 	if group < 2 || i < 0 {
@@ -292,7 +294,7 @@ func sideBySide(pts []point, kinds []model.Kind, kind model.Kind) []point {
 // addEstimates draws one policy's Monte Carlo estimates: the 95% band and
 // a glyph at each mean. The means are not joined: every policy has a
 // model's line (closed form or mean field) beside them.
-func addEstimates(p *plot.Plot, pts []point, kind model.Kind) error {
+func addEstimates(p *plot.Plot, pts []point, kind policy.Kind) error {
 	b, err := band(p, pts, translucent(policyColor(kind)))
 	if err != nil {
 		return err
@@ -307,7 +309,7 @@ func addEstimates(p *plot.Plot, pts []point, kind model.Kind) error {
 }
 
 // policyKeys are the legend entries of Monte Carlo estimates by policy.
-func policyKeys(kinds []model.Kind) []Key {
+func policyKeys(kinds []policy.Kind) []Key {
 	var keys []Key
 	for _, kind := range kinds {
 		sw := &plotter.Polygon{Color: translucent(policyColor(kind))}

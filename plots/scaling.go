@@ -7,8 +7,8 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/claims"
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -42,7 +42,7 @@ func LocalExponents(ctx context.Context, cfg Config) (*Drawing, error) {
 			p := newPanel(fmt.Sprintf("%s: %s", m.title, me.name), "N at the doubling's midpoint (N to 2N, log axis)", "")
 			xs, ys := newSpan(), newSpan()
 			ys.add(me.power)
-			pts := map[model.Kind][]point{}
+			pts := map[policy.Kind][]point{}
 			for _, kind := range claims.ScalingKinds {
 				rungs, ok := s.Ladder(m.name, kind)
 				if !ok {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
@@ -44,7 +44,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 	xs.add(study.Caps[0], study.Caps[nc-1])
 	var rows []Row
 	for mi, m := range metrics {
-		pts := map[model.Kind][][]point{}
+		pts := map[policy.Kind][][]point{}
 		ys := newSpan()
 		for _, kind := range study.Kinds {
 			for b := range study.Bases {
@@ -212,7 +212,7 @@ func differenceMap(study analysis.SensitivityGrid, title, barLabel string, diff 
 }
 
 // joinKinds and joinValues write a sweep's lists as its flags take them.
-func joinKinds(ks []model.Kind) string {
+func joinKinds(ks []policy.Kind) string {
 	var out []string
 	for _, k := range ks {
 		out = append(out, string(k))

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"image/color"
 
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/control"
+	"github.com/herdlab/herd/policy"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -32,19 +33,19 @@ type policyStyle struct {
 }
 
 // policyStyles fixes the look of each policy once, for all figures.
-var policyStyles = map[model.Kind]policyStyle{
-	model.None:         {black, draw.CircleGlyph{}},
-	model.Fixed:        {orange, draw.TriangleGlyph{}},
-	model.Expo:         {reddishPurple, draw.BoxGlyph{}},
-	model.Full:         {bluishGreen, draw.SquareGlyph{}},
-	model.Equal:        {blue, draw.PyramidGlyph{}},
-	model.Decorrelated: {vermillion, draw.RingGlyph{}},
+var policyStyles = map[policy.Kind]policyStyle{
+	policy.None:         {black, draw.CircleGlyph{}},
+	policy.Fixed:        {orange, draw.TriangleGlyph{}},
+	policy.Expo:         {reddishPurple, draw.BoxGlyph{}},
+	policy.Full:         {bluishGreen, draw.SquareGlyph{}},
+	policy.Equal:        {blue, draw.PyramidGlyph{}},
+	policy.Decorrelated: {vermillion, draw.RingGlyph{}},
 }
 
-func policyColor(k model.Kind) color.NRGBA { return policyStyles[k].color }
+func policyColor(k policy.Kind) color.NRGBA { return policyStyles[k].color }
 
 // policyGlyph is the glyph that marks a Monte Carlo estimate of policy k.
-func policyGlyph(k model.Kind) draw.GlyphStyle {
+func policyGlyph(k policy.Kind) draw.GlyphStyle {
 	s := policyStyles[k]
 	return draw.GlyphStyle{Color: s.color, Radius: vg.Points(3), Shape: s.shape}
 }
@@ -100,13 +101,13 @@ var gridColor = color.NRGBA{0xe4, 0xe4, 0xe4, 0xff}
 // open-loop traffic, where the policy is always Full Jitter: colour and
 // glyph tell the controls apart (no control is black, as a baseline).
 // Combinations take the look of their first control.
-func controlStyle(c model.Controls) policyStyle {
+func controlStyle(c control.Controls) policyStyle {
 	switch {
 	case c.MaxAttempts > 0:
 		return policyStyle{orange, draw.TriangleGlyph{}}
-	case c.Bucket.Kind == model.AWSBucket:
+	case c.Bucket.Kind == control.AWSBucket:
 		return policyStyle{blue, draw.SquareGlyph{}}
-	case c.Bucket.Kind == model.BrookerBucket:
+	case c.Bucket.Kind == control.BrookerBucket:
 		return policyStyle{vermillion, draw.RingGlyph{}}
 	case c.Breaker.Window > 0:
 		return policyStyle{reddishPurple, draw.PyramidGlyph{}}
@@ -115,7 +116,7 @@ func controlStyle(c model.Controls) policyStyle {
 }
 
 // controlName is a set of controls as a legend reads it.
-func controlName(c model.Controls) string {
+func controlName(c control.Controls) string {
 	if s := c.String(); s != "none" {
 		return s
 	}
@@ -179,10 +180,10 @@ var glyphNames = map[draw.GlyphDrawer]struct {
 }
 
 // Palette is every textbook policy's colour and glyph in the figures, in
-// the order of model.Kinds.
+// the order of policy.Kinds.
 func Palette() []PaletteEntry {
 	var out []PaletteEntry
-	for _, k := range model.Kinds() {
+	for _, k := range policy.Kinds() {
 		s, ok := policyStyles[k]
 		if !ok {
 			continue

@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/herdlab/herd/analysis"
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/control"
+	"github.com/herdlab/herd/policy"
 )
 
 // TestControlStylesDistinct: the figures of open-loop traffic tell the
@@ -28,8 +29,8 @@ func TestControlStylesDistinct(t *testing.T) {
 		}
 		colours[s.color], glyphs[s.shape] = name, name
 	}
-	if controlName(model.Controls{}) != "no control" {
-		t.Errorf("the empty set of controls is named %q", controlName(model.Controls{}))
+	if controlName(control.Controls{}) != "no control" {
+		t.Errorf("the empty set of controls is named %q", controlName(control.Controls{}))
 	}
 }
 
@@ -87,7 +88,7 @@ func TestNotebooksUseHerdsPalette(t *testing.T) {
 		t.Error("notebooks/herdjson.py no longer reads the palette from herd plots --palette")
 	}
 	for _, e := range Palette() {
-		if c := policyColor(model.Kind(e.Policy)); fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) != e.Color {
+		if c := policyColor(policy.Kind(e.Policy)); fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) != e.Color {
 			t.Errorf("Palette gives %s for %s, the figures draw %v", e.Color, e.Policy, c)
 		}
 	}

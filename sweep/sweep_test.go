@@ -13,6 +13,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 )
 
 func TestNumbers(t *testing.T) {
@@ -48,8 +49,8 @@ func TestPoints(t *testing.T) {
 		t.Fatalf("%d points, want 2·2·3", len(pts))
 	}
 	// clients varies slowest, then policy, then cap.
-	if pts[0].Clients != 10 || pts[0].Policy.Kind != model.Full || pts[0].Policy.Cap != 8 ||
-		pts[1].Policy.Cap != 16 || pts[3].Policy.Kind != model.Expo || pts[6].Clients != 20 {
+	if pts[0].Clients != 10 || pts[0].Policy.Kind != policy.Full || pts[0].Policy.Cap != 8 ||
+		pts[1].Policy.Cap != 16 || pts[3].Policy.Kind != policy.Expo || pts[6].Clients != 20 {
 		t.Errorf("grid order: %+v", pts[:4])
 	}
 	spec.Grid["base"] = "4,16"
@@ -68,7 +69,7 @@ func TestPoints(t *testing.T) {
 		t.Errorf("limits applied as %+v", p)
 	}
 	pre, err := (SweepSpec{Grid: Grid{"policy": "grpc-retry"}}).Points()
-	if ps, _ := model.LookupPreset("grpc-retry"); err != nil || pre[0].Policy.Retries != ps.Retries {
+	if ps, _ := policy.LookupPreset("grpc-retry"); err != nil || pre[0].Policy.Retries != ps.Retries {
 		t.Errorf("a preset without --retries keeps its own limit: %+v, %v", pre, err)
 	}
 	var ge *GridError

@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -21,8 +22,8 @@ type chainFlags struct {
 
 func (f *chainFlags) register(c *cobra.Command) {
 	fs := c.Flags()
-	fs.IntVar(&f.maxBacklog, "max-backlog", model.DefaultChainBacklog, fmt.Sprintf("chain, open loop: live requests beyond which a path leaves the chain as overflowed (1…%d)", 65535))
-	fs.IntVar(&f.maxQueue, "max-queue", model.DefaultChainQueue, fmt.Sprintf("chain, open loop: queue length beyond which a path leaves the chain as overflowed (1…%d)", 65535))
+	fs.IntVar(&f.maxBacklog, "max-backlog", solve.DefaultChainBacklog, fmt.Sprintf("chain, open loop: live requests beyond which a path leaves the chain as overflowed (1…%d)", 65535))
+	fs.IntVar(&f.maxQueue, "max-queue", solve.DefaultChainQueue, fmt.Sprintf("chain, open loop: queue length beyond which a path leaves the chain as overflowed (1…%d)", 65535))
 }
 
 // chainDetail is what the queue chain adds to herd model's JSON.
@@ -42,7 +43,7 @@ type chainDetail struct {
 	MaxBacklog    int               `json:"max_backlog,omitempty"`
 	MaxQueue      int               `json:"max_queue,omitempty"`
 	Truncated     float64           `json:"truncated"`
-	Stationary    *model.Stationary `json:"stationary,omitempty"`
+	Stationary    *solve.Stationary `json:"stationary,omitempty"`
 	// Per tick: expected queue length after it, useful and wasted
 	// completions in it, live requests after it.
 	QueueMean   []float64 `json:"queue_mean"`
@@ -75,7 +76,7 @@ func (f *chainFlags) options(fs *pflag.FlagSet, opts *modelOptions, traffic *tra
 	if err != nil {
 		return err
 	}
-	if opts.Method != model.MethodChain {
+	if opts.Method != solve.MethodChain {
 		for _, n := range []string{"max-backlog", "max-queue"} {
 			if fs.Changed(n) {
 				return usageError{fmt.Errorf("--%s needs --method chain", n)}
@@ -93,16 +94,16 @@ func (f *chainFlags) options(fs *pflag.FlagSet, opts *modelOptions, traffic *tra
 		opts.Solve.Traffic = &tr
 	}
 	opts.Solve.Controls = ctl
-	opts.Solve.Chain = model.QueueChainOptions{MaxBacklog: f.maxBacklog, MaxQueue: f.maxQueue, Tail: 1e-12}
+	opts.Solve.Chain = solve.QueueChainOptions{MaxBacklog: f.maxBacklog, MaxQueue: f.maxQueue, Tail: 1e-12}
 	return nil
 }
 
 // chainResult fills herd model's result from the queue chain and says its
 // validity: exact, or conditional on the mass the chain did not follow
 // (unfinished at the horizon, overflowed, cut).
-func chainResult(res *modelResult, r model.QueueChain, sc model.Scenario) (analysis.Validity, []string) {
+func chainResult(res *modelResult, r solve.QueueChain, sc model.Scenario) (analysis.Validity, []string) {
 	if r.Distribution != nil {
-		m := model.Markov{Distribution: r.Distribution}
+		m := solve.Markov{Distribution: r.Distribution}
 		res.Completion.Quantiles = map[string]quantileValue{}
 		for _, p := range stats.Percentiles {
 			res.Completion.Quantiles[p.Name] = quantileValue{float64(m.Quantile(p.P))}

@@ -15,6 +15,7 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/plots"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
@@ -95,7 +96,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 			}
 			if !spec.Given("tick") {
 				// One tick for every policy, textbook or preset.
-				if spec, err = spec.With("tick", model.DefaultTick.String()); err != nil {
+				if spec, err = spec.With("tick", policy.DefaultTick.String()); err != nil {
 					return usageError{err}
 				}
 			}
@@ -457,12 +458,12 @@ func describePolicyOf(sc model.Scenario, tick time.Duration) string {
 	s := string(p.Kind)
 	switch {
 	case p.Kind.IsPreset():
-		if ps, ok := model.LookupPreset(p.Kind); ok {
+		if ps, ok := policy.LookupPreset(p.Kind); ok {
 			s = ps.Library + " " + ps.Version + " (library preset): " + ps.Formula
 		}
-	case p.Kind == model.Fixed:
+	case p.Kind == policy.Fixed:
 		s += ", delay " + ticks(p.FixedDelay)
-	case p.Kind == model.None:
+	case p.Kind == policy.None:
 		s += ", no delay"
 	default:
 		s += ", base " + ticks(p.Base) + ", cap " + ticks(p.Cap)

@@ -3,13 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/herdlab/herd/policy"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/herdlab/herd/model"
 )
 
 // --policy lists the policies; --policies gives each its parameters, a
@@ -44,7 +43,7 @@ func TestCompareParses(t *testing.T) {
 	if p := o.Scenarios[0].Policy; p.Cap != 64 || p.Base != 1 {
 		t.Errorf("cap 640ms at a 10ms tick: %+v", p)
 	}
-	if p := o.Scenarios[2].Policy; p.Kind != model.Equal || p.Base != 2 {
+	if p := o.Scenarios[2].Policy; p.Kind != policy.Equal || p.Base != 2 {
 		t.Errorf("base 20ms at a 10ms tick: %+v", p)
 	}
 	// Without --tick every policy is on the presets' 1 s tick.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/plots"
+	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -27,7 +27,7 @@ var delayScenarioFlags = map[string]bool{
 // delaysOptions are what herd delays' flags said.
 type delaysOptions struct {
 	IO     *iostreams
-	Policy model.Policy
+	Policy policy.Policy
 	Count  int // retries 1…Count
 	Cells  int
 	// Figure is the file the CDFs are drawn into ("": none), FigureFormat
@@ -82,13 +82,13 @@ or .pdf).`,
 			}
 			opts.Policy = sc.Policy
 			if !c.Flags().Changed("count") {
-				opts.Count = model.DefaultDelayCount(sc.Policy)
+				opts.Count = policy.DefaultDelayCount(sc.Policy)
 			}
-			if opts.Count < 1 || opts.Count > model.MaxDelayRetries {
-				return usageError{fmt.Errorf("--count must be an integer in [1, %d], got %d", model.MaxDelayRetries, opts.Count)}
+			if opts.Count < 1 || opts.Count > policy.MaxDelayRetries {
+				return usageError{fmt.Errorf("--count must be an integer in [1, %d], got %d", policy.MaxDelayRetries, opts.Count)}
 			}
-			if opts.Cells < model.MinDelayCells || opts.Cells > model.MaxDelayCells {
-				return usageError{fmt.Errorf("--cells must be an integer in [%d, %d], got %d", model.MinDelayCells, model.MaxDelayCells, opts.Cells)}
+			if opts.Cells < policy.MinDelayCells || opts.Cells > policy.MaxDelayCells {
+				return usageError{fmt.Errorf("--cells must be an integer in [%d, %d], got %d", policy.MinDelayCells, policy.MaxDelayCells, opts.Cells)}
 			}
 			if opts.Figure != "" {
 				opts.FigureFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(opts.Figure)), ".")
@@ -108,8 +108,8 @@ or .pdf).`,
 			_ = c.Flags().MarkHidden(f.Name)
 		}
 	})
-	c.Flags().IntVar(&opts.Count, "count", 0, fmt.Sprintf("retries to analyse, 1…%d (default: the retry limit, or 10 without one); retries past the limit are marked", model.MaxDelayRetries))
-	c.Flags().IntVar(&opts.Cells, "cells", model.DefaultDelayCells, "lattice cells across each law (2^10…2^24): more gives tighter bounds, proportionally slower")
+	c.Flags().IntVar(&opts.Count, "count", 0, fmt.Sprintf("retries to analyse, 1…%d (default: the retry limit, or 10 without one); retries past the limit are marked", policy.MaxDelayRetries))
+	c.Flags().IntVar(&opts.Cells, "cells", policy.DefaultDelayCells, "lattice cells across each law (2^10…2^24): more gives tighter bounds, proportionally slower")
 	c.Flags().StringVar(&opts.Figure, "figure", "", "also draw the CDFs of the total waits into this file (.svg, .png or .pdf)")
 	out.register(c)
 	return c
@@ -117,16 +117,16 @@ or .pdf).`,
 
 // delaysResult is the JSON document of herd delays.
 type delaysResult struct {
-	Policy     string           `json:"policy"`
-	Scenario   delayPolicyJSON  `json:"parameters"`
-	Unit       string           `json:"unit"`
-	Rounding   string           `json:"rounding"`
-	Method     string           `json:"method"`
-	RelErr     float64          `json:"max_relative_error"`
-	Rows       []model.DelayRow `json:"retries"`
-	GiveUp     *model.GiveUp    `json:"give_up,omitempty"`
-	Notes      []string         `json:"notes,omitempty"`
-	Provenance Provenance       `json:"provenance"`
+	Policy     string            `json:"policy"`
+	Scenario   delayPolicyJSON   `json:"parameters"`
+	Unit       string            `json:"unit"`
+	Rounding   string            `json:"rounding"`
+	Method     string            `json:"method"`
+	RelErr     float64           `json:"max_relative_error"`
+	Rows       []policy.DelayRow `json:"retries"`
+	GiveUp     *policy.GiveUp    `json:"give_up,omitempty"`
+	Notes      []string          `json:"notes,omitempty"`
+	Provenance Provenance        `json:"provenance"`
 }
 
 type delayPolicyJSON struct {
@@ -142,7 +142,7 @@ type delayPolicyJSON struct {
 const noRounding = "none: the unrounded delays a library waits (no tick rounding)"
 
 func delaysRun(opts *delaysOptions) error {
-	a, err := model.Delays(opts.Policy, opts.Count, model.DelayOptions{Cells: opts.Cells})
+	a, err := policy.Delays(opts.Policy, opts.Count, policy.DelayOptions{Cells: opts.Cells})
 	if err != nil {
 		return err
 	}
@@ -184,19 +184,19 @@ func validFigureFormat(f string) bool {
 	return false
 }
 
-func delaysJSON(a model.DelayAnalysis) delaysResult {
+func delaysJSON(a policy.DelayAnalysis) delaysResult {
 	p := a.Policy
 	j := delayPolicyJSON{Retries: p.Retries}
 	if !p.Kind.IsPreset() {
 		switch p.Kind {
-		case model.Fixed:
+		case policy.Fixed:
 			j.FixedDelay = p.FixedDelay
-		case model.Expo, model.Full, model.Equal, model.Decorrelated, model.LogLog, model.Sawtooth, model.Window:
+		case policy.Expo, policy.Full, policy.Equal, policy.Decorrelated, policy.LogLog, policy.Sawtooth, policy.Window:
 			j.Base, j.Cap = p.Base, p.Cap
-		case model.Poly:
+		case policy.Poly:
 			j.Base, j.Cap, j.Exponent = p.Base, p.Cap, p.Exponent
 			if j.Exponent == 0 {
-				j.Exponent = model.DefaultExponent
+				j.Exponent = policy.DefaultExponent
 			}
 		}
 	}
@@ -211,7 +211,7 @@ func delaysJSON(a model.DelayAnalysis) delaysResult {
 }
 
 // describePolicy says the policy and its limits in one line.
-func describePolicy(a model.DelayAnalysis) string {
+func describePolicy(a policy.DelayAnalysis) string {
 	p := a.Policy
 	s := p.Describe()
 	unit := "ticks"
@@ -226,7 +226,7 @@ func describePolicy(a model.DelayAnalysis) string {
 
 // num prints a value to the precision its bound supports (at least 4 and
 // at most 6 significant digits).
-func num(b model.Bound) string {
+func num(b policy.Bound) string {
 	digits := 6
 	if e := b.RelErr(); e > 0 {
 		digits = max(4, min(6, int(-math.Log10(e))))
@@ -236,24 +236,24 @@ func num(b model.Bound) string {
 
 type delayColumn struct {
 	name string
-	get  func(model.Summary) model.Bound
+	get  func(policy.Summary) policy.Bound
 }
 
 var delayColumns = []delayColumn{
-	{"median", func(s model.Summary) model.Bound { return s.Median }},
-	{"mean", func(s model.Summary) model.Bound { return s.Mean }},
-	{"p10", func(s model.Summary) model.Bound { return s.P10 }},
-	{"p90", func(s model.Summary) model.Bound { return s.P90 }},
-	{"p99", func(s model.Summary) model.Bound { return s.P99 }},
-	{"min", func(s model.Summary) model.Bound { return s.Min }},
-	{"max", func(s model.Summary) model.Bound { return s.Max }},
+	{"median", func(s policy.Summary) policy.Bound { return s.Median }},
+	{"mean", func(s policy.Summary) policy.Bound { return s.Mean }},
+	{"p10", func(s policy.Summary) policy.Bound { return s.P10 }},
+	{"p90", func(s policy.Summary) policy.Bound { return s.P90 }},
+	{"p99", func(s policy.Summary) policy.Bound { return s.P99 }},
+	{"min", func(s policy.Summary) policy.Bound { return s.Min }},
+	{"max", func(s policy.Summary) policy.Bound { return s.Max }},
 }
 
-func delaysTable(w io.Writer, a model.DelayAnalysis) error {
+func delaysTable(w io.Writer, a policy.DelayAnalysis) error {
 	fmt.Fprintln(w, describePolicy(a))
 	fmt.Fprintln(w, "Exact laws of the unrounded delays (what the library waits; no tick rounding); nothing simulated.")
 	fmt.Fprintf(w, "Every median, mean and quantile is within %.2g relative of the exact value (proven bounds); min and max are exact.\n", a.RelErr())
-	section := func(title string, get func(model.DelayRow) model.Summary) {
+	section := func(title string, get func(policy.DelayRow) policy.Summary) {
 		fmt.Fprintf(w, "\n%s\n", title)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprint(tw, "n\t")
@@ -274,8 +274,8 @@ func delaysTable(w io.Writer, a model.DelayAnalysis) error {
 		}
 		tw.Flush()
 	}
-	section("delay before retry n", func(r model.DelayRow) model.Summary { return r.Delay })
-	section("total wait until retry n (the sum of the first n delays)", func(r model.DelayRow) model.Summary { return r.Wait })
+	section("delay before retry n", func(r policy.DelayRow) policy.Summary { return r.Delay })
+	section("total wait until retry n (the sum of the first n delays)", func(r policy.DelayRow) policy.Summary { return r.Wait })
 	for _, r := range a.Rows {
 		if r.BeyondLimit {
 			fmt.Fprintf(w, "\n* past the retry limit (%d): the client gives up before this retry.\n", a.Policy.Retries)
@@ -299,7 +299,7 @@ func delaysTable(w io.Writer, a model.DelayAnalysis) error {
 		fmt.Fprintln(tw)
 		tw.Flush()
 		if g.Unresolved > 0 {
-			fmt.Fprintf(w, "probability %.2g not resolved (the computation stopped at retry %d)\n", g.Unresolved, model.MaxDelayRetries)
+			fmt.Fprintf(w, "probability %.2g not resolved (the computation stopped at retry %d)\n", g.Unresolved, policy.MaxDelayRetries)
 		}
 	}
 	for _, n := range a.Notes {
@@ -309,7 +309,7 @@ func delaysTable(w io.Writer, a model.DelayAnalysis) error {
 	return nil
 }
 
-func delaysMarkdown(w io.Writer, a model.DelayAnalysis) error {
+func delaysMarkdown(w io.Writer, a policy.DelayAnalysis) error {
 	fmt.Fprintf(w, "**%s.** Exact laws of the unrounded delays (no tick rounding); every median, mean and quantile within %.2g relative (proven bounds).\n\n", md(describePolicy(a)), a.RelErr())
 	fmt.Fprint(w, "| n |")
 	for _, col := range delayColumns {
@@ -326,7 +326,7 @@ func delaysMarkdown(w io.Writer, a model.DelayAnalysis) error {
 			n += "\\*"
 		}
 		fmt.Fprintf(w, "| %s |", n)
-		for _, s := range []model.Summary{r.Delay, r.Wait} {
+		for _, s := range []policy.Summary{r.Delay, r.Wait} {
 			for _, col := range delayColumns {
 				fmt.Fprintf(w, " %s |", num(col.get(s)))
 			}
@@ -345,7 +345,7 @@ func delaysMarkdown(w io.Writer, a model.DelayAnalysis) error {
 
 // delaysCSV writes one row per quantity and retry with every statistic's
 // value and bound.
-func delaysCSV(w io.Writer, a model.DelayAnalysis) error {
+func delaysCSV(w io.Writer, a policy.DelayAnalysis) error {
 	cw := csv.NewWriter(w)
 	head := []string{"quantity", "n", "unit"}
 	for _, col := range delayColumns {
@@ -353,7 +353,7 @@ func delaysCSV(w io.Writer, a model.DelayAnalysis) error {
 	}
 	cw.Write(head)
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	row := func(quantity, n string, s model.Summary) {
+	row := func(quantity, n string, s policy.Summary) {
 		r := []string{quantity, n, a.Unit}
 		for _, col := range delayColumns {
 			b := col.get(s)

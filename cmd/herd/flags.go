@@ -12,6 +12,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -47,7 +48,7 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	fs.Float64Var(&f.base, "base", d.Policy.Base, "base delay in ticks (> 0); with --server occ in ms, default 5")
 	fs.Float64Var(&f.cap, "cap", d.Policy.Cap, "largest delay in ticks (≥ base); with --server occ in ms, default 2000")
 	fs.Float64Var(&f.fixedDelay, "fixed-delay", d.Policy.FixedDelay, "delay of the fixed policy in ticks (≥ 0); with --server occ in ms, default 10")
-	fs.StringVar(&f.round, "rounding", d.Rounding.String(), "delay to ticks: "+strings.Join(model.RoundingNames(), "|"))
+	fs.StringVar(&f.round, "rounding", d.Rounding.String(), "delay to ticks: "+strings.Join(policy.RoundingNames(), "|"))
 	fs.IntVar(&f.firstWindow, "first-window", d.FirstWindow, "first sends spread uniformly over ticks 0…W−1 (W ≥ 1)")
 	fs.IntVar(&f.horizon, "horizon", 0, "stop unfinished trials at this tick and count them censored (0: automatic)")
 	fs.DurationVar(&f.tick, "tick", 0, "real length of one tick, e.g. 100ms (default 1s for presets; textbook policies keep abstract ticks)")
@@ -61,12 +62,12 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	complete(c, "time", model.TimeNames())
 	complete(c, "server", model.ServerNames())
 	complete(c, "policy", append(append(kindNames(), contentionNames()...), presetNames()...))
-	complete(c, "rounding", model.RoundingNames())
+	complete(c, "rounding", policy.RoundingNames())
 }
 
 func kindNames() []string {
 	var s []string
-	for _, k := range model.Kinds() {
+	for _, k := range policy.Kinds() {
 		s = append(s, string(k))
 	}
 	return s
@@ -76,7 +77,7 @@ func kindList() string { return strings.Join(kindNames(), "|") }
 
 func contentionNames() []string {
 	var s []string
-	for _, k := range model.ContentionKinds() {
+	for _, k := range policy.ContentionKinds() {
 		s = append(s, string(k))
 	}
 	return s
@@ -86,7 +87,7 @@ func contentionNames() []string {
 // (Kind.Formula), for --help.
 func contentionList() string {
 	var s []string
-	for _, k := range model.ContentionKinds() {
+	for _, k := range policy.ContentionKinds() {
 		s = append(s, string(k)+" ("+k.Formula()+")")
 	}
 	return strings.Join(s, "; ")
@@ -94,7 +95,7 @@ func contentionList() string {
 
 func presetNames() []string {
 	var s []string
-	for _, p := range model.Presets() {
+	for _, p := range policy.Presets() {
 		s = append(s, string(p.Name))
 	}
 	return s

@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 var update = flag.Bool("update", false, "rewrite cmd/herd/testdata/*.golden with this herd's outputs")
@@ -191,10 +192,10 @@ func smallValidationGrid(t *testing.T) []analysis.ValidationCase {
 	for _, c := range analysis.DefaultValidationGrid() {
 		sc := c.Scenario
 		switch {
-		case c.Method == analysis.MethodClosed && sc.Clients == 50 && sc.Policy.Kind == model.Expo,
+		case c.Method == analysis.MethodClosed && sc.Clients == 50 && sc.Policy.Kind == policy.Expo,
 			c.Method == analysis.MethodMarkov && sc.Clients == 3 && sc.Server == model.Collision,
-			c.Method == analysis.MethodMeanField && sc.Clients == 1000 && sc.Capacity == 33 && sc.Policy.Kind == model.Full,
-			c.Method == analysis.MethodChain && c.Traffic == nil && sc.Clients == 6 && sc.Capacity == 2 && sc.Queue == model.Queueing{Timeout: 2} && sc.Policy.Kind == model.Full:
+			c.Method == analysis.MethodMeanField && sc.Clients == 1000 && sc.Capacity == 33 && sc.Policy.Kind == policy.Full,
+			c.Method == analysis.MethodChain && c.Traffic == nil && sc.Clients == 6 && sc.Capacity == 2 && sc.Queue == model.Queueing{Timeout: 2} && sc.Policy.Kind == policy.Full:
 			g = append(g, c)
 		}
 	}

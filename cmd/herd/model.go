@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
@@ -20,7 +21,7 @@ type modelOptions struct {
 	Scenario model.Scenario
 	Output   output
 	Method   string
-	Solve    model.SolveOptions
+	Solve    solve.Options
 }
 
 func newCmdModel(f *factory, runF func(*modelOptions) error) *cobra.Command {
@@ -91,7 +92,7 @@ A scenario a method cannot answer exits 1 with the reason.`,
 				return err
 			}
 			opts.Solve.Context = c.Context() // the chains poll it
-			if err := model.CheckMethod(opts.Method, opts.Solve); err != nil {
+			if err := solve.CheckMethod(opts.Method, opts.Solve); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -100,11 +101,11 @@ A scenario a method cannot answer exits 1 with the reason.`,
 			return modelRun(opts)
 		},
 	}
-	d := model.DefaultSolveOptions()
-	c.Flags().StringVar(&opts.Method, "method", "", "model: "+strings.Join(model.Methods(), "|")+" (required)")
+	d := solve.DefaultSolveOptions()
+	c.Flags().StringVar(&opts.Method, "method", "", "model: "+strings.Join(solve.Methods(), "|")+" (required)")
 	c.Flags().IntVar(&opts.Solve.MaxStates, "max-states", d.MaxStates, "markov: the most states at one tick before the scenario is refused (≥ 1)")
-	c.Flags().IntVar(&opts.Solve.Grid, "grid", d.Grid, fmt.Sprintf("meanfield: cells of decorrelated's previous-delay dimension (≥ 1; 0: doubled from %d until the calls change by less than %g%%)", model.DefaultGrid, 100*model.DefaultGridTolerance))
-	complete(c, "method", model.Methods())
+	c.Flags().IntVar(&opts.Solve.Grid, "grid", d.Grid, fmt.Sprintf("meanfield: cells of decorrelated's previous-delay dimension (≥ 1; 0: doubled from %d until the calls change by less than %g%%)", solve.DefaultGrid, 100*solve.DefaultGridTolerance))
+	complete(c, "method", solve.Methods())
 	scenario.register(c)
 	out.register(c)
 	traffic.register(c)
@@ -121,9 +122,9 @@ type modelResult struct {
 	Scenario   model.Scenario   `json:"scenario"`
 	Calls      modelValue       `json:"calls"`
 	Completion modelCompletion  `json:"completion"`
-	Closed     *model.Closed    `json:"closed,omitempty"`
+	Closed     *solve.Closed    `json:"closed,omitempty"`
 	Markov     *markovDetail    `json:"markov,omitempty"`
-	MeanField  *model.MeanField `json:"meanfield,omitempty"`
+	MeanField  *solve.MeanField `json:"meanfield,omitempty"`
 	Chain      *chainDetail     `json:"chain,omitempty"`
 	// Validity says whether the values are exact, exact given finishing by
 	// the horizon, or approximate with the error herd validate measured.
@@ -171,7 +172,7 @@ type markovDetail struct {
 }
 
 func modelRun(opts *modelOptions) error {
-	r, err := model.Solve(opts.Method, opts.Scenario, opts.Solve)
+	r, err := solve.Solve(opts.Method, opts.Scenario, opts.Solve)
 	if err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func modelRun(opts *modelOptions) error {
 // chain's completion with its quantiles at the reported percentiles and
 // the completions it can reach, the mean field's quantiles, and every
 // result's validity with its warnings.
-func modelResultOf(r model.Solution, sc model.Scenario) modelResult {
+func modelResultOf(r solve.Solution, sc model.Scenario) modelResult {
 	res := modelResult{Method: r.Method, Scenario: sc, Closed: r.Closed, MeanField: r.MeanField}
 	res.Calls, res.Completion.modelValue = modelValue{Mean: r.Calls.Mean}, modelValue{Mean: r.Completion.Mean}
 	if r.KnowsSD {

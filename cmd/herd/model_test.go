@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/internal/bruteforce"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // herd model --method markov agrees to 1e-9 with the brute-force
@@ -20,11 +21,11 @@ func TestModelMarkovEqualsBruteForce(t *testing.T) {
 		{[]string{"-n", "6", "-k", "3", "--policy", "full", "--cap", "16"}, func(s *model.Scenario) { s.Clients, s.Capacity, s.Policy.Cap = 6, 3, 16 }},
 		{[]string{"-n", "5", "-k", "2", "--policy", "equal", "--cap", "12", "--rounding", "ceil"},
 			func(s *model.Scenario) {
-				s.Clients, s.Capacity, s.Policy.Kind, s.Policy.Cap, s.Rounding = 5, 2, model.Equal, 12, model.Ceil
+				s.Clients, s.Capacity, s.Policy.Kind, s.Policy.Cap, s.Rounding = 5, 2, policy.Equal, 12, policy.Ceil
 			}},
 		{[]string{"-n", "4", "-k", "1", "--policy", "expo", "--base", "1.5", "--cap", "10"},
 			func(s *model.Scenario) {
-				s.Clients, s.Capacity, s.Policy.Kind, s.Policy.Base, s.Policy.Cap = 4, 1, model.Expo, 1.5, 10
+				s.Clients, s.Capacity, s.Policy.Kind, s.Policy.Base, s.Policy.Cap = 4, 1, policy.Expo, 1.5, 10
 			}},
 	} {
 		sc := model.Default()

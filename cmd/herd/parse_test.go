@@ -12,8 +12,10 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/claims"
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 )
@@ -72,7 +74,7 @@ func TestSimulateParses(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	sc := o.Scenario
-	if sc.Clients != 300 || sc.Capacity != 7 || sc.Policy.Kind != model.Equal || sc.Policy.Cap != 64 || sc.Policy.Base != 1 {
+	if sc.Clients != 300 || sc.Capacity != 7 || sc.Policy.Kind != policy.Equal || sc.Policy.Cap != 64 || sc.Policy.Base != 1 {
 		t.Errorf("scenario %+v", sc)
 	}
 	want := montecarlo.Options{Trials: 77, Seed: 9, Workers: 3, Use: montecarlo.Counts, MaxMemory: 512 << 20, Arrivals: true}
@@ -90,11 +92,11 @@ func TestSimulateParses(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if o.Traffic == nil || o.Traffic.Rate != 16 || o.Traffic.OutageLength != 50 || !o.Run.Arrivals ||
-		o.Controls.MaxAttempts != 4 || o.Controls.Bucket != model.DefaultBucket(model.AWSBucket) {
+		o.Controls.MaxAttempts != 4 || o.Controls.Bucket != control.DefaultBucket(control.AWSBucket) {
 		t.Errorf("open loop: traffic %+v, controls %+v, arrivals %v", o.Traffic, o.Controls, o.Run.Arrivals)
 	}
 	// --max-attempts is only recorded: the run applies the cohort's rule
-	// (model.Controls.InCohort).
+	// (control.Controls.InCohort).
 	o, _, _ = parse(t, newCmdSimulate, fields("simulate --max-attempts 3")...)
 	if o.Controls.MaxAttempts != 3 || o.Scenario.Policy.Retries != 0 {
 		t.Errorf("cohort --max-attempts 3: controls %+v, retries %d", o.Controls, o.Scenario.Policy.Retries)
@@ -233,9 +235,9 @@ func TestModelParses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	solve := o.Solve
-	solve.Context = nil // the command's, which the chains poll
-	if o.Method != model.MethodMarkov || solve != (model.SolveOptions{MaxStates: 500}) || o.Scenario.Clients != 6 || o.Solve.Context == nil {
+	so := o.Solve
+	so.Context = nil // the command's, which the chains poll
+	if o.Method != solve.MethodMarkov || so != (solve.Options{MaxStates: 500}) || o.Scenario.Clients != 6 || o.Solve.Context == nil {
 		t.Errorf("%+v", o)
 	}
 }
@@ -337,7 +339,7 @@ func TestValidateExitCodes(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "\n0 of ") {
 		t.Errorf("herd validate: exit %d, stderr %q, tail %q", code, errs, out[max(0, len(out)-200):])
 	}
-	for _, method := range model.Methods() {
+	for _, method := range solve.Methods() {
 		if !strings.Contains(out, "\n"+method+" ") {
 			t.Errorf("herd validate prints no %s row", method)
 		}
@@ -371,7 +373,7 @@ func TestContextReachesTheRun(t *testing.T) {
 
 // grpcRetries is the retry limit of the grpc-retry preset.
 func grpcRetries(t *testing.T) int {
-	p, ok := model.LookupPreset(model.Kind("grpc-retry"))
+	p, ok := policy.LookupPreset(policy.Kind("grpc-retry"))
 	if !ok || p.Retries < 1 {
 		t.Fatal("grpc-retry has no retry limit")
 	}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
 )
 
@@ -64,7 +64,7 @@ type presetJSON struct {
 
 func presetRows() []presetJSON {
 	var rows []presetJSON
-	for _, p := range model.Presets() {
+	for _, p := range policy.Presets() {
 		r := presetJSON{Name: string(p.Name), Library: p.Library, Version: p.Version, Source: p.Source,
 			Formula: p.Formula, Defaults: p.Defaults, Retries: p.Retries, Unit: "s",
 			Synchronizing: p.Synchronizing, Conformance: "tested against " + p.Module}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/solve"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -121,7 +122,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	var ue usageError
 	var fe *model.FieldError
 	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
-	var me *model.Unsupported     // and so is one beyond a model's bound
+	var me *solve.Unsupported     // and so is one beyond a model's bound
 	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &le) || errors.As(err, &me) && me.Limit {
 		return exitUsage
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
@@ -18,7 +19,7 @@ type simulateOptions struct {
 	runOutput // Run.Arrivals: --arrivals, or --series in the open loop
 
 	Scenario model.Scenario
-	Controls model.Controls
+	Controls control.Controls
 	// Traffic is the open-loop traffic of --rate, or the closed loop's
 	// ticks, outage and drain; nil plays the cohort.
 	Traffic *model.Traffic
@@ -48,7 +49,7 @@ trial-clustered standard errors). Trials still running at the horizon are
 counted as censored and reported, never folded in as finished.
 
 Retry controls compose with any policy, each held per client and each with
-its source's parameters and rule (model/bucket.go, breaker.go, budget.go and
+its source's parameters and rule (control/bucket.go, breaker.go, budget.go and
 throttling.go say them in full):
   --max-attempts A        at most A sends per request
   --bucket aws            the AWS SDKs' legacy retry quota (aws-sdk-go-v2

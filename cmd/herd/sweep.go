@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -123,7 +124,7 @@ the rows in --out.`,
 		"latency":            "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
 	}
 	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
-		"rounding": strings.Join(model.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ",")}
+		"rounding": strings.Join(policy.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ",")}
 	for _, f := range sweep.GridFields {
 		o.grid[f] = new(string)
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]
@@ -135,7 +136,7 @@ the rows in --out.`,
 	}
 	complete(c, "server", model.ServerNames())
 	complete(c, "policy", append(kindNames(), presetNames()...))
-	complete(c, "rounding", model.RoundingNames())
+	complete(c, "rounding", policy.RoundingNames())
 	fs.StringVar(&o.spec, "spec", "", "read the grid, trials, seed and engine from this YAML or JSON file")
 	fs.BoolVar(&o.skipInvalid, "skip-invalid", false, "leave out grid points that are not valid scenarios (cap below base, …) instead of refusing")
 	o.run.register(c, 1000)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
@@ -40,8 +41,8 @@ const bucketHelp = `retry control: per-client retry token bucket: none | aws (th
 
 func (f *controlFlags) register(c *cobra.Command) {
 	fs := c.Flags()
-	b := model.DefaultBreaker()
-	bu, th, ad := model.DefaultRetryBudget(), model.DefaultRetryThrottling(), model.DefaultAdaptiveThrottling()
+	b := control.DefaultBreaker()
+	bu, th, ad := control.DefaultRetryBudget(), control.DefaultRetryThrottling(), control.DefaultAdaptiveThrottling()
 	fs.IntVar(&f.maxAttempts, "max-attempts", 0, "retry control: at most this many sends per request, the first included (0: no limit)")
 	fs.StringVar(&f.bucket, "bucket", "none", bucketHelp)
 	fs.Float64Var(&f.bucketCap, "bucket-capacity", 0, "tokens the bucket holds, starting full (default: the bucket's own)")
@@ -53,7 +54,7 @@ func (f *controlFlags) register(c *cobra.Command) {
 	fs.Float64Var(&f.threshold, "breaker-threshold", b.Threshold, "window breaker: failure share that opens it, in (0, 1]")
 	fs.IntVar(&f.minCalls, "breaker-min-calls", b.MinCalls, "window breaker: calls it must see before it may open (1…window)")
 	fs.IntVar(&f.cooldown, "breaker-cooldown", b.Cooldown, "window breaker: ticks it stays open before its probe")
-	fs.Float64Var(&f.maxRatio, "breaker-max-ratio", model.DefaultSimBreaker().MaxFailureRatio, "brooker-sim breaker: the failures / requests above which it stops retries")
+	fs.Float64Var(&f.maxRatio, "breaker-max-ratio", control.DefaultSimBreaker().MaxFailureRatio, "brooker-sim breaker: the failures / requests above which it stops retries")
 	fs.BoolVar(&f.budget, "retry-budget", false, "retry control: Finagle's RetryBudget (twitter/finagle finagle-core service/RetryBudget.scala, TokenRetryBudget over util's leaky TokenBucket): each client may retry --budget-percent of its requests over the last --budget-ttl, plus --budget-min-retries per second; Finagle's defaults")
 	fs.DurationVar(&f.budgetTTL, "budget-ttl", bu.TTL, "retry budget: how long deposits last, in [1s, 60s] (converted with --tick; one second per tick when ticks are abstract)")
 	fs.IntVar(&f.budgetMin, "budget-min-retries", bu.MinRetriesPerSec, "retry budget: retries per second allowed whatever the traffic")
@@ -65,7 +66,7 @@ func (f *controlFlags) register(c *cobra.Command) {
 	fs.Float64Var(&f.adaptiveK, "adaptive-k", ad.K, "adaptive throttling: K, the multiple of accepts a client may send (the book's 2)")
 	fs.DurationVar(&f.adaptiveWindow, "adaptive-window", ad.Window, "adaptive throttling: the trailing window (the book's 2 minutes; converted with --tick; one second per tick when ticks are abstract)")
 	var kinds []string
-	for _, k := range model.BucketKinds() {
+	for _, k := range control.BucketKinds() {
 		kinds = append(kinds, string(k))
 	}
 	complete(c, "bucket", kinds)
@@ -87,17 +88,17 @@ func needs(fs *pflag.FlagSet, on bool, control string, params ...string) error {
 
 // controls builds and validates the controls; a parameter given without
 // the control it belongs to is refused.
-func (f *controlFlags) controls(fs *pflag.FlagSet, sc model.Scenario) (model.Controls, error) {
-	kind, err := model.ParseBucketKind(f.bucket)
+func (f *controlFlags) controls(fs *pflag.FlagSet, sc model.Scenario) (control.Controls, error) {
+	kind, err := control.ParseBucketKind(f.bucket)
 	if err != nil {
-		return model.Controls{}, usageError{fmt.Errorf("--bucket: %w", err)}
+		return control.Controls{}, usageError{fmt.Errorf("--bucket: %w", err)}
 	}
 	if f.breakerKind != "window" && f.breakerKind != "brooker-sim" {
-		return model.Controls{}, usageError{fmt.Errorf("--breaker-kind must be window or brooker-sim, got %q", f.breakerKind)}
+		return control.Controls{}, usageError{fmt.Errorf("--breaker-kind must be window or brooker-sim, got %q", f.breakerKind)}
 	}
 	window, sim := f.breaker && f.breakerKind == "window", f.breaker && f.breakerKind == "brooker-sim"
 	for _, n := range []error{
-		needs(fs, kind != model.NoBucket, "--bucket "+strings.Join(kindsBut(model.NoBucket), "|"), "bucket-capacity", "bucket-cost", "bucket-deposit"),
+		needs(fs, kind != control.NoBucket, "--bucket "+strings.Join(kindsBut(control.NoBucket), "|"), "bucket-capacity", "bucket-cost", "bucket-deposit"),
 		needs(fs, f.breaker, "--breaker", "breaker-kind"),
 		needs(fs, window, "--breaker (--breaker-kind window)", "breaker-window", "breaker-threshold", "breaker-min-calls", "breaker-cooldown"),
 		needs(fs, sim, "--breaker --breaker-kind brooker-sim", "breaker-max-ratio"),
@@ -106,10 +107,10 @@ func (f *controlFlags) controls(fs *pflag.FlagSet, sc model.Scenario) (model.Con
 		needs(fs, f.adaptive, "--adaptive-throttling", "adaptive-k", "adaptive-window"),
 	} {
 		if n != nil {
-			return model.Controls{}, n
+			return control.Controls{}, n
 		}
 	}
-	ctl := model.Controls{MaxAttempts: f.maxAttempts, Bucket: model.DefaultBucket(kind)}
+	ctl := control.Controls{MaxAttempts: f.maxAttempts, Bucket: control.DefaultBucket(kind)}
 	if fs.Changed("bucket-capacity") {
 		ctl.Bucket.Capacity = f.bucketCap
 	}
@@ -120,25 +121,25 @@ func (f *controlFlags) controls(fs *pflag.FlagSet, sc model.Scenario) (model.Con
 		ctl.Bucket.Deposit = f.depo
 	}
 	if window {
-		ctl.Breaker = model.Breaker{Window: f.window, Threshold: f.threshold, MinCalls: f.minCalls, Cooldown: f.cooldown}
+		ctl.Breaker = control.Breaker{Window: f.window, Threshold: f.threshold, MinCalls: f.minCalls, Cooldown: f.cooldown}
 	}
 	if sim {
-		ctl.SimBreaker = model.SimBreaker{MaxFailureRatio: f.maxRatio}
+		ctl.SimBreaker = control.SimBreaker{MaxFailureRatio: f.maxRatio}
 	}
 	if f.budget {
-		ctl.Budget = model.RetryBudget{TTL: f.budgetTTL, MinRetriesPerSec: f.budgetMin, PercentCanRetry: f.budgetPercent}
+		ctl.Budget = control.RetryBudget{TTL: f.budgetTTL, MinRetriesPerSec: f.budgetMin, PercentCanRetry: f.budgetPercent}
 	}
 	if f.throttling {
-		ctl.Throttling = model.RetryThrottling{MaxTokens: f.maxTokens, TokenRatio: f.tokenRatio}
+		ctl.Throttling = control.RetryThrottling{MaxTokens: f.maxTokens, TokenRatio: f.tokenRatio}
 	}
 	if f.adaptive {
-		ctl.Adaptive = model.AdaptiveThrottling{K: f.adaptiveK, Window: f.adaptiveWindow}
+		ctl.Adaptive = control.AdaptiveThrottling{K: f.adaptiveK, Window: f.adaptiveWindow}
 	}
 	// A control asked for is checked even where its parameters would read
 	// as off (a ratio or a count of 0).
 	for _, k := range []struct {
 		on bool
-		c  model.Control
+		c  control.Control
 	}{{sim, ctl.SimBreaker}, {f.budget, ctl.Budget}, {f.throttling, ctl.Throttling}, {f.adaptive, ctl.Adaptive}} {
 		if k.on {
 			if err := k.c.Validate(sc); err != nil {
@@ -149,9 +150,9 @@ func (f *controlFlags) controls(fs *pflag.FlagSet, sc model.Scenario) (model.Con
 	return ctl, ctl.ValidateFor(sc)
 }
 
-func kindsBut(not model.BucketKind) []string {
+func kindsBut(not control.BucketKind) []string {
 	var s []string
-	for _, k := range model.BucketKinds() {
+	for _, k := range control.BucketKinds() {
 		if k != not {
 			s = append(s, string(k))
 		}

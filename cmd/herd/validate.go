@@ -10,6 +10,8 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/solve"
 	"github.com/spf13/cobra"
 )
 
@@ -116,7 +118,7 @@ func validateRun(opts *validateOptions) error {
 		opt.Perturb = analysis.PerturbDelays(opts.PerturbDelays)
 	}
 	if p := opts.PlantCompletion; p != 1 {
-		opt.PlantMeanField = func(m *model.MeanField) { m.Completion *= p }
+		opt.PlantMeanField = func(m *solve.MeanField) { m.Completion *= p }
 	}
 	if d := opts.PerturbQueue; d > 0 {
 		delays := opt.Perturb
@@ -156,9 +158,9 @@ func brief(sc model.Scenario) string {
 	p := sc.Policy
 	s := fmt.Sprintf("N=%d k=%d %s %s", sc.Clients, sc.Capacity, sc.Server, p.Kind)
 	switch {
-	case p.Kind == model.Fixed:
+	case p.Kind == policy.Fixed:
 		s += fmt.Sprintf(" %g", p.FixedDelay)
-	case p.Kind == model.None:
+	case p.Kind == policy.None:
 	case p.Kind.IsPreset():
 		s += " tick " + p.TickLength().String()
 	default:

@@ -15,6 +15,7 @@ import (
 	"math"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // Result is the exact law of calls and completion over the trials that
@@ -40,7 +41,7 @@ type path struct {
 // Solve propagates every labeled state of sc tick by tick up to the
 // horizon. It supports none, fixed, expo, full and equal.
 func Solve(sc model.Scenario) (Result, error) {
-	if sc.Policy.Kind == model.Decorrelated {
+	if sc.Policy.Kind == policy.Decorrelated {
 		return Result{}, fmt.Errorf("bruteforce: decorrelated is not supported")
 	}
 	n := sc.Clients
@@ -203,14 +204,14 @@ func waitLaw(sc model.Scenario, n int) map[int]float64 {
 	}
 	var lo, hi float64 // the delay is uniform on [lo, hi), a point when equal
 	switch p.Kind {
-	case model.None:
-	case model.Fixed:
+	case policy.None:
+	case policy.Fixed:
 		lo, hi = p.FixedDelay, p.FixedDelay
-	case model.Expo:
+	case policy.Expo:
 		lo, hi = ceiling, ceiling
-	case model.Full:
+	case policy.Full:
 		lo, hi = 0, ceiling
-	case model.Equal:
+	case policy.Equal:
 		lo, hi = ceiling/2, ceiling
 	}
 	law := map[int]float64{}
@@ -218,13 +219,13 @@ func waitLaw(sc model.Scenario, n int) map[int]float64 {
 	if lo == hi {
 		var r float64
 		switch sc.Rounding {
-		case model.HalfEven:
+		case policy.HalfEven:
 			r = math.RoundToEven(lo)
-		case model.HalfUp:
+		case policy.HalfUp:
 			r = math.Round(lo)
-		case model.Ceil:
+		case policy.Ceil:
 			r = math.Ceil(lo)
-		case model.Floor:
+		case policy.Floor:
 			r = math.Floor(lo)
 		}
 		add(int(r), 1)
@@ -234,11 +235,11 @@ func waitLaw(sc model.Scenario, n int) map[int]float64 {
 	for r := 0; float64(r) <= hi+1; r++ {
 		x := float64(r)
 		switch sc.Rounding {
-		case model.HalfEven, model.HalfUp: // r is the value in [r − ½, r + ½]
+		case policy.HalfEven, policy.HalfUp: // r is the value in [r − ½, r + ½]
 			add(r, cdf(x+0.5)-cdf(x-0.5))
-		case model.Ceil: // (r − 1, r]
+		case policy.Ceil: // (r − 1, r]
 			add(r, cdf(x)-cdf(x-1))
-		case model.Floor: // [r, r + 1)
+		case policy.Floor: // [r, r + 1)
 			add(r, cdf(x+1)-cdf(x))
 		}
 	}
@@ -247,27 +248,27 @@ func waitLaw(sc model.Scenario, n int) map[int]float64 {
 
 // slots is the window W of retry n of a window policy of the contention
 // literature (a slot uniform on 1…W), written from the definitions in
-// model/contention.go's doc, not from its code: poly ⌈base·n^r⌉, loglog
+// policy/contention.go's doc, not from its code: poly ⌈base·n^r⌉, loglog
 // w₁ = 2·base, w ← w·(1 + 1/lg lg max(w, 4)), sawtooth's phases j of
 // windows base·2^j … base·2, window ⌊cap⌋; each at most ⌊cap⌋ and at
 // least 1.
-func slots(p model.Policy, n int) (int, bool) {
+func slots(p policy.Policy, n int) (int, bool) {
 	top := math.Max(1, math.Floor(p.Cap))
 	fit := func(w float64) (int, bool) { return int(math.Max(1, math.Min(top, math.Ceil(w)))), true }
 	switch p.Kind {
-	case model.Poly:
+	case policy.Poly:
 		r := p.Exponent
 		if r == 0 {
 			r = 2
 		}
 		return fit(p.Base * math.Pow(float64(n), r))
-	case model.LogLog:
+	case policy.LogLog:
 		w := 2 * p.Base
 		for range n - 1 {
 			w *= 1 + 1/math.Log2(math.Log2(math.Max(w, 4)))
 		}
 		return fit(w)
-	case model.Sawtooth:
+	case policy.Sawtooth:
 		var seq []float64
 		for j := 1; len(seq) < n; j++ {
 			if p.Base*math.Pow(2, float64(j)) > top {
@@ -281,7 +282,7 @@ func slots(p model.Policy, n int) (int, bool) {
 			}
 		}
 		return fit(seq[n-1])
-	case model.Window:
+	case policy.Window:
 		return int(top), true
 	}
 	return 0, false

@@ -1,0 +1,145 @@
+package solve
+
+import (
+	"context"
+	"fmt"
+	"github.com/herdlab/herd/control"
+	"github.com/herdlab/herd/model"
+	"math"
+	"strings"
+)
+
+// Options bound the work of the analytical models Solve dispatches to;
+// both must be ≥ 1 (DefaultSolveOptions gives herd model's defaults).
+type Options struct {
+	// MaxStates is the exact chain's most states at one tick (markov).
+	MaxStates int
+	// Grid is the mean field's number of previous-delay cells for
+	// decorrelated (meanfield), at most MaxGrid; 0 chooses it from
+	// DefaultGridTolerance (see MeanFieldOptions).
+	Grid int
+	// The queue chain's (chain): open-loop traffic (nil: the cohort), the
+	// controls, its bounds (MaxStates is the field above), and a context
+	// that ends a long chain (nil: none).
+	Traffic  *model.Traffic
+	Controls control.Controls
+	Chain    QueueChainOptions
+	Context  context.Context
+}
+
+// DefaultSolveOptions are DefaultMaxStates and a grid chosen from the
+// tolerance.
+func DefaultSolveOptions() Options {
+	return Options{MaxStates: DefaultMaxStates}
+}
+
+// MaxGrid bounds Options.Grid: beyond it a decorrelated mean field
+// costs minutes and gains nothing the validation can see.
+const MaxGrid = 100_000
+
+// Solution is one analytical model's answer for a scenario: the mean calls
+// and completion, their standard deviations where the model knows them
+// (KnowsSD: the closed form, whose values are certain, and the exact
+// chain), and the model's own result.
+type Solution struct {
+	Method            string
+	Calls, Completion Moment
+	KnowsSD           bool
+	Closed            *Closed
+	Markov            *Markov
+	MeanField         *MeanField
+	Chain             *QueueChain
+}
+
+// solvers are the analytical models by method name, in the order Methods
+// lists them.
+var solvers = []struct {
+	method string
+	solve  func(model.Scenario, Options) (Solution, error)
+}{
+	{MethodClosed, func(sc model.Scenario, _ Options) (Solution, error) {
+		r, err := ClosedForm(sc)
+		if err != nil {
+			return Solution{}, err
+		}
+		return Solution{Calls: Moment{Mean: float64(r.Calls)}, Completion: Moment{Mean: float64(r.Completion)}, KnowsSD: true, Closed: &r}, nil
+	}},
+	{MethodMarkov, func(sc model.Scenario, o Options) (Solution, error) {
+		r, err := MarkovChain(sc, MarkovOptions{MaxStates: o.MaxStates, Context: o.Context})
+		if err != nil {
+			return Solution{}, err
+		}
+		return Solution{Calls: r.Calls, Completion: r.Completion, KnowsSD: true, Markov: &r}, nil
+	}},
+	{MethodMeanField, func(sc model.Scenario, o Options) (Solution, error) {
+		r, err := MeanFieldModel(sc, MeanFieldOptions{Grid: o.Grid})
+		if err != nil {
+			return Solution{}, err
+		}
+		return Solution{Calls: Moment{Mean: r.Calls}, Completion: Moment{Mean: r.Completion}, MeanField: &r}, nil
+	}},
+	{MethodChain, func(sc model.Scenario, o Options) (Solution, error) {
+		ctx := o.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		co := o.Chain
+		co.MaxStates = o.MaxStates
+		r, err := QueueChainOf(ctx, sc, o.Traffic, o.Controls, co)
+		if err != nil {
+			return Solution{}, err
+		}
+		return Solution{Calls: r.Calls, Completion: r.Completion, KnowsSD: true, Chain: &r}, nil
+	}},
+}
+
+// Methods names the analytical models, as herd model --method spells them.
+func Methods() []string {
+	m := make([]string, len(solvers))
+	for i, s := range solvers {
+		m[i] = s.method
+	}
+	return m
+}
+
+// CheckMethod checks the options' ranges and that method names a model,
+// returning a *FieldError naming the flag.
+func CheckMethod(method string, opt Options) error {
+	if opt.MaxStates < 1 {
+		return &model.FieldError{Flag: "max-states", Valid: "an integer ≥ 1", Got: fmt.Sprint(opt.MaxStates)}
+	}
+	if b, q := opt.Chain.MaxBacklog, opt.Chain.MaxQueue; b < 0 || b > math.MaxUint16 || q < 0 || q > math.MaxUint16 {
+		flag, got := "max-backlog", b
+		if b >= 0 && b <= math.MaxUint16 {
+			flag, got = "max-queue", q
+		}
+		return &model.FieldError{Flag: flag, Valid: fmt.Sprintf("0 (the default) or an integer in [1, %d]", math.MaxUint16), Got: fmt.Sprint(got)}
+	}
+	if opt.Grid < 0 || opt.Grid > MaxGrid {
+		return &model.FieldError{Flag: "grid", Valid: fmt.Sprintf("0 (chosen from the tolerance) or an integer in [1, %d]", MaxGrid), Got: fmt.Sprint(opt.Grid)}
+	}
+	_, err := solver(method)
+	return err
+}
+
+func solver(method string) (func(model.Scenario, Options) (Solution, error), error) {
+	for _, s := range solvers {
+		if s.method == method {
+			return s.solve, nil
+		}
+	}
+	return nil, &model.FieldError{Flag: "method", Valid: "one of " + strings.Join(Methods(), ", "), Got: fmt.Sprintf("%q", method)}
+}
+
+// Solve answers sc with the analytical model method (one of Methods). A
+// scenario the model cannot answer is an error that says why (often an
+// *Unsupported); bad options or an unknown method are a *FieldError.
+func Solve(method string, sc model.Scenario, opt Options) (Solution, error) {
+	if err := CheckMethod(method, opt); err != nil {
+		return Solution{}, err
+	}
+	solve, _ := solver(method)
+	r, err := solve(sc, opt)
+	r.Method = method
+	return r, err
+}
