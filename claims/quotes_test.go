@@ -37,7 +37,7 @@ func plain(s string) string {
 func TestSeedQuotesAreExact(t *testing.T) {
 	dir := seedsDir()
 	if dir == "" {
-		t.Skip("the seed articles are not at $SHARED/seeds or ../../shared/seeds")
+		t.Skip("the seed articles, optional and outside this repository, are not at $SHARED/seeds or ../../shared/seeds")
 	}
 	type quoted struct{ id, source, quote string }
 	var qs []quoted

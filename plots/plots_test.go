@@ -15,7 +15,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 )
 
-var regen = flag.Bool("regen", false, "rewrite the golden figures in testdata from the current code")
+var update = flag.Bool("update", false, "rewrite the golden figures in testdata from the current code")
 
 // goldenScale is the trial scale of the golden figures: small enough that
 // all six draw in a few seconds, large enough that every interval exists.
@@ -28,7 +28,7 @@ func goldenConfig() Config {
 // TestGolden draws every registered figure at reduced trial counts and
 // compares its SVG byte for byte with testdata/NAME_golden.svg. A change in
 // a figure's data (a statistic, the engine, a seed) or in its drawing shows
-// up here; if intended, rerun with -regen and review the new files. On a
+// up here; if intended, rerun with -update and review the new files. On a
 // mismatch the new SVG is written beside the golden as NAME.got-output.svg.
 //
 // The figures are drawn as herd plots draws them, sharing one
@@ -48,7 +48,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", f.Name+"_golden.svg")
-			if *regen {
+			if *update {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -56,12 +56,12 @@ func TestGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v (run go test ./plots -regen to create it)", err)
+				t.Fatalf("%v (run go test ./plots -update to create it)", err)
 			}
 			if !bytes.Equal(got, want) {
 				out := filepath.Join("testdata", f.Name+".got-output.svg")
 				_ = os.WriteFile(out, got, 0o644)
-				t.Errorf("%s differs from %s (new drawing in %s; rerun with -regen if the change is intended)", f.Name, golden, out)
+				t.Errorf("%s differs from %s (new drawing in %s; rerun with -update if the change is intended)", f.Name, golden, out)
 			}
 		})
 	}
@@ -120,7 +120,7 @@ func TestGoldenCatchesDataChange(t *testing.T) {
 	}
 	want, err := os.ReadFile(filepath.Join("testdata", f.Name+"_golden.svg"))
 	if err != nil {
-		t.Skip("no golden yet")
+		t.Fatalf("%v (the golden is committed; go test ./plots -update writes it)", err)
 	}
 	if bytes.Equal(got, want) {
 		t.Fatal("a figure drawn from seed 2 matched the seed-1 golden: the golden test cannot see data changes")
@@ -192,7 +192,7 @@ func TestPDF(t *testing.T) {
 func TestTextIsWindows1252(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*_golden.svg"))
 	if len(files) == 0 {
-		t.Skip("no golden figures")
+		t.Fatal("no golden figures in testdata (they are committed; go test ./plots -update writes them)")
 	}
 	enc := charmap.Windows1252.NewEncoder()
 	for _, file := range files {

@@ -39,7 +39,7 @@ var citedCommands = []struct {
 // README) to see the mark appear.
 func TestProvenanceThroughTheBinary(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		t.Skip("git is not installed")
 	}
 	gitIn := func(dir string, args ...string) string {
 		t.Helper()

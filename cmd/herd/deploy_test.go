@@ -106,7 +106,7 @@ func TestKubernetesManifest(t *testing.T) {
 // test binary as herd, and compares the result with an unsharded sweep.
 func TestSlurmScripts(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
+		t.Skip("bash is not installed")
 	}
 	script, _ := filepath.Abs("../../deploy/slurm/sweep.sbatch")
 	merge, _ := filepath.Abs("../../deploy/slurm/merge.sbatch")
