@@ -620,9 +620,7 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			o.Drained++
 			continue
 		}
-		if !o.Recovered && tick >= end && live <= threshold && o.GaveUp == gaveUp {
-			o.Recovered = true
-			o.RecoveryTicks = int64(tick + 1 - end)
+		if o.recovers(tick, end, live, threshold, o.GaveUp > gaveUp) {
 			if e.toRecovery {
 				tick++
 				break
@@ -641,6 +639,22 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	t.Censored = !o.Recovered
 	t.Completion = int64(min(tick, tr.Ticks))
 }
+
+// recovers applies the recovery rule at the end of a tick: the first tick
+// at or after the outage's end whose backlog is at most the traffic's
+// RecoveryBacklog and at which no request gave up is the recovery (the
+// queue server's backlog counts its queue too). It reports whether this
+// tick is it.
+func (o *OpenTrial) recovers(tick, end int, backlog, threshold int64, gaveUp bool) bool {
+	if o.Recovered || tick < end || backlog > threshold || gaveUp {
+		return false
+	}
+	o.Recovered = true
+	o.RecoveryTicks = int64(tick + 1 - end)
+	return true
+}
+
+func (e *OpenLoopEngine) readTapes(t *ArrivalTapes) { e.tapes = t }
 
 // quietTick plays a tick of an open loop at which no retry is booked and
 // the n new requests are at most what the server takes (not flaky), and

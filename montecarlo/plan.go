@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
 
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
@@ -49,7 +48,7 @@ func (o Options) Validate() error {
 		return &model.FieldError{Flag: "max-memory", Valid: "a size ≥ 0 bytes (0: the default)", Got: fmt.Sprint(o.MaxMemory)}
 	}
 	if _, err := ParseEngineName(string(o.Use)); o.Use != Default && err != nil {
-		return &model.FieldError{Flag: "engine", Valid: "one of " + strings.Join(EngineNames(), ", "), Got: fmt.Sprintf("%q", o.Use)}
+		return err
 	}
 	return nil
 }
@@ -211,13 +210,17 @@ func (p *Plan) Run(ctx context.Context, fold func(*Trial) error) error {
 		if err != nil {
 			return err
 		}
-		if o, ok := e.(*OpenLoopEngine); ok {
-			o.tapes = p.Options.Tapes
+		if r, ok := e.(tapeReader); ok {
+			r.readTapes(p.Options.Tapes)
 		}
 		engines[i] = e
 	}
 	return play(ctx, p.Scenario, p.Options, engines, p.PerWorker, fold)
 }
+
+// tapeReader is an engine that can replay the arrivals of Options.Tapes
+// (the request engine's open loop).
+type tapeReader interface{ readTapes(*ArrivalTapes) }
 
 // Cohort is the synchronized cohort: N clients whose first requests fail
 // together (DESIGN.md's tick model, or the OCC row).

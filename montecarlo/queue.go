@@ -593,9 +593,7 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			o.Drained++
 			continue
 		}
-		if !o.Recovered && tick >= end && live <= threshold && e.tail-e.head <= threshold && gaveUp == 0 {
-			o.Recovered = true
-			o.RecoveryTicks = int64(tick + 1 - end)
+		if o.recovers(tick, end, max(live, e.tail-e.head), threshold, gaveUp > 0) {
 			if e.toRecovery {
 				tick++
 				break

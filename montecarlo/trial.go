@@ -137,7 +137,13 @@ func ParseEngineName(s string) (EngineName, error) {
 			return EngineName(n), nil
 		}
 	}
-	return "", fmt.Errorf("engine must be one of %s, got %q", strings.Join(EngineNames(), ", "), s)
+	return "", unknownEngine(s)
+}
+
+// unknownEngine is the one refusal of an --engine that is not among
+// EngineNames.
+func unknownEngine(s string) error {
+	return &model.FieldError{Flag: "engine", Valid: "one of " + strings.Join(EngineNames(), ", "), Got: fmt.Sprintf("%q", s)}
 }
 
 // Choice is the engine that plays a scenario and why it was picked.
@@ -205,7 +211,7 @@ func Choose(sc model.Scenario, want EngineName) (Choice, error) {
 		return Choice{Counts, "asked for (--engine counts)"}, nil
 	case Default, Auto:
 	default:
-		return Choice{}, fmt.Errorf("engine must be one of %s, got %q", strings.Join(EngineNames(), ", "), want)
+		return Choice{}, unknownEngine(string(want))
 	}
 	// Default and Auto choose alike; the reason says which was asked.
 	asked := DefaultName
