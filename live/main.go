@@ -18,6 +18,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 )
@@ -530,17 +531,17 @@ func ratio(herd, live stats.Estimate) string {
 	return fmt.Sprintf("%.3f", herd.Mean/live.Mean)
 }
 
-func pm(e stats.Estimate) string {
-	return fmt.Sprintf("%.1f ± %.1f", e.Mean, halfWidth(e))
-}
+// pm is an estimate by herd's one precision rule, "316.65 ± 0.58".
+func pm(e stats.Estimate) string { return render.Estimate(&e) }
 
-// pmBy is a paired difference with its t-interval's half-width, and
-// herd's own interval on the live mean (see row.byHerd).
+// pmBy is a paired difference with its t-interval, and herd's own
+// interval on the live mean (see row.byHerd).
 func pmBy(diff stats.Estimate, byHerd *stats.Interval) string {
-	if byHerd == nil {
-		return fmt.Sprintf("%.1f ± %.1f, herd's —", diff.Mean, halfWidth(diff))
+	herd := "—"
+	if byHerd != nil {
+		herd = render.Interval(byHerd)
 	}
-	return fmt.Sprintf("%.1f ± %.1f, herd's %.1f to %.1f", diff.Mean, halfWidth(diff), byHerd[0], byHerd[1])
+	return render.Text.Signed(diff.Mean, diff.CI95) + ", herd's " + herd
 }
 
 func stallText(s model.Stalls) string {

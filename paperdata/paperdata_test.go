@@ -105,25 +105,6 @@ func TestPaperUsesOnlyGeneratedNumbers(t *testing.T) {
 	}
 }
 
-func TestNum(t *testing.T) {
-	for _, c := range []struct {
-		x    float64
-		d    int
-		want string
-	}{
-		{41000, 0, `41\,000`},
-		{1234567.25, 1, `1\,234\,567.2`},
-		{2100, 0, "2100"},
-		{-0.001, 1, "0.0"},
-		{-6.14, 1, "$-$6.1"},
-		{0.5, 2, "0.50"},
-	} {
-		if got := num(c.x, c.d); got != c.want {
-			t.Errorf("num(%g, %d) = %q, want %q", c.x, c.d, got, c.want)
-		}
-	}
-}
-
 // A key is defined once; a second definition is a bug that must not pass
 // silently (it would make the text's number depend on section order).
 func TestDuplicateKeyPanics(t *testing.T) {

@@ -3,12 +3,11 @@ package paperdata
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -83,40 +82,11 @@ func (d *doc) files() []File {
 	return out
 }
 
-// num prints x with the given number of decimals, grouping thousands with
-// a thin space from 10,000 on; -0 prints as 0 and infinities as \infty.
-func num(x float64, decimals int) string {
-	switch {
-	case math.IsInf(x, 1):
-		return `$\infty$`
-	case math.IsInf(x, -1):
-		return `$-\infty$`
-	case math.IsNaN(x):
-		return `\textemdash`
-	}
-	s := strconv.FormatFloat(x, 'f', decimals, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-")
-	}
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	if len(intPart) > 4 {
-		var g []string
-		for len(intPart) > 3 {
-			g = append([]string{intPart[len(intPart)-3:]}, g...)
-			intPart = intPart[:len(intPart)-3]
-		}
-		intPart = strings.Join(append([]string{intPart}, g...), `\,`)
-	}
-	if frac != "" {
-		intPart += "." + frac
-	}
-	if neg {
-		return "$-$" + intPart
-	}
-	return intPart
-}
+// The paper's numbers are render's rule in its TeX style, at the
+// decimals each number or column is given.
+
+// num prints x with the given number of decimals.
+func num(x float64, decimals int) string { return render.TeX(decimals).Number(x) }
 
 // exact reports whether an estimate has no spread: every trial gave the
 // same value (a deterministic scenario), so it has no interval to print.
@@ -124,22 +94,13 @@ func exact(e stats.Estimate) bool { return e.SD == 0 }
 
 // est prints a mean with its 95% interval, "317.0 [316.9, 317.1]"; a value
 // every trial shared prints alone.
-func est(e stats.Estimate, decimals int) string {
-	if exact(e) || e.CI95 == nil {
-		return num(e.Mean, decimals)
-	}
-	return num(e.Mean, decimals) + `\,{\footnotesize[` + num(e.CI95[0], decimals) + `,\,` + num(e.CI95[1], decimals) + `]}`
-}
+func est(e stats.Estimate, decimals int) string { return render.TeX(decimals).Estimate(&e) }
 
-// interval prints only the interval of an estimate, "[316.9, 317.1]".
-func interval(lo, hi float64, decimals int) string {
-	return "[" + num(lo, decimals) + `,\,` + num(hi, decimals) + "]"
-}
+// interval prints only an interval, "[316.9, 317.1]".
+func interval(lo, hi float64, decimals int) string { return render.TeX(decimals).Interval(lo, hi) }
 
 // quantile prints an order-statistic quantile with its interval.
-func quantile(q stats.Quantile) string {
-	return num(q.Value, 0) + `\,{\footnotesize` + interval(q.CI95[0], q.CI95[1], 0) + `}`
-}
+func quantile(q stats.Quantile) string { return render.TeX(0).Quantile(q) }
 
 // escape makes a name or a sentence safe in LaTeX text.
 func escape(s string) string {

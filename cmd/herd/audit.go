@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
@@ -102,25 +103,6 @@ func auditRun(opts *auditOptions) error {
 	})
 }
 
-// diff prints a paired difference by the one precision rule, signed, with
-// "~" when it is not significant.
-func diff(d stats.Difference) string {
-	if d.N == 0 {
-		return "—"
-	}
-	if d.CI95 != nil && d.CI95[0] == 0 && d.CI95[1] == 0 {
-		return "0"
-	}
-	s := valueCI(d.Mean, d.CI95)
-	if d.Mean > 0 {
-		s = "+" + s
-	}
-	if !d.Significant {
-		s += " ~"
-	}
-	return s
-}
-
 func auditHeader(r auditResult) []string {
 	h := []string{
 		describeHerd(r.Audit) + ".",
@@ -180,12 +162,12 @@ func auditRows(r auditResult) *table {
 		cells := []string{strconv.Itoa(row.Rank), row.Policy, censoredText(row, r.Trials)}
 		cells = append(cells, pmCells(row.GaveUp)...)
 		cells = append(cells, pmCells(row.Completion)...)
-		cells = append(cells, diff(row.VsBest.Completion))
+		cells = append(cells, render.Difference(row.VsBest.Completion))
 		cells = append(cells, pmCells(row.Calls)...)
 		cells = append(cells, pmCells(row.PeakOverCapacity)...)
 		lat := "—"
 		if q := row.LatencyP99; q != nil {
-			lat = quantileCI(*q)
+			lat = render.Quantile(*q)
 		}
 		cells = append(cells, lat, syncText(row))
 		t.add(cells...)

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
@@ -164,7 +165,7 @@ func chainTable(w io.Writer, r modelResult) {
 		v    modelValue
 	}{{"useful completions", d.Useful}, {"wasted work (abandoned requests served)", d.Wasted}, {"attempts timed out", d.TimedOut},
 		{"sends rejected (queue full)", d.Rejected}, {"requests given up", d.GaveUp}} {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, fmtNum(row.v.Mean), row.v.sd())
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, render.Number(row.v.Mean), row.v.sd())
 	}
 	tw.Flush()
 	if d.OpenLoop {
@@ -173,7 +174,7 @@ func chainTable(w io.Writer, r modelResult) {
 			t.Rate, t.Rate/float64(r.Scenario.Capacity), t.Ticks, outagePhrase(t.OutageStart, t.OutageLength, t.OutageCapacity), d.Controls)
 		fmt.Fprintf(w, "P(recovered within the horizon) = %.6g", *d.Recovered)
 		if d.RecoveryTicks != nil {
-			fmt.Fprintf(w, "; recovery time given recovery %s ± %s ticks", fmtNum(d.RecoveryTicks.Mean), d.RecoveryTicks.sd())
+			fmt.Fprintf(w, "; recovery time given recovery %s ± %s ticks", render.Number(d.RecoveryTicks.Mean), d.RecoveryTicks.sd())
 		}
 		fmt.Fprintf(w, "\nP(overflowed the chain's bounds: backlog > %d or queue > %d) = %.3g; mass cut (Poisson tail, pruning) %.2g\n",
 			d.MaxBacklog, d.MaxQueue, d.Overflow, d.Truncated)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/outfile"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/plots"
@@ -453,7 +454,7 @@ func describePolicyOf(sc model.Scenario, tick time.Duration) string {
 		if x == 1 {
 			unit = "tick"
 		}
-		return fmt.Sprintf("%s %s = %s", fmtNum(x), unit, time.Duration(x*float64(tick)).Round(time.Microsecond))
+		return fmt.Sprintf("%s %s = %s", render.Number(x), unit, time.Duration(x*float64(tick)).Round(time.Microsecond))
 	}
 	s := string(p.Kind)
 	switch {
@@ -510,13 +511,13 @@ func pairVerdict(p comparedPairJSON, unit string, mean func(label, metric string
 		case d.CI95 != nil && d.CI95[0] == 0 && d.CI95[1] == 0:
 			parts = append(parts, m.name+": the same in every trial")
 		case !d.Significant:
-			parts = append(parts, fmt.Sprintf("%s: not significant (%s %s)", m.name, signed(d), u))
+			parts = append(parts, fmt.Sprintf("%s: not significant (%s %s)", m.name, render.Text.Signed(d.Mean, d.CI95), u))
 		default:
 			words := m.less
 			if d.Mean > 0 {
 				words = m.more
 			}
-			s := fmt.Sprintf("%s %s (%s %s", p.A, words, signed(d), u)
+			s := fmt.Sprintf("%s %s (%s %s", p.A, words, render.Text.Signed(d.Mean, d.CI95), u)
 			if b := mean(p.B, m.name); b != nil && b.Mean != 0 {
 				s += fmt.Sprintf(", %+.0f%% of %s's", 100*d.Mean/b.Mean, p.B)
 			}
@@ -524,15 +525,6 @@ func pairVerdict(p comparedPairJSON, unit string, mean func(label, metric string
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-// signed is a difference by the one precision rule, with its sign.
-func signed(d stats.Difference) string {
-	s := valueCI(d.Mean, d.CI95)
-	if d.Mean > 0 {
-		s = "+" + s
-	}
-	return s
 }
 
 // files renders the directory's files.
@@ -569,7 +561,7 @@ func (r *compareReport) markdown(w io.Writer) error {
 	s := r.Service
 	fmt.Fprintf(w, "# %s\n\n", strings.Join(labels, " vs "))
 	fmt.Fprintf(w, "**The service.** %d clients fail at the same moment and retry; a %s server accepts %s requests/s (%d per tick of %s) and fails the rest",
-		s.Clients, s.Server, fmtNum(s.Rate), s.Capacity, s.Tick)
+		s.Clients, s.Server, render.Number(s.Rate), s.Capacity, s.Tick)
 	if s.Server == model.Collision.String() {
 		fmt.Fprint(w, " (on a tick with more arrivals than it accepts, it serves nobody)")
 	}
@@ -619,7 +611,7 @@ func (r *compareReport) markdown(w io.Writer) error {
 	pt := newTable(column{name: "A − B"}, column{name: "calls", right: true}, column{name: "completion (" + u + ")", right: true},
 		column{name: "latency mean (" + u + ")", right: true}, column{name: "gave up (clients)", right: true}, column{name: "pairs left out (censored)", right: true})
 	for _, p := range r.Pairs {
-		pt.add(fmt.Sprintf("%s − %s", p.A, p.B), diff(p.Calls), diff(p.Completion), diff(p.Latency), diff(p.GaveUp), strconv.Itoa(p.Censored))
+		pt.add(fmt.Sprintf("%s − %s", p.A, p.B), render.Difference(p.Calls), render.Difference(p.Completion), render.Difference(p.Latency), render.Difference(p.GaveUp), strconv.Itoa(p.Censored))
 	}
 	pt.markdown(w)
 	fmt.Fprintln(w)
@@ -641,7 +633,7 @@ func distCells(d *analysis.Distribution) []string {
 	}
 	cells := pmCells(&d.Estimate)
 	for _, q := range stats.Percentiles {
-		cells = append(cells, quantileCI(d.Quantiles[q.Name]))
+		cells = append(cells, render.Quantile(d.Quantiles[q.Name]))
 	}
 	return cells
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -195,24 +194,6 @@ func parseSize(text string) (int64, error) {
 }
 
 func sizeText(b int64) string { return fmt.Sprintf("%gGiB", float64(b)/(1<<30)) }
-
-// fmtNum prints a statistic compactly: integers as integers, others with
-// four significant digits (one decimal from 1000 on), infinite ends as ∞.
-func fmtNum(x float64) string {
-	switch {
-	case math.IsInf(x, 1):
-		return "∞"
-	case math.IsInf(x, -1):
-		return "−∞"
-	case math.IsNaN(x):
-		return "—"
-	case x == math.Trunc(x) && math.Abs(x) < 1e15:
-		return fmt.Sprintf("%.0f", x)
-	case math.Abs(x) >= 1000 && math.Abs(x) < 1e15:
-		return fmt.Sprintf("%.1f", x)
-	}
-	return fmt.Sprintf("%.4g", x)
-}
 
 // runCache registers the hidden --no-cache flag of the commands that run
 // many scenarios (claims, plots, paper-data) and returns what gives their

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
@@ -144,7 +145,7 @@ func (v modelValue) sd() string {
 	if v.SD == nil {
 		return "—"
 	}
-	return fmtNum(*v.SD)
+	return render.Number(*v.SD)
 }
 
 func exactly(mean, sd float64) modelValue { return modelValue{Mean: mean, SD: &sd} }
@@ -230,11 +231,11 @@ func modelTable(w io.Writer, r modelResult) error {
 	fmt.Fprintf(w, "method %s\n\n", r.Method)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tmean\tsd")
-	fmt.Fprintf(tw, "calls\t%s\t%s\n", fmtNum(r.Calls.Mean), r.Calls.sd())
-	fmt.Fprintf(tw, "completion (ticks)\t%s\t%s\n", fmtNum(r.Completion.Mean), r.Completion.sd())
+	fmt.Fprintf(tw, "calls\t%s\t%s\n", render.Number(r.Calls.Mean), r.Calls.sd())
+	fmt.Fprintf(tw, "completion (ticks)\t%s\t%s\n", render.Number(r.Completion.Mean), r.Completion.sd())
 	for _, p := range stats.Percentiles {
 		if q, ok := r.Completion.Quantiles[p.Name]; ok {
-			fmt.Fprintf(tw, "completion %s\t%s\t\n", p.Name, fmtNum(q.Value))
+			fmt.Fprintf(tw, "completion %s\t%s\t\n", p.Name, render.Number(q.Value))
 		}
 	}
 	tw.Flush()
@@ -251,7 +252,7 @@ func modelTable(w io.Writer, r modelResult) error {
 		}
 	case r.Markov != nil:
 		fmt.Fprintf(w, "\n%d states visited over %d ticks (at most %d at once); unfinished probability %s\n",
-			r.Markov.States, r.Markov.Ticks, r.Markov.PeakStates, fmtNum(r.Markov.Unfinished))
+			r.Markov.States, r.Markov.Ticks, r.Markov.PeakStates, render.Number(r.Markov.Unfinished))
 		fmt.Fprintln(w, "P(completion = t):")
 		for _, m := range r.Completion.Distribution {
 			fmt.Fprintf(w, "  %d\t%.6g\n", m.Completion, m.P)
@@ -281,7 +282,7 @@ func describeValidity(v analysis.Validity) string {
 	case analysis.ValidityExact:
 		return "exact"
 	case analysis.ValidityConditional:
-		return fmt.Sprintf("conditional (exact given that the trial finishes by the horizon); unfinished probability %s", fmtNum(v.Unfinished))
+		return fmt.Sprintf("conditional (exact given that the trial finishes by the horizon); unfinished probability %s", render.Number(v.Unfinished))
 	}
 	s := "approximate"
 	if n := v.NearestValidated; n != nil {

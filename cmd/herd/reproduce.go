@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
@@ -122,7 +123,9 @@ func seedRows(r reproduceResult) *table {
 	cols = append(cols, pmColumns("completion (ticks)", 0)...)
 	cols = append(cols, column{name: "article", right: true}, column{name: "agreement", wrap: true})
 	t := newTable(cols...)
-	article := func(p stats.Published) string { return fmt.Sprintf("%s sd %s", fmtNum(p.Mean), fmtNum(p.SD)) }
+	article := func(p stats.Published) string {
+		return fmt.Sprintf("%s sd %s", render.Number(p.Mean), render.Number(p.SD))
+	}
 	for _, row := range r.Rows {
 		cl, co := row.Calls, row.Completion
 		cells := []string{strconv.Itoa(row.Clients), row.Policy, fmt.Sprintf("%d/%d", row.Censored, r.Trials)}

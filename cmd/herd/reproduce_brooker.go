@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
@@ -127,8 +128,8 @@ func reproduceBrookerTable(w io.Writer, r reproduceBrookerResult) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%g\t%s\t%.4f\t%s\t%.4f ± %.4f\t%s\t%s\t%.4f\t%s\t%.4f ± %.4f\t%s\t%s\n",
 			row.Experiment, row.Clients, row.FailureRate, row.Name,
-			l.Mean, ci(l.CI95), l.Published.Mean, l.Published.SD, brookerAgrees(l.Agreement), pl,
-			s.Mean, ci(s.CI95), s.Published.Mean, s.Published.SD, brookerAgrees(s.Agreement), ps)
+			l.Mean, render.Interval(l.CI95), l.Published.Mean, l.Published.SD, brookerAgrees(l.Agreement), pl,
+			s.Mean, render.Interval(s.CI95), s.Published.Mean, s.Published.SD, brookerAgrees(s.Agreement), ps)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

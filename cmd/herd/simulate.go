@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
@@ -260,17 +261,6 @@ func metrics(s analysis.Summary) []metric {
 	return append(m, queueMetrics(s.Queue)...)
 }
 
-// ci prints an interval by the one precision rule, "exact" when there is
-// none.
-func ci(iv *stats.Interval) string {
-	if iv == nil {
-		return "exact"
-	}
-	mid := (iv[0] + iv[1]) / 2
-	s := bracket(mid, iv[0], iv[1])
-	return s[strings.Index(s, "["):]
-}
-
 // horizonText says where a scenario's trials are cut and counted
 // censored.
 func horizonText(sc model.Scenario) string {
@@ -318,11 +308,11 @@ func metricRows(ms []metric) *table {
 		t.cols = append(t.cols, column{name: p.Name + " [95% CI]", right: true, drop: 3 - i})
 	}
 	for _, m := range ms {
-		row := append(append([]string{m.name}, pmCells(m.e)...), fmtNum(m.e.SD))
+		row := append(append([]string{m.name}, pmCells(m.e)...), render.Number(m.e.SD))
 		for _, p := range stats.Percentiles {
 			cell := ""
 			if q, ok := m.q[p.Name]; ok {
-				cell = quantileCI(q)
+				cell = render.Quantile(q)
 			}
 			row = append(row, cell)
 		}

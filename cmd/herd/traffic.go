@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
@@ -301,7 +302,7 @@ func trafficHead(s analysis.TrafficSummary) []string {
 		fmt.Sprintf("%s for %d ticks%s; %s; reject cost %g; controls: %s",
 			loop, t.Ticks, drain, outagePhrase(t.OutageStart, t.OutageLength, t.OutageCapacity), t.RejectCost, s.Controls.Name),
 		fmt.Sprintf("%d trials, seed %d: %d recovered within the horizon (share %s); mean ± half its 95%% interval",
-			s.Trials, s.Seed, r.Count, bracket(r.Value, r.CI95[0], r.CI95[1])),
+			s.Trials, s.Seed, r.Count, render.Share(r)),
 		fmt.Sprintf("engine: %s (%s)", s.Engine.Engine, s.Engine.Reason),
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/solve"
@@ -190,7 +191,7 @@ func validateTable(w io.Writer, v analysis.Validation, width int) error {
 		if ch.MonteCarlo != nil {
 			mc = pmCells(ch.MonteCarlo)
 		}
-		t.add(ch.Method, brief(ch.Scenario), ch.Quantity, fmtNum(float64(ch.Model)), mc[0], mc[1], ch.Detail, string(ch.Verdict))
+		t.add(ch.Method, brief(ch.Scenario), ch.Quantity, render.Number(float64(ch.Model)), mc[0], mc[1], ch.Detail, string(ch.Verdict))
 	}
 	t.text(w, width)
 	fmt.Fprintf(w, "\n%d of %d checks failed\n", v.Failed, len(v.Checks))
