@@ -141,36 +141,36 @@ func describeHerd(a analysis.Audit) string {
 }
 
 // auditRows is the audit's table: one row per policy in rank order.
-func auditRows(r auditResult) *table {
+func auditRows(r auditResult) *render.Table {
 	u := r.Unit
 	// A column of zeros says less than the line above the table that no
 	// trial was censored: then it goes first when the width is short.
-	cens := column{name: "censored", right: true}
+	cens := render.Column{Name: "censored", Right: true}
 	if r.CensoredRows() == 0 {
-		cens.drop = 9
+		cens.Drop = 9
 	}
-	cols := []column{{name: "#", right: true}, {name: "policy", code: true}, cens}
-	cols = append(cols, pmColumns("gave up", 0)...)
-	cols = append(cols, pmColumns("completion ("+u+")", 0)...)
-	cols = append(cols, column{name: "Δ completion vs #1 (" + u + ")", right: true, drop: 1})
-	cols = append(cols, pmColumns("calls", 0)...)
-	cols = append(cols, pmColumns("peak/k after wave 1", 2)...)
-	cols = append(cols, column{name: "latency p99 (" + u + ")", right: true, drop: 3})
-	cols = append(cols, column{name: fmt.Sprintf("synchronized (first retries in %s)", r.SyncWindow)})
-	t := newTable(cols...)
+	cols := []render.Column{{Name: "#", Right: true}, {Name: "policy", Code: true}, cens}
+	cols = append(cols, render.EstimateColumns("gave up", 0)...)
+	cols = append(cols, render.EstimateColumns("completion ("+u+")", 0)...)
+	cols = append(cols, render.Column{Name: "Δ completion vs #1 (" + u + ")", Right: true, Drop: 1})
+	cols = append(cols, render.EstimateColumns("calls", 0)...)
+	cols = append(cols, render.EstimateColumns("peak/k after wave 1", 2)...)
+	cols = append(cols, render.Column{Name: "latency p99 (" + u + ")", Right: true, Drop: 3})
+	cols = append(cols, render.Column{Name: fmt.Sprintf("synchronized (first retries in %s)", r.SyncWindow)})
+	t := render.NewTable(cols...)
 	for _, row := range r.Rows {
 		cells := []string{strconv.Itoa(row.Rank), row.Policy, censoredText(row, r.Trials)}
-		cells = append(cells, pmCells(row.GaveUp)...)
-		cells = append(cells, pmCells(row.Completion)...)
+		cells = append(cells, render.EstimateCells(row.GaveUp)...)
+		cells = append(cells, render.EstimateCells(row.Completion)...)
 		cells = append(cells, render.Difference(row.VsBest.Completion))
-		cells = append(cells, pmCells(row.Calls)...)
-		cells = append(cells, pmCells(row.PeakOverCapacity)...)
+		cells = append(cells, render.EstimateCells(row.Calls)...)
+		cells = append(cells, render.EstimateCells(row.PeakOverCapacity)...)
 		lat := "—"
 		if q := row.LatencyP99; q != nil {
 			lat = render.Quantile(*q)
 		}
 		cells = append(cells, lat, syncText(row))
-		t.add(cells...)
+		t.Add(cells...)
 	}
 	return t
 }
@@ -191,7 +191,7 @@ func syncText(r analysis.AuditRow) string {
 func auditTable(w io.Writer, r auditResult, width int) error {
 	fmt.Fprintln(w, strings.Join(auditHeader(r), "\n"))
 	fmt.Fprintln(w)
-	if err := auditRows(r).text(w, width); err != nil {
+	if err := auditRows(r).Text(w, width); err != nil {
 		return err
 	}
 	return auditFindings(w, r, "")
@@ -215,7 +215,7 @@ func auditFindings(w io.Writer, r auditResult, bullet string) error {
 func auditMarkdown(w io.Writer, r auditResult) error {
 	fmt.Fprintln(w, strings.Join(auditHeader(r), "\n\n"))
 	fmt.Fprintln(w)
-	if err := auditRows(r).markdown(w); err != nil {
+	if err := auditRows(r).Markdown(w); err != nil {
 		return err
 	}
 	return auditFindings(w, r, "- ")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdlab/herd/claims"
 	"github.com/herdlab/herd/internal/outfile"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/spf13/cobra"
 )
@@ -242,12 +243,12 @@ func claimsTable(w io.Writer, r claimsResult, width int) error {
 	} else {
 		fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
 	}
-	t := newTable(column{name: "claim"}, column{name: "model", wrap: true}, column{name: "verdict", wrap: true},
-		column{name: "other model", wrap: true}, column{name: "transfer", wrap: true})
+	t := render.NewTable(render.Column{Name: "claim"}, render.Column{Name: "model", Wrap: true}, render.Column{Name: "verdict", Wrap: true},
+		render.Column{Name: "other model", Wrap: true}, render.Column{Name: "transfer", Wrap: true})
 	for _, c := range r.Claims {
-		t.add(c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c, false), string(c.Transfer))
+		t.Add(c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c, false), string(c.Transfer))
 	}
-	if err := t.text(w, width); err != nil {
+	if err := t.Text(w, width); err != nil {
 		return err
 	}
 	for _, c := range r.Claims {

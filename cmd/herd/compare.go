@@ -573,7 +573,7 @@ func (r *compareReport) markdown(w io.Writer) error {
 	fmt.Fprintln(w, "**The policies.**")
 	fmt.Fprintln(w)
 	for _, p := range r.Policies {
-		fmt.Fprintf(w, "- `%s`: %s\n", p.Label, md(p.Description))
+		fmt.Fprintf(w, "- `%s`: %s\n", p.Label, render.MarkdownCell(p.Description))
 	}
 	fmt.Fprintf(w, "\n%d trials per policy, seed %d, on common random numbers (trial i of every policy draws from the same random stream). "+
 		"Means ± half their 95%% Student-t interval; quantiles with distribution-free 95%% intervals; times in %s.\n\n", r.Trials, r.Seed, r.Unit)
@@ -581,44 +581,44 @@ func (r *compareReport) markdown(w io.Writer) error {
 	fmt.Fprintln(w, "## Each policy")
 	fmt.Fprintln(w)
 	u := r.Unit
-	cols := []column{{name: "policy", code: true}}
-	cols = append(cols, pmColumns("calls", 0)...)
-	cols = append(cols, pmColumns("completion ("+u+")", 0)...)
+	cols := []render.Column{{Name: "policy", Code: true}}
+	cols = append(cols, render.EstimateColumns("calls", 0)...)
+	cols = append(cols, render.EstimateColumns("completion ("+u+")", 0)...)
 	for _, q := range stats.Percentiles {
-		cols = append(cols, column{name: "completion " + q.Name, right: true})
+		cols = append(cols, render.Column{Name: "completion " + q.Name, Right: true})
 	}
-	cols = append(cols, pmColumns("latency mean ("+u+")", 0)...)
+	cols = append(cols, render.EstimateColumns("latency mean ("+u+")", 0)...)
 	for _, q := range stats.Percentiles {
-		cols = append(cols, column{name: "latency " + q.Name, right: true})
+		cols = append(cols, render.Column{Name: "latency " + q.Name, Right: true})
 	}
-	cols = append(cols, pmColumns("gave up (clients)", 0)...)
-	t := newTable(append(cols, column{name: "censored trials", right: true})...)
+	cols = append(cols, render.EstimateColumns("gave up (clients)", 0)...)
+	t := render.NewTable(append(cols, render.Column{Name: "censored trials", Right: true})...)
 	for _, p := range r.Policies {
 		cells := []string{p.Label}
-		cells = append(cells, pmCells(p.Calls)...)
+		cells = append(cells, render.EstimateCells(p.Calls)...)
 		cells = append(cells, distCells(p.Completion)...)
 		cells = append(cells, distCells(p.Latency)...)
-		cells = append(cells, pmCells(p.GaveUp)...)
-		t.add(append(cells, strconv.Itoa(p.Censored))...)
+		cells = append(cells, render.EstimateCells(p.GaveUp)...)
+		t.Add(append(cells, strconv.Itoa(p.Censored))...)
 	}
-	t.markdown(w)
+	t.Markdown(w)
 
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "## Paired differences")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "A − B over the trials where neither was censored, with 95% intervals; ~ marks a difference that is not significant (its interval holds 0).")
 	fmt.Fprintln(w)
-	pt := newTable(column{name: "A − B"}, column{name: "calls", right: true}, column{name: "completion (" + u + ")", right: true},
-		column{name: "latency mean (" + u + ")", right: true}, column{name: "gave up (clients)", right: true}, column{name: "pairs left out (censored)", right: true})
+	pt := render.NewTable(render.Column{Name: "A − B"}, render.Column{Name: "calls", Right: true}, render.Column{Name: "completion (" + u + ")", Right: true},
+		render.Column{Name: "latency mean (" + u + ")", Right: true}, render.Column{Name: "gave up (clients)", Right: true}, render.Column{Name: "pairs left out (censored)", Right: true})
 	for _, p := range r.Pairs {
-		pt.add(fmt.Sprintf("%s − %s", p.A, p.B), render.Difference(p.Calls), render.Difference(p.Completion), render.Difference(p.Latency), render.Difference(p.GaveUp), strconv.Itoa(p.Censored))
+		pt.Add(fmt.Sprintf("%s − %s", p.A, p.B), render.Difference(p.Calls), render.Difference(p.Completion), render.Difference(p.Latency), render.Difference(p.GaveUp), strconv.Itoa(p.Censored))
 	}
-	pt.markdown(w)
+	pt.Markdown(w)
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "**Verdicts.**")
 	fmt.Fprintln(w)
 	for _, p := range r.Pairs {
-		fmt.Fprintf(w, "- **%s vs %s**: %s.\n", md(p.A), md(p.B), md(p.Verdict))
+		fmt.Fprintf(w, "- **%s vs %s**: %s.\n", render.MarkdownCell(p.A), render.MarkdownCell(p.B), render.MarkdownCell(p.Verdict))
 	}
 	fmt.Fprintf(w, "\n![Arrival rate over time and the distribution of completion, per policy](%s)\n\n", compareFiles.svg)
 	fmt.Fprintf(w, "The numbers behind this report and its figure are in `%s`.\n\n", compareFiles.data)
@@ -631,7 +631,7 @@ func distCells(d *analysis.Distribution) []string {
 	if d == nil {
 		return append([]string{"—", ""}, make([]string, len(stats.Percentiles))...)
 	}
-	cells := pmCells(&d.Estimate)
+	cells := render.EstimateCells(&d.Estimate)
 	for _, q := range stats.Percentiles {
 		cells = append(cells, render.Quantile(d.Quantiles[q.Name]))
 	}

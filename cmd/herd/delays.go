@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/plots"
 	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
@@ -310,7 +311,7 @@ func delaysTable(w io.Writer, a policy.DelayAnalysis) error {
 }
 
 func delaysMarkdown(w io.Writer, a policy.DelayAnalysis) error {
-	fmt.Fprintf(w, "**%s.** Exact laws of the unrounded delays (no tick rounding); every median, mean and quantile within %.2g relative (proven bounds).\n\n", md(describePolicy(a)), a.RelErr())
+	fmt.Fprintf(w, "**%s.** Exact laws of the unrounded delays (no tick rounding); every median, mean and quantile within %.2g relative (proven bounds).\n\n", render.MarkdownCell(describePolicy(a)), a.RelErr())
 	fmt.Fprint(w, "| n |")
 	for _, col := range delayColumns {
 		fmt.Fprintf(w, " delay %s |", col.name)
@@ -335,10 +336,10 @@ func delaysMarkdown(w io.Writer, a policy.DelayAnalysis) error {
 	}
 	if g := a.GiveUp; g != nil {
 		fmt.Fprintf(w, "\nTime to give up when every attempt fails (%s): median %s, mean %s, p99 %s, max %s.\n",
-			md(g.Method), num(g.Median), num(g.Mean), num(g.P99), num(g.Max))
+			render.MarkdownCell(g.Method), num(g.Median), num(g.Mean), num(g.P99), num(g.Max))
 	}
 	for _, n := range a.Notes {
-		fmt.Fprintln(w, "\nNote: "+md(n))
+		fmt.Fprintln(w, "\nNote: "+render.MarkdownCell(n))
 	}
 	return nil
 }

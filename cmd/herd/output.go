@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/internal/outfile"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -192,19 +193,19 @@ func (o *runOutput) resolve(c *cobra.Command, f *factory, run *runFlags, out *ou
 	return err
 }
 
-func (o output) write(ios *iostreams, render func(w io.Writer) error) error {
+func (o output) write(ios *iostreams, body func(w io.Writer) error) error {
 	var buf bytes.Buffer
 	if o.Format == "csv" {
 		fmt.Fprintf(&buf, "# %s\n", o.Cite.Cite)
 	}
-	if err := render(&buf); err != nil {
+	if err := body(&buf); err != nil {
 		return err
 	}
 	switch o.Format {
 	case "table":
 		fmt.Fprintf(&buf, "\n%s\n", o.Cite.Cite)
 		// The tables are fitted already; this wraps the text around them.
-		text := wrapText(buf.String(), o.Width)
+		text := render.WrapText(buf.String(), o.Width)
 		buf.Reset()
 		buf.WriteString(text)
 	case "markdown":

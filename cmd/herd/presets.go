@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
 )
@@ -100,17 +101,17 @@ func presetsRun(opts *presetsOptions) error {
 			fmt.Fprintln(w, "| preset | library (version) | delay before retry n | retry limit | source |")
 			fmt.Fprintln(w, "|---|---|---|---|---|")
 			for _, r := range rows {
-				fmt.Fprintf(w, "| `%s` | %s (%s) | %s | %s | %s |\n", r.Name, md(r.Library), md(r.Version), md(r.Formula), limit(r), md(r.Source))
+				fmt.Fprintf(w, "| `%s` | %s (%s) | %s | %s | %s |\n", r.Name, render.MarkdownCell(r.Library), render.MarkdownCell(r.Version), render.MarkdownCell(r.Formula), limit(r), render.MarkdownCell(r.Source))
 			}
 			return nil
 		}
 		fmt.Fprintf(w, "%d library presets; delays in seconds, converted to ticks with --tick (default 1s) and --rounding.\n\n", len(rows))
-		t := newTable(column{name: "preset"}, column{name: "delay before retry n (s)", wrap: true},
-			column{name: "retry limit", wrap: true}, column{name: "library, version", wrap: true}, column{name: "source", wrap: true, drop: 1})
+		t := render.NewTable(render.Column{Name: "preset"}, render.Column{Name: "delay before retry n (s)", Wrap: true},
+			render.Column{Name: "retry limit", Wrap: true}, render.Column{Name: "library, version", Wrap: true}, render.Column{Name: "source", Wrap: true, Drop: 1})
 		for _, r := range rows {
-			t.add(r.Name, r.Formula, limit(r), r.Library+", "+r.Version, r.Source)
+			t.Add(r.Name, r.Formula, limit(r), r.Library+", "+r.Version, r.Source)
 		}
-		return t.text(w, opts.Output.Width)
+		return t.Text(w, opts.Output.Width)
 	})
 }
 
@@ -127,6 +128,3 @@ func limit(r presetJSON) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// md escapes the characters that would break a markdown table cell.
-func md(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

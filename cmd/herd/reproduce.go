@@ -116,24 +116,24 @@ func reproduceHead(r reproduceResult) []string {
 }
 
 // seedRows is the seed table: herd's estimates beside the article's.
-func seedRows(r reproduceResult) *table {
-	cols := []column{{name: "N", right: true}, {name: "policy"}, {name: "censored", right: true}}
-	cols = append(cols, pmColumns("calls", 0)...)
-	cols = append(cols, column{name: "article", right: true})
-	cols = append(cols, pmColumns("completion (ticks)", 0)...)
-	cols = append(cols, column{name: "article", right: true}, column{name: "agreement", wrap: true})
-	t := newTable(cols...)
+func seedRows(r reproduceResult) *render.Table {
+	cols := []render.Column{{Name: "N", Right: true}, {Name: "policy"}, {Name: "censored", Right: true}}
+	cols = append(cols, render.EstimateColumns("calls", 0)...)
+	cols = append(cols, render.Column{Name: "article", Right: true})
+	cols = append(cols, render.EstimateColumns("completion (ticks)", 0)...)
+	cols = append(cols, render.Column{Name: "article", Right: true}, render.Column{Name: "agreement", Wrap: true})
+	t := render.NewTable(cols...)
 	article := func(p stats.Published) string {
 		return fmt.Sprintf("%s sd %s", render.Number(p.Mean), render.Number(p.SD))
 	}
 	for _, row := range r.Rows {
 		cl, co := row.Calls, row.Completion
 		cells := []string{strconv.Itoa(row.Clients), row.Policy, fmt.Sprintf("%d/%d", row.Censored, r.Trials)}
-		cells = append(cells, pmCells(&cl.Estimate)...)
+		cells = append(cells, render.EstimateCells(&cl.Estimate)...)
 		cells = append(cells, article(cl.Published))
-		cells = append(cells, pmCells(&co.Estimate)...)
+		cells = append(cells, render.EstimateCells(&co.Estimate)...)
 		cells = append(cells, article(co.Published), agreement(cl.Agreement, co.Agreement))
-		t.add(cells...)
+		t.Add(cells...)
 	}
 	return t
 }
@@ -156,7 +156,7 @@ func agreement(calls, completion stats.Agreement) string {
 
 func reproduceTable(w io.Writer, r reproduceResult, width int) error {
 	fmt.Fprintf(w, "%s\n\n", strings.Join(reproduceHead(r), "\n"))
-	if err := seedRows(r).text(w, width); err != nil {
+	if err := seedRows(r).Text(w, width); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "\n%d of %d rows agree with the article on both calls and completion.\n", r.Agree, len(r.Rows))
@@ -165,7 +165,7 @@ func reproduceTable(w io.Writer, r reproduceResult, width int) error {
 
 func reproduceMarkdown(w io.Writer, r reproduceResult) error {
 	fmt.Fprintf(w, "%s\n\n", strings.Join(reproduceHead(r), "\n\n"))
-	if err := seedRows(r).markdown(w); err != nil {
+	if err := seedRows(r).Markdown(w); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "\n%d of %d rows agree with the article on both calls and completion.\n", r.Agree, len(r.Rows))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
@@ -88,25 +89,25 @@ func reproduceAWSHead(r reproduceAWSResult) []string {
 	}
 }
 
-func awsRows(r reproduceAWSResult) *table {
-	cols := []column{{name: "N", right: true}, {name: "policy"}, {name: "censored", right: true}}
-	cols = append(cols, pmColumns("calls (writes)", 0)...)
-	t := newTable(append(cols, pmColumns("time (ms)", 0)...)...)
+func awsRows(r reproduceAWSResult) *render.Table {
+	cols := []render.Column{{Name: "N", Right: true}, {Name: "policy"}, {Name: "censored", Right: true}}
+	cols = append(cols, render.EstimateColumns("calls (writes)", 0)...)
+	t := render.NewTable(append(cols, render.EstimateColumns("time (ms)", 0)...)...)
 	for _, row := range r.Rows {
-		cells := append([]string{strconv.Itoa(row.Clients), row.Policy, fmt.Sprintf("%d/%d", row.Censored, r.Trials)}, pmCells(&row.Calls)...)
-		t.add(append(cells, pmCells(&row.Completion.Estimate)...)...)
+		cells := append([]string{strconv.Itoa(row.Clients), row.Policy, fmt.Sprintf("%d/%d", row.Censored, r.Trials)}, render.EstimateCells(&row.Calls)...)
+		t.Add(append(cells, render.EstimateCells(&row.Completion.Estimate)...)...)
 	}
 	return t
 }
 
 func reproduceAWSTable(w io.Writer, r reproduceAWSResult, width int) error {
 	fmt.Fprintf(w, "%s\n\n", strings.Join(reproduceAWSHead(r), "\n"))
-	return awsRows(r).text(w, width)
+	return awsRows(r).Text(w, width)
 }
 
 func reproduceAWSMarkdown(w io.Writer, r reproduceAWSResult) error {
 	fmt.Fprintf(w, "%s\n\n", strings.Join(reproduceAWSHead(r), "\n\n"))
-	return awsRows(r).markdown(w)
+	return awsRows(r).Markdown(w)
 }
 
 func reproduceAWSCSV(w io.Writer, r reproduceAWSResult) error {

@@ -300,15 +300,15 @@ func summaryMarkdown(w io.Writer, s analysis.Summary) error {
 
 // metricRows is one row per metric — mean ± half its 95% interval, sd,
 // and the reported quantiles with their intervals.
-func metricRows(ms []metric) *table {
-	cols := append([]column{{name: "metric", wrap: true}}, pmColumns("mean", 0)...)
-	cols[2].name = "± 95% CI"
-	t := newTable(append(cols, column{name: "sd", right: true, drop: 4})...)
+func metricRows(ms []metric) *render.Table {
+	cols := append([]render.Column{{Name: "metric", Wrap: true}}, render.EstimateColumns("mean", 0)...)
+	cols[2].Name = "± 95% CI"
+	t := render.NewTable(append(cols, render.Column{Name: "sd", Right: true, Drop: 4})...)
 	for i, p := range stats.Percentiles {
-		t.cols = append(t.cols, column{name: p.Name + " [95% CI]", right: true, drop: 3 - i})
+		t.AddColumns(render.Column{Name: p.Name + " [95% CI]", Right: true, Drop: 3 - i})
 	}
 	for _, m := range ms {
-		row := append(append([]string{m.name}, pmCells(m.e)...), render.Number(m.e.SD))
+		row := append(append([]string{m.name}, render.EstimateCells(m.e)...), render.Number(m.e.SD))
 		for _, p := range stats.Percentiles {
 			cell := ""
 			if q, ok := m.q[p.Name]; ok {
@@ -316,14 +316,14 @@ func metricRows(ms []metric) *table {
 			}
 			row = append(row, cell)
 		}
-		t.add(row...)
+		t.Add(row...)
 	}
 	return t
 }
 
 // metricTable writes the metrics' table, then the warnings.
 func metricTable(w io.Writer, ms []metric, warnings []string, width int) error {
-	if err := metricRows(ms).text(w, width); err != nil {
+	if err := metricRows(ms).Text(w, width); err != nil {
 		return err
 	}
 	for _, warn := range warnings {
@@ -333,11 +333,11 @@ func metricTable(w io.Writer, ms []metric, warnings []string, width int) error {
 }
 
 func metricMarkdown(w io.Writer, ms []metric, warnings []string) error {
-	if err := metricRows(ms).markdown(w); err != nil {
+	if err := metricRows(ms).Markdown(w); err != nil {
 		return err
 	}
 	for _, warn := range warnings {
-		fmt.Fprintln(w, "\n**Warning:** "+md(warn))
+		fmt.Fprintln(w, "\n**Warning:** "+render.MarkdownCell(warn))
 	}
 	return nil
 }

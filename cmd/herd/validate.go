@@ -183,17 +183,17 @@ func brief(sc model.Scenario) string {
 func validateTable(w io.Writer, v analysis.Validation, width int) error {
 	fmt.Fprintf(w, "%d checks, %d statistical at family-wise level %g (|z| ≤ %.2f each); the mean field's bounds by %g%% intervals; Monte Carlo mean ± half its 95%% interval\n\n",
 		len(v.Checks), v.Statistical, v.Level, v.Critical, 100*analysis.MeanFieldLevel)
-	cols := []column{{name: "method"}, {name: "scenario", wrap: true}, {name: "quantity", wrap: true}, {name: "model", right: true}}
-	cols = append(cols, pmColumns("Monte Carlo", 0)...)
-	t := newTable(append(cols, column{name: "discrepancy", wrap: true}, column{name: "verdict"})...)
+	cols := []render.Column{{Name: "method"}, {Name: "scenario", Wrap: true}, {Name: "quantity", Wrap: true}, {Name: "model", Right: true}}
+	cols = append(cols, render.EstimateColumns("Monte Carlo", 0)...)
+	t := render.NewTable(append(cols, render.Column{Name: "discrepancy", Wrap: true}, render.Column{Name: "verdict"})...)
 	for _, ch := range v.Checks {
 		mc := []string{"", ""}
 		if ch.MonteCarlo != nil {
-			mc = pmCells(ch.MonteCarlo)
+			mc = render.EstimateCells(ch.MonteCarlo)
 		}
-		t.add(ch.Method, brief(ch.Scenario), ch.Quantity, render.Number(float64(ch.Model)), mc[0], mc[1], ch.Detail, string(ch.Verdict))
+		t.Add(ch.Method, brief(ch.Scenario), ch.Quantity, render.Number(float64(ch.Model)), mc[0], mc[1], ch.Detail, string(ch.Verdict))
 	}
-	t.text(w, width)
+	t.Text(w, width)
 	fmt.Fprintf(w, "\n%d of %d checks failed\n", v.Failed, len(v.Checks))
 	return nil
 }

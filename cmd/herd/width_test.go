@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/herdlab/herd/internal/render"
 )
 
 // widest is the widest line of out in bytes, which are at least its
@@ -23,10 +25,10 @@ func widest(out string) (int, string) {
 // table is the same code on other rows.)
 func TestTablesFitColumns(t *testing.T) {
 	t.Setenv("COLUMNS", "100")
-	before := tooWide.Load()
+	before := render.Unfitted()
 	defer func() {
 		// A table that did not fit would be rewrapped as prose: mangled.
-		if n := tooWide.Load() - before; n > 0 {
+		if n := render.Unfitted() - before; n > 0 {
 			t.Errorf("%d tables could not be fitted to 100 columns", n)
 		}
 	}()

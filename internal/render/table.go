@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"bytes"
@@ -7,41 +7,46 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/herdlab/herd/stats"
 	"github.com/rivo/uniseg"
 )
 
-// table is a result table for people: aligned text fitted to the
+// Table is a result table for people: aligned text fitted to the
 // terminal's width, or markdown. A table too wide for the width wraps its
 // text columns a little (to 24 characters) and leaves out the columns
 // marked as optional, saying which (--wide shows every column); when that
 // is not enough it wraps text columns down to their longest word, and at
 // last any column, cutting words.
-type table struct {
-	cols []column
+type Table struct {
+	cols []Column
 	rows [][]string
 }
 
-// column is one column of a table.
-type column struct {
-	name string
-	// right aligns the column on the right (numbers).
-	right bool
-	// wrap lets the column's cells wrap onto more lines to fit the width.
-	wrap bool
-	// drop > 0 marks a column that may be left out to fit the width;
+// Column is one column of a table.
+type Column struct {
+	Name string
+	// Right aligns the column on the right (numbers).
+	Right bool
+	// Wrap lets the column's cells wrap onto more lines to fit the width.
+	Wrap bool
+	// Drop > 0 marks a column that may be left out to fit the width;
 	// the highest goes first.
-	drop int
-	// glue puts the next column one space after this one, and in markdown
+	Drop int
+	// Glue puts the next column one space after this one, and in markdown
 	// into this one's cell: a mean and its "± h".
-	glue bool
-	// code sets the column's cells as code in markdown (names to type).
-	code bool
+	Glue bool
+	// Code sets the column's cells as code in markdown (names to type).
+	Code bool
 }
 
-func newTable(cols ...column) *table { return &table{cols: cols} }
+// NewTable is a table of these columns and no rows.
+func NewTable(cols ...Column) *Table { return &Table{cols: cols} }
 
-// add appends a row; missing cells are empty.
-func (t *table) add(cells ...string) {
+// AddColumns appends columns, before any row is added.
+func (t *Table) AddColumns(cols ...Column) { t.cols = append(t.cols, cols...) }
+
+// Add appends a row; missing cells are empty.
+func (t *Table) Add(cells ...string) {
 	row := make([]string, len(t.cols))
 	copy(row, cells)
 	t.rows = append(t.rows, row)
@@ -50,8 +55,12 @@ func (t *table) add(cells ...string) {
 const gap = 2 // spaces between columns
 
 // tooWide counts the tables that could not be fitted to their width (more
-// columns than 8 characters each allow): the width test requires none.
+// columns than 8 characters each allow).
 var tooWide atomic.Int64
+
+// Unfitted is how many tables this process could not fit to their width:
+// herd's width test requires none.
+func Unfitted() int64 { return tooWide.Load() }
 
 // textWidth is the columns s takes on a terminal: a CJK character (the
 // seed article's quotes) takes two.
@@ -76,11 +85,11 @@ func cut(s string, width int, measure func(string) int) (head, tail string) {
 	return s[:end], s[end:]
 }
 
-// text writes the table aligned in terminal columns and fitted to width
+// Text writes the table aligned in terminal columns and fitted to width
 // (0: no limit) in bytes too: a line holding ± or — is narrower on the
 // screen than its bytes, so the columns are fitted to less until every
 // line's bytes fit.
-func (t *table) text(w io.Writer, width int) error {
+func (t *Table) Text(w io.Writer, width int) error {
 	if width <= 0 {
 		t.render(w, 0, soft)
 		return nil
@@ -106,7 +115,7 @@ func (t *table) text(w io.Writer, width int) error {
 // gentlest fitting that can: each narrows the columns' budget by what the
 // widest line's multi-byte characters take beyond width, until it fits or
 // cannot narrow further. nil when none fits.
-func (t *table) fitBytes(width int) ([]byte, []string) {
+func (t *Table) fitBytes(width int) ([]byte, []string) {
 	for _, how := range []fitting{soft, hard, cutWords} {
 		for budget := width; budget > 0; {
 			var buf bytes.Buffer
@@ -129,7 +138,7 @@ func (t *table) fitBytes(width int) ([]byte, []string) {
 
 // render writes the table fitted to budget columns (0: no limit) as how
 // allows, and reports whether it fitted and which columns it left out.
-func (t *table) render(w io.Writer, budget int, how fitting) (fitted bool, hidden []string) {
+func (t *Table) render(w io.Writer, budget int, how fitting) (fitted bool, hidden []string) {
 	shown, widths := t.fitDropping(budget, how)
 	fitted = widths != nil
 	if !fitted {
@@ -137,8 +146,8 @@ func (t *table) render(w io.Writer, budget int, how fitting) (fitted bool, hidde
 		widths = t.fit(shown, 0, cutWords) // as narrow as it goes, still too wide
 	}
 	for i, c := range t.cols {
-		if !shown[i] && c.name != "" { // a mean's "± h" goes with it
-			hidden = append(hidden, c.name)
+		if !shown[i] && c.Name != "" { // a mean's "± h" goes with it
+			hidden = append(hidden, c.Name)
 		}
 	}
 	t.line(w, shown, widths, t.header())
@@ -158,10 +167,10 @@ func (t *table) render(w io.Writer, budget int, how fitting) (fitted bool, hidde
 	return fitted, hidden
 }
 
-func (t *table) header() []string {
+func (t *Table) header() []string {
 	h := make([]string, len(t.cols))
 	for i, c := range t.cols {
-		h[i] = c.name
+		h[i] = c.Name
 	}
 	return h
 }
@@ -169,12 +178,12 @@ func (t *table) header() []string {
 // fitDropping leaves out optional columns, the highest drop first, until
 // the table fits width; widths is nil when it does not fit with all of them
 // left out.
-func (t *table) fitDropping(width int, how fitting) (shown []bool, widths []int) {
+func (t *Table) fitDropping(width int, how fitting) (shown []bool, widths []int) {
 	shown = make([]bool, len(t.cols))
 	for i, c := range t.cols {
 		// Leaving out optional columns comes before narrowing the others
 		// further than soft fitting does.
-		shown[i] = how == soft || c.drop == 0
+		shown[i] = how == soft || c.Drop == 0
 	}
 	for {
 		if widths = t.fit(shown, width, how); widths != nil {
@@ -182,7 +191,7 @@ func (t *table) fitDropping(width int, how fitting) (shown []bool, widths []int)
 		}
 		drop := -1
 		for i, c := range t.cols {
-			if shown[i] && c.drop > 0 && (drop < 0 || c.drop > t.cols[drop].drop) {
+			if shown[i] && c.Drop > 0 && (drop < 0 || c.Drop > t.cols[drop].Drop) {
 				drop = i
 			}
 		}
@@ -204,7 +213,7 @@ const (
 
 // fit gives the width of each shown column, narrowed as how allows; nil
 // when the table cannot fit width.
-func (t *table) fit(shown []bool, width int, how fitting) []int {
+func (t *Table) fit(shown []bool, width int, how fitting) []int {
 	widths := make([]int, len(t.cols))
 	least := make([]int, len(t.cols))
 	total := 0
@@ -214,13 +223,13 @@ func (t *table) fit(shown []bool, width int, how fitting) []int {
 		}
 		// A header wraps in any column, at its spaces; cells only in
 		// the columns that may wrap.
-		for _, word := range strings.Fields(c.name) {
+		for _, word := range strings.Fields(c.Name) {
 			least[i] = max(least[i], textWidth(word))
 		}
-		widths[i] = textWidth(c.name)
+		widths[i] = textWidth(c.Name)
 		for _, cell := range t.column(i) {
 			widths[i] = max(widths[i], textWidth(cell))
-			if c.wrap {
+			if c.Wrap {
 				for _, word := range strings.Fields(cell) {
 					least[i] = max(least[i], min(textWidth(word), 12))
 				}
@@ -228,7 +237,7 @@ func (t *table) fit(shown []bool, width int, how fitting) []int {
 				least[i] = max(least[i], textWidth(cell))
 			}
 		}
-		if c.wrap {
+		if c.Wrap {
 			least[i] = min(widths[i], 8)
 		}
 		switch how {
@@ -260,10 +269,10 @@ func (t *table) fit(shown []bool, width int, how fitting) []int {
 }
 
 // gapAfter is the space between column i and the next shown one.
-func (t *table) gapAfter(i int, shown []bool) int {
+func (t *Table) gapAfter(i int, shown []bool) int {
 	for j := i + 1; j < len(t.cols); j++ {
 		if shown[j] {
-			if t.cols[i].glue {
+			if t.cols[i].Glue {
 				return 1
 			}
 			return gap
@@ -272,7 +281,7 @@ func (t *table) gapAfter(i int, shown []bool) int {
 	return 0
 }
 
-func (t *table) column(i int) []string {
+func (t *Table) column(i int) []string {
 	cells := make([]string, len(t.rows))
 	for r, row := range t.rows {
 		cells[r] = row[i]
@@ -282,7 +291,7 @@ func (t *table) column(i int) []string {
 
 // line writes one row, its wrapped cells on as many lines as the longest
 // needs; trailing spaces are trimmed.
-func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
+func (t *Table) line(w io.Writer, shown []bool, widths []int, cells []string) {
 	parts := make([][]string, len(cells))
 	height := 1
 	for i, cell := range cells {
@@ -292,7 +301,7 @@ func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
 		parts[i] = []string{cell}
 		if textWidth(cell) > widths[i] {
 			parts[i] = wrapWords(cell, widths[i], textWidth)
-			if t.cols[i].right { // a wrapped header of numbers: each line on the right
+			if t.cols[i].Right { // a wrapped header of numbers: each line on the right
 				for j := range parts[i] {
 					parts[i][j] = strings.TrimSpace(parts[i][j])
 				}
@@ -311,7 +320,7 @@ func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
 				s = parts[i][l]
 			}
 			pad := strings.Repeat(" ", max(0, widths[i]-textWidth(s)))
-			if t.cols[i].right {
+			if t.cols[i].Right {
 				b.WriteString(pad + s)
 			} else {
 				b.WriteString(s + pad)
@@ -322,18 +331,18 @@ func (t *table) line(w io.Writer, shown []bool, widths []int, cells []string) {
 	}
 }
 
-// markdown writes the table as a markdown table: every column, cells
+// Markdown writes the table as a markdown table: every column, cells
 // escaped, a glued column in the cell before it.
-func (t *table) markdown(w io.Writer) error {
+func (t *Table) Markdown(w io.Writer) error {
 	header := true
 	row := func(cells []string) {
 		var esc []string
 		for i, c := range cells {
-			c = md(c)
-			if t.cols[i].code && c != "" && !header {
+			c = MarkdownCell(c)
+			if t.cols[i].Code && c != "" && !header {
 				c = "`" + c + "`"
 			}
-			if i > 0 && t.cols[i-1].glue {
+			if i > 0 && t.cols[i-1].Glue {
 				esc[len(esc)-1] = strings.TrimSpace(esc[len(esc)-1] + " " + c)
 				continue
 			}
@@ -344,11 +353,11 @@ func (t *table) markdown(w io.Writer) error {
 	row(t.header())
 	var rule []string
 	for i, c := range t.cols {
-		if i > 0 && t.cols[i-1].glue {
+		if i > 0 && t.cols[i-1].Glue {
 			continue
 		}
 		r := "---"
-		if c.right {
+		if c.Right {
 			r = "---:"
 		}
 		rule = append(rule, r)
@@ -395,10 +404,10 @@ func wrapWords(s string, width int, measure func(string) int) []string {
 	return lines
 }
 
-// wrapText fits every line of text to width bytes (0: no limit), breaking
+// WrapText fits every line of text to width bytes (0: no limit), breaking
 // long lines at spaces; a continuation keeps the line's indentation and two
-// spaces more. Tables are fitted before, by table.text: this is for prose.
-func wrapText(text string, width int) string {
+// spaces more. Tables are fitted before, by Table.Text: this is for prose.
+func WrapText(text string, width int) string {
 	if width <= 0 {
 		return text
 	}
@@ -430,4 +439,25 @@ func wrapText(text string, width int) string {
 		}
 	}
 	return b.String()
+}
+
+// MarkdownCell escapes the characters that would break a markdown table
+// cell.
+func MarkdownCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// EstimateCells is an estimate's text in two table cells, the mean and
+// "± h", so that a column of them lines up on the ±; glued columns
+// (Column.Glue) show them as one.
+func EstimateCells(e *stats.Estimate) []string {
+	if m, h, ok := strings.Cut(Estimate(e), " ± "); ok {
+		return []string{m, "± " + h}
+	}
+	return []string{Estimate(e), ""}
+}
+
+// EstimateColumns are the two columns of EstimateCells, name being the
+// mean's; the "± h" column has no header of its own: the text before a
+// table says what ± is.
+func EstimateColumns(name string, drop int) []Column {
+	return []Column{{Name: name, Right: true, Glue: true, Drop: drop}, {Drop: drop}}
 }
