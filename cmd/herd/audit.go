@@ -75,8 +75,8 @@ ignored.`,
 
 type auditResult struct {
 	analysis.Audit
-	Synchronized []string   `json:"synchronized_presets"`
-	Provenance   Provenance `json:"provenance"`
+	Synchronized []string          `json:"synchronized_presets"`
+	Provenance   render.Provenance `json:"provenance"`
 }
 
 func auditRun(opts *auditOptions) error {
@@ -93,7 +93,7 @@ func auditRun(opts *auditOptions) error {
 		s.Policy = p
 		scs = append(scs, s)
 	}
-	opts.Output.Cite = opts.Output.Cite.withRun(opts.Run.Seed, opts.Run.Trials, engines(opts.Run.Use, scs...))
+	opts.Output.Cite = opts.Output.Cite.WithRun(opts.Run.Seed, opts.Run.Trials, engines(opts.Run.Use, scs...))
 	res := auditResult{a, a.Synchronized(), opts.Output.Cite}
 	return opts.Output.writeAs(opts.IO, renderers{
 		json:     res,

@@ -5,12 +5,14 @@ import (
 
 	toolkit "github.com/herdlab/herd" // the root package: CITATION.cff
 	"github.com/spf13/cobra"
+
+	"github.com/herdlab/herd/internal/render"
 )
 
 // citeOptions hold herd cite's streams and the build it cites.
 type citeOptions struct {
 	IO         *iostreams
-	Provenance Provenance
+	Provenance render.Provenance
 }
 
 func newCmdCite(f *factory, runF func(*citeOptions) error) *cobra.Command {

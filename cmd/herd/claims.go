@@ -136,10 +136,10 @@ for every λ < 1.`,
 }
 
 type claimsResult struct {
-	Trials     int             `json:"trials"`
-	Seed       uint64          `json:"seed"`
-	Claims     []claims.Result `json:"claims"`
-	Provenance Provenance      `json:"provenance"`
+	Trials     int               `json:"trials"`
+	Seed       uint64            `json:"seed"`
+	Claims     []claims.Result   `json:"claims"`
+	Provenance render.Provenance `json:"provenance"`
 }
 
 func claimsRun(opts *claimsOptions) error {
@@ -158,7 +158,7 @@ func claimsRun(opts *claimsOptions) error {
 		}
 		if opts.ScalingOut != "" {
 			out := output{Format: "json", Path: opts.ScalingOut}
-			if err := out.write(opts.IO, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
+			if err := out.write(opts.IO, func(w io.Writer) error { return render.JSON(w, s) }); err != nil {
 				return err
 			}
 		}
@@ -171,7 +171,7 @@ func claimsRun(opts *claimsOptions) error {
 		return err
 	}
 	// Each claim's scenarios choose their own engine (the default rule).
-	opts.Output.Cite = opts.Output.Cite.withRun(co.Seed, co.Trials, "default, per scenario")
+	opts.Output.Cite = opts.Output.Cite.WithRun(co.Seed, co.Trials, "default, per scenario")
 	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
 	return opts.Output.writeAs(opts.IO, renderers{
 		json:     r,

@@ -33,7 +33,7 @@ type compareOptions struct {
 	// Dir is the directory written; Force replaces one that holds files.
 	Dir   string
 	Force bool
-	Cite  Provenance
+	Cite  render.Provenance
 }
 
 // compareFiles are the files herd compare writes into its directory.
@@ -118,7 +118,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 				return err
 			}
 			opts.Cite = f.provenance()
-			opts.Cite.Command = commandLine(citedCompareArgs(f.Args))
+			opts.Cite.Command = render.CommandLine(citedCompareArgs(f.Args))
 			if runF != nil {
 				return runF(opts)
 			}
@@ -285,7 +285,7 @@ func compareRun(opts *compareOptions) error {
 		return err
 	}
 	engine := engines(opts.Run.Use, opts.Scenarios...)
-	cite := opts.Cite.withRun(opts.Run.Seed, opts.Run.Trials, engine)
+	cite := opts.Cite.WithRun(opts.Run.Seed, opts.Run.Trials, engine)
 	r := newCompareReport(c, opts.Scenarios[0], cite)
 	files, err := r.files()
 	if err != nil {
@@ -311,7 +311,7 @@ type compareReport struct {
 	Policies []comparedPolicyJSON `json:"policies"`
 	Pairs    []comparedPairJSON   `json:"pairs"`
 
-	Provenance Provenance `json:"provenance"`
+	Provenance render.Provenance `json:"provenance"`
 
 	comparison analysis.ServiceComparison
 	perTick    float64 // time units in one tick
@@ -362,7 +362,7 @@ type comparedPairJSON struct {
 // newCompareReport turns a comparison into real units: milliseconds for a
 // tick under a second (a whole number of them: times are whole ticks),
 // seconds otherwise.
-func newCompareReport(c analysis.ServiceComparison, sc model.Scenario, cite Provenance) *compareReport {
+func newCompareReport(c analysis.ServiceComparison, sc model.Scenario, cite render.Provenance) *compareReport {
 	unit, perTick := "s", c.Tick.Seconds()
 	if c.Tick < time.Second {
 		unit, perTick = "ms", perTick*1000
@@ -534,7 +534,7 @@ func (r *compareReport) files() (map[string][]byte, error) {
 		return nil, err
 	}
 	var js bytes.Buffer
-	if err := writeJSON(&js, r); err != nil {
+	if err := render.JSON(&js, r); err != nil {
 		return nil, err
 	}
 	d, err := plots.ServiceComparison(r.comparison, r.Unit, r.perTick, r.Service.Capacity, "Cite: "+r.Provenance.Cite)
@@ -622,7 +622,7 @@ func (r *compareReport) markdown(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\n![Arrival rate over time and the distribution of completion, per policy](%s)\n\n", compareFiles.svg)
 	fmt.Fprintf(w, "The numbers behind this report and its figure are in `%s`.\n\n", compareFiles.data)
-	_, err := fmt.Fprintln(w, r.Provenance.markdown())
+	_, err := fmt.Fprintln(w, r.Provenance.Markdown())
 	return err
 }
 

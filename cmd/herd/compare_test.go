@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/policy"
 	"os"
 	"path/filepath"
@@ -116,7 +117,7 @@ func TestCompareWritesDirectory(t *testing.T) {
 			GaveUp     pairDiff `json:"gave_up"`
 			Verdict    string   `json:"verdict"`
 		} `json:"pairs"`
-		Provenance Provenance `json:"provenance"`
+		Provenance render.Provenance `json:"provenance"`
 	}
 	if err := json.Unmarshal(first[compareFiles.data], &doc); err != nil {
 		t.Fatal(err)

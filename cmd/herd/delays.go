@@ -127,7 +127,7 @@ type delaysResult struct {
 	Rows       []policy.DelayRow `json:"retries"`
 	GiveUp     *policy.GiveUp    `json:"give_up,omitempty"`
 	Notes      []string          `json:"notes,omitempty"`
-	Provenance Provenance        `json:"provenance"`
+	Provenance render.Provenance `json:"provenance"`
 }
 
 type delayPolicyJSON struct {
@@ -166,7 +166,7 @@ func delaysRun(opts *delaysOptions) error {
 		case "json":
 			res := delaysJSON(a)
 			res.Provenance = opts.Output.Cite
-			return writeJSON(w, res)
+			return render.JSON(w, res)
 		case "csv":
 			return delaysCSV(w, a)
 		case "markdown":

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/herdlab/herd/internal/render"
 )
 
 // TestDelaysPolly: herd delays --policy polly-v8-expo-jitter prints the
@@ -31,7 +33,7 @@ func TestDelaysPolly(t *testing.T) {
 		GiveUp *struct {
 			Proven bool `json:"proven"`
 		} `json:"give_up"`
-		Provenance Provenance `json:"provenance"`
+		Provenance render.Provenance `json:"provenance"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)

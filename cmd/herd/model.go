@@ -131,7 +131,7 @@ type modelResult struct {
 	// the horizon, or approximate with the error herd validate measured.
 	Validity   analysis.Validity `json:"validity"`
 	Warnings   []string          `json:"warnings,omitempty"`
-	Provenance Provenance        `json:"provenance"`
+	Provenance render.Provenance `json:"provenance"`
 }
 
 // modelValue is a model's mean; SD is given where the model knows it

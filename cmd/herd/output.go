@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -74,8 +72,8 @@ type output struct {
 	Path   string
 	// Cite is the provenance that write puts on the result: the build and
 	// the command line from the factory; commands add their run's seed,
-	// trials and engine (Provenance.withRun) and put it in their JSON.
-	Cite Provenance
+	// trials and engine (Provenance.WithRun) and put it in their JSON.
+	Cite render.Provenance
 	// Width is the width tables and their text are fitted to (0: none).
 	Width int
 }
@@ -143,15 +141,10 @@ func (f *outputFlags) chooseFormat(ios *iostreams, path string) (string, error) 
 	return "json", nil
 }
 
-// write renders the result into memory with its cite line — a footer of a
-// table or markdown, a comment line heading a CSV; JSON documents carry
-// o.Cite themselves — then writes it to standard output or, through a
-// temporary file and a rename, to --out: a failed run leaves no
-// half-written file.
 // renderers are a result's writers, one per --format; a command that
 // offers no csv or markdown leaves it nil and gets its table there.
 type renderers struct {
-	json     any // written by writeJSON
+	json     any // written by render.JSON
 	csv      func(io.Writer) error
 	markdown func(io.Writer) error
 	table    func(io.Writer) error
@@ -162,7 +155,7 @@ func (o output) writeAs(ios *iostreams, r renderers) error {
 	return o.write(ios, func(w io.Writer) error {
 		switch {
 		case o.Format == "json":
-			return writeJSON(w, r.json)
+			return render.JSON(w, r.json)
 		case o.Format == "csv" && r.csv != nil:
 			return r.csv(w)
 		case o.Format == "markdown" && r.markdown != nil:
@@ -193,29 +186,20 @@ func (o *runOutput) resolve(c *cobra.Command, f *factory, run *runFlags, out *ou
 	return err
 }
 
+// write renders the result into memory with its cite line
+// (render.Document), then writes it to standard output or, through a
+// temporary file and a rename, to --out: a failed run leaves no
+// half-written file.
 func (o output) write(ios *iostreams, body func(w io.Writer) error) error {
-	var buf bytes.Buffer
-	if o.Format == "csv" {
-		fmt.Fprintf(&buf, "# %s\n", o.Cite.Cite)
-	}
-	if err := body(&buf); err != nil {
+	b, err := render.Document(o.Format, o.Cite, o.Width, body)
+	if err != nil {
 		return err
-	}
-	switch o.Format {
-	case "table":
-		fmt.Fprintf(&buf, "\n%s\n", o.Cite.Cite)
-		// The tables are fitted already; this wraps the text around them.
-		text := render.WrapText(buf.String(), o.Width)
-		buf.Reset()
-		buf.WriteString(text)
-	case "markdown":
-		fmt.Fprintf(&buf, "\n%s\n", o.Cite.markdown())
 	}
 	if o.Path == "" {
-		_, err := ios.Out.Write(buf.Bytes())
+		_, err := ios.Out.Write(b)
 		return err
 	}
-	return writeFileAtomic(o.Path, buf.Bytes())
+	return writeFileAtomic(o.Path, b)
 }
 
 // outError makes a refused --out a usage error (exit 2).
@@ -239,13 +223,6 @@ func (o output) warn(ios *iostreams, warnings []string) {
 }
 
 func writeFileAtomic(path string, data []byte) error { return outError(outfile.Write(path, data)) }
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

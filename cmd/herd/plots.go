@@ -74,7 +74,7 @@ json for notebooks and other tools that draw beside them).`,
 				}
 			}
 			if cite {
-				opts.Cite = "Cite: " + f.provenance().withRun(opts.Config.Seed, 0, "").Cite
+				opts.Cite = "Cite: " + f.provenance().WithRun(opts.Config.Seed, 0, "").Cite
 			}
 			if opts.Format != "table" && opts.Format != "json" {
 				return usageError{fmt.Errorf("--format must be table or json, got %q", opts.Format)}

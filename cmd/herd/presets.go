@@ -85,9 +85,9 @@ func presetsRun(opts *presetsOptions) error {
 	return opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, struct {
-				Presets    []presetJSON `json:"presets"`
-				Provenance Provenance   `json:"provenance"`
+			return render.JSON(w, struct {
+				Presets    []presetJSON      `json:"presets"`
+				Provenance render.Provenance `json:"provenance"`
 			}{rows, opts.Output.Cite})
 		case "csv":
 			cw := csv.NewWriter(w)

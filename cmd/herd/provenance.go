@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"runtime/debug"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	toolkit "github.com/herdlab/herd" // the root package: CITATION.cff
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 )
@@ -79,94 +79,15 @@ func checkoutRevision(b *Build) {
 	}
 }
 
-// Provenance says which herd computed a result and how to compute it
-// again: the build, the command as typed, and the run's seed, trials and
-// engine. Cite is all of it in the one line every format carries.
-type Provenance struct {
-	Version  string  `json:"version"`
-	Revision string  `json:"revision"`
-	Modified bool    `json:"modified"`
-	Go       string  `json:"go,omitempty"`
-	Source   string  `json:"revision_source,omitempty"`
-	Command  string  `json:"command,omitempty"`
-	Seed     *uint64 `json:"seed,omitempty"`
-	Trials   int     `json:"trials,omitempty"`
-	Engine   string  `json:"engine,omitempty"`
-	Cite     string  `json:"cite"`
-}
-
 // provenance is the build's provenance for a command line (args without
 // the program's name); the run's facts are added by withRun.
-func (b Build) provenance(args []string) Provenance {
-	p := Provenance{Version: b.Version, Revision: b.Revision, Modified: b.Modified, Go: b.Go, Source: b.Source}
+func (b Build) provenance(args []string) render.Provenance {
+	p := render.Provenance{Version: b.Version, Revision: b.Revision, Modified: b.Modified, Go: b.Go, Source: b.Source}
 	if args != nil {
-		p.Command = commandLine(args)
+		p.Command = render.CommandLine(args)
 	}
-	p.Cite = p.line()
+	p.Cite = p.Line()
 	return p
-}
-
-// withRun adds a run's seed, trials and engine ("" when one engine is not
-// the whole story: each row then names its own).
-func (p Provenance) withRun(seed uint64, trials int, engine string) Provenance {
-	p.Seed, p.Trials, p.Engine = &seed, trials, engine
-	p.Cite = p.line()
-	return p
-}
-
-// line is the cite line: "herd 0.9.0, revision 1a2b… (modified); command:
-// herd simulate …; seed 1, 1000 trials, engine clients".
-func (p Provenance) line() string {
-	s := "herd " + p.Version + ", revision " + p.Revision
-	if p.Modified {
-		s += " (modified)"
-	}
-	if p.Command != "" {
-		s += "; command: " + p.Command
-	}
-	var run []string
-	if p.Seed != nil {
-		run = append(run, fmt.Sprintf("seed %d", *p.Seed))
-	}
-	if p.Trials > 0 {
-		run = append(run, fmt.Sprintf("%d trials", p.Trials))
-	}
-	if p.Engine != "" {
-		run = append(run, "engine "+p.Engine)
-	}
-	if len(run) > 0 {
-		s += "; " + strings.Join(run, ", ")
-	}
-	return s
-}
-
-// markdown is the cite line in markdown: the command as code, so that
-// nothing in it is read as emphasis or a table cell's end.
-func (p Provenance) markdown() string {
-	if p.Command == "" {
-		return "Cite: " + p.Cite
-	}
-	q := p
-	q.Command = "`" + p.Command + "`"
-	return "Cite: " + q.line()
-}
-
-// commandLine is the command as a shell would take it back: herd and the
-// arguments, each quoted when the shell would split or expand it.
-func commandLine(args []string) string {
-	words := []string{"herd"}
-	for _, a := range args {
-		words = append(words, shellQuote(a))
-	}
-	return strings.Join(words, " ")
-}
-
-func shellQuote(s string) string {
-	const plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@%"
-	if s != "" && !strings.ContainsFunc(s, func(r rune) bool { return !strings.ContainsRune(plain, r) }) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // engines names the engines that play scs when want is asked for, each

@@ -70,7 +70,7 @@ type reproduceResult struct {
 	Seed       uint64                    `json:"seed"`
 	Rows       []analysis.SeedComparison `json:"rows"`
 	Agree      int                       `json:"agree"`
-	Provenance Provenance                `json:"provenance"`
+	Provenance render.Provenance         `json:"provenance"`
 }
 
 func reproduceSeedRun(opts *reproduceSeedOptions) error {
@@ -85,7 +85,7 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 	for _, r := range rows {
 		scs = append(scs, r.Scenario)
 	}
-	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
+	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
 	res := reproduceResult{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: opts.Output.Cite}
 	for _, r := range rows {
 		if r.Agrees() {

@@ -56,7 +56,7 @@ type reproduceAWSResult struct {
 	Seed       uint64            `json:"seed"`
 	Unit       string            `json:"unit"` // of completion
 	Rows       []analysis.AWSRow `json:"rows"`
-	Provenance Provenance        `json:"provenance"`
+	Provenance render.Provenance `json:"provenance"`
 }
 
 func reproduceAWSRun(opts *reproduceAWSOptions) error {
@@ -72,7 +72,7 @@ func reproduceAWSRun(opts *reproduceAWSOptions) error {
 	for _, r := range rows {
 		scs = append(scs, r.Scenario)
 	}
-	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
+	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
 	res := reproduceAWSResult{Source: analysis.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: opts.Output.Cite}
 	return opts.Output.writeAs(opts.IO, renderers{
 		json:     res,

@@ -77,7 +77,7 @@ type reproduceBrookerResult struct {
 	Compared   int                          `json:"comparisons"`
 	Agree      int                          `json:"agree"`
 	Rows       []analysis.BrookerComparison `json:"rows"`
-	Provenance Provenance                   `json:"provenance"`
+	Provenance render.Provenance            `json:"provenance"`
 }
 
 func reproduceBrookerRun(opts *reproduceBrookerOptions) error {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/solve"
@@ -60,7 +61,7 @@ type factory struct {
 
 // provenance is the cite line's facts known before a command runs: the
 // build and the command line.
-func (f *factory) provenance() Provenance {
+func (f *factory) provenance() render.Provenance {
 	b := Build{Version: "(unknown)", Revision: unknownRevision}
 	if f.Build != nil {
 		b = f.Build()

@@ -178,7 +178,7 @@ rounding decides its result.`,
 // simulateResult is the JSON document of herd simulate.
 type simulateResult struct {
 	analysis.Summary
-	Provenance Provenance `json:"provenance"`
+	Provenance render.Provenance `json:"provenance"`
 }
 
 func simulateRun(opts *simulateOptions) error {
@@ -198,7 +198,7 @@ func simulateRun(opts *simulateOptions) error {
 		return err
 	}
 	opts.Output.warn(opts.IO, s.Warnings)
-	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
+	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
 	return opts.Output.writeAs(opts.IO, renderers{
 		json:     simulateResult{s, opts.Output.Cite},
 		csv:      func(w io.Writer) error { return summaryCSV(w, s) },
@@ -396,7 +396,7 @@ func simulateTraffic(opts *simulateOptions) error {
 		return err
 	}
 	opts.Output.warn(opts.IO, s.Warnings)
-	opts.Output.Cite = opts.Output.Cite.withRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
+	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
 	return opts.Output.writeAs(opts.IO, renderers{
 		json:     trafficResult{s, opts.Output.Cite},
 		csv:      func(w io.Writer) error { return trafficCSV(w, s) },

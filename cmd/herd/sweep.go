@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/sweep"
@@ -31,7 +32,7 @@ type sweepOptions struct {
 	Out    string
 	Resume bool
 	// Provenance is the build's, which every row carries.
-	Provenance Provenance
+	Provenance render.Provenance
 }
 
 // sweepFlags are herd sweep's flags as given.

@@ -242,7 +242,7 @@ func (f *trafficFlags) traffic(fs *pflag.FlagSet, sc model.Scenario) (runMode, m
 // trafficResult is the JSON document of an open-loop herd simulate.
 type trafficResult struct {
 	analysis.TrafficSummary
-	Provenance Provenance `json:"provenance"`
+	Provenance render.Provenance `json:"provenance"`
 }
 
 func trafficMetrics(s analysis.TrafficSummary) []metric {

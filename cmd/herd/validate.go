@@ -108,8 +108,8 @@ It exits 1 when any check fails.`,
 
 type validateResult struct {
 	analysis.Validation
-	Seed       uint64     `json:"seed"`
-	Provenance Provenance `json:"provenance"`
+	Seed       uint64            `json:"seed"`
+	Provenance render.Provenance `json:"provenance"`
 }
 
 func validateRun(opts *validateOptions) error {
@@ -135,11 +135,11 @@ func validateRun(opts *validateOptions) error {
 	if err != nil {
 		return err
 	}
-	opts.Output.Cite = opts.Output.Cite.withRun(opts.Seed, 0, "")
+	opts.Output.Cite = opts.Output.Cite.WithRun(opts.Seed, 0, "")
 	err = opts.Output.write(opts.IO, func(w io.Writer) error {
 		switch opts.Output.Format {
 		case "json":
-			return writeJSON(w, validateResult{v, opts.Seed, opts.Output.Cite})
+			return render.JSON(w, validateResult{v, opts.Seed, opts.Output.Cite})
 		case "csv":
 			return validateCSV(w, v)
 		}

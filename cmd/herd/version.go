@@ -4,12 +4,14 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/herdlab/herd/internal/render"
 )
 
 // versionOptions hold herd version's streams; it takes no flags.
 type versionOptions struct {
 	IO         *iostreams
-	Provenance Provenance
+	Provenance render.Provenance
 }
 
 func newCmdVersion(f *factory, runF func(*versionOptions) error) *cobra.Command {
@@ -33,7 +35,7 @@ func versionRun(opts *versionOptions) error {
 }
 
 // versionText is what herd version and herd --version print.
-func versionText(p Provenance) string {
+func versionText(p render.Provenance) string {
 	mod := ""
 	if p.Modified {
 		mod = " (modified)"
