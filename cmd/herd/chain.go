@@ -171,7 +171,7 @@ func chainTable(w io.Writer, r modelResult) {
 	if d.OpenLoop {
 		t := d.Traffic
 		fmt.Fprintf(w, "\nopen loop: %g new requests/tick (λ/k = %.3g) for %d ticks; %s; controls: %s\n",
-			t.Rate, t.Rate/float64(r.Scenario.Capacity), t.Ticks, outagePhrase(t.OutageStart, t.OutageLength, t.OutageCapacity), d.Controls)
+			t.Rate, t.Rate/float64(r.Scenario.Capacity), t.Ticks, render.OutagePhrase(t.OutageStart, t.OutageLength, t.OutageCapacity), d.Controls)
 		fmt.Fprintf(w, "P(recovered within the horizon) = %.6g", *d.Recovered)
 		if d.RecoveryTicks != nil {
 			fmt.Fprintf(w, "; recovery time given recovery %s ± %s ticks", render.Number(d.RecoveryTicks.Mean), d.RecoveryTicks.sd())

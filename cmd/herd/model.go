@@ -227,7 +227,7 @@ func modelResultOf(r solve.Solution, sc model.Scenario) modelResult {
 }
 
 func modelTable(w io.Writer, r modelResult) error {
-	fmt.Fprintln(w, describe(r.Scenario))
+	fmt.Fprintln(w, render.Describe(r.Scenario))
 	fmt.Fprintf(w, "method %s\n\n", r.Method)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tmean\tsd")
@@ -294,7 +294,7 @@ func describeValidity(v analysis.Validity) string {
 			where = "inside the validated region; at its nearest scenario,"
 		}
 		s += fmt.Sprintf(" — %s %s (%d trials, seed %d), herd validate measured calls %s and completion %s",
-			where, brief(n.Scenario), n.Trials, n.Seed, e(v.CallsError), e(v.CompletionError))
+			where, render.Brief(n.Scenario), n.Trials, n.Seed, e(v.CallsError), e(v.CompletionError))
 	}
 	return s
 }

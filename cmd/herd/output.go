@@ -165,6 +165,24 @@ func (o output) writeAs(ios *iostreams, r renderers) error {
 	})
 }
 
+// document is a result of render's: a JSON document that writes itself
+// as a table, and as CSV and markdown where it offers them.
+type document interface {
+	Table(w io.Writer, width int) error
+}
+
+// writeResult writes r in the format asked for, with its cite line.
+func (o output) writeResult(ios *iostreams, r document) error {
+	rs := renderers{json: r, table: func(w io.Writer) error { return r.Table(w, o.Width) }}
+	if c, ok := r.(interface{ CSV(io.Writer) error }); ok {
+		rs.csv = c.CSV
+	}
+	if m, ok := r.(interface{ Markdown(io.Writer) error }); ok {
+		rs.markdown = m.Markdown
+	}
+	return o.writeAs(ios, rs)
+}
+
 // runOutput is what every command that runs trials and writes a result
 // takes from its flags: the context, the run (--trials, --seed,
 // --workers, --engine …) and the output (--format, --out).

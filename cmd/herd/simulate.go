@@ -1,17 +1,10 @@
 package main
 
 import (
-	"encoding/csv"
-	"fmt"
-	"io"
-	"strconv"
-	"strings"
-
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -175,12 +168,6 @@ rounding decides its result.`,
 	return c
 }
 
-// simulateResult is the JSON document of herd simulate.
-type simulateResult struct {
-	analysis.Summary
-	Provenance render.Provenance `json:"provenance"`
-}
-
 func simulateRun(opts *simulateOptions) error {
 	if opts.Traffic != nil {
 		return simulateTraffic(opts)
@@ -199,185 +186,7 @@ func simulateRun(opts *simulateOptions) error {
 	}
 	opts.Output.warn(opts.IO, s.Warnings)
 	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
-	return opts.Output.writeAs(opts.IO, renderers{
-		json:     simulateResult{s, opts.Output.Cite},
-		csv:      func(w io.Writer) error { return summaryCSV(w, s) },
-		markdown: func(w io.Writer) error { return summaryMarkdown(w, s) },
-		table:    func(w io.Writer) error { return summaryTable(w, s, opts.Output.Width) },
-	})
-}
-
-// describe says a scenario in one line.
-func describe(sc model.Scenario) string {
-	p := sc.Policy
-	pol := p.Describe()
-	if sc.Time == model.ContinuousTime {
-		return describeContinuous(sc, pol)
-	}
-	if t := p.TickLength(); t > 0 {
-		pol += fmt.Sprintf(", tick %s", t)
-	}
-	if sc.Server == model.OCC {
-		return fmt.Sprintf("%d clients, OCC row (hops |Normal(%g, %g)| ms), policy %s in ms", sc.Clients, model.HopMean, model.HopSD, pol)
-	}
-	s := fmt.Sprintf("%d clients, %s server with capacity %d/tick, policy %s, rounding %s",
-		sc.Clients, sc.Server, sc.Capacity, pol, sc.Rounding)
-	if sc.FirstWindow > 1 {
-		s += fmt.Sprintf(", first sends over %d ticks", sc.FirstWindow)
-	}
-	if sc.Server == model.Queue {
-		s += "; " + queueDescription(sc)
-	}
-	return s
-}
-
-type metric struct {
-	name string
-	e    *stats.Estimate
-	q    map[string]stats.Quantile
-}
-
-func metrics(s analysis.Summary) []metric {
-	if s.Calls == nil {
-		return nil
-	}
-	unit := s.Scenario.TimeUnit()
-	m := []metric{
-		{"calls", s.Calls, nil},
-		{"completion (" + unit + ")", &s.Completion.Estimate, s.Completion.Quantiles},
-	}
-	// The OCC server has no ticks, hence no per-tick peak or latency histogram.
-	if s.Latency != nil {
-		m = append(m, metric{"latency (" + unit + ")", &s.Latency.Estimate, s.Latency.Quantiles})
-	}
-	if s.Peak != nil {
-		// The largest arrivals of one tick, the first wave's included: N
-		// in a cohort that starts in one tick.
-		m = append(m, metric{"peak arrivals/tick (incl. wave 1)", s.Peak, nil})
-	}
-	if s.GaveUp != nil && (s.Scenario.Policy.Retries > 0 || s.Scenario.Policy.MaxElapsed > 0) {
-		m = append(m, metric{"clients that gave up", s.GaveUp, nil})
-	}
-	return append(m, queueMetrics(s.Queue)...)
-}
-
-// horizonText says where a scenario's trials are cut and counted
-// censored.
-func horizonText(sc model.Scenario) string {
-	switch {
-	case sc.Time == model.ContinuousTime:
-		return fmt.Sprintf("horizon %d windows", sc.EffectiveHorizon())
-	case sc.Continuous():
-		if sc.Horizon == 0 {
-			return "no horizon: OCC trials always finish"
-		}
-		return fmt.Sprintf("horizon %d ms", sc.EffectiveHorizon())
-	}
-	return fmt.Sprintf("horizon %d ticks", sc.EffectiveHorizon())
-}
-
-// summaryHead says what was run: the scenario, the trials and the engine.
-func summaryHead(s analysis.Summary) []string {
-	horizon := horizonText(s.Scenario)
-	return []string{
-		describe(s.Scenario),
-		fmt.Sprintf("%d trials, seed %d, %d censored (%s); %s, times in %s; mean ± half its 95%% interval, quantiles [95%% interval]", s.Trials, s.Seed, s.Censored, horizon, timeModelText(s.Scenario), s.Scenario.TimeUnit()),
-		fmt.Sprintf("engine: %s (%s)", s.Engine.Engine, s.Engine.Reason),
-	}
-}
-
-func summaryTable(w io.Writer, s analysis.Summary, width int) error {
-	fmt.Fprintln(w, strings.Join(summaryHead(s), "\n"))
-	fmt.Fprintln(w)
-	return metricTable(w, metrics(s), s.Warnings, width)
-}
-
-func summaryMarkdown(w io.Writer, s analysis.Summary) error {
-	fmt.Fprintln(w, strings.Join(summaryHead(s), "\n\n"))
-	fmt.Fprintln(w)
-	return metricMarkdown(w, metrics(s), s.Warnings)
-}
-
-// metricRows is one row per metric — mean ± half its 95% interval, sd,
-// and the reported quantiles with their intervals.
-func metricRows(ms []metric) *render.Table {
-	cols := append([]render.Column{{Name: "metric", Wrap: true}}, render.EstimateColumns("mean", 0)...)
-	cols[2].Name = "± 95% CI"
-	t := render.NewTable(append(cols, render.Column{Name: "sd", Right: true, Drop: 4})...)
-	for i, p := range stats.Percentiles {
-		t.AddColumns(render.Column{Name: p.Name + " [95% CI]", Right: true, Drop: 3 - i})
-	}
-	for _, m := range ms {
-		row := append(append([]string{m.name}, render.EstimateCells(m.e)...), render.Number(m.e.SD))
-		for _, p := range stats.Percentiles {
-			cell := ""
-			if q, ok := m.q[p.Name]; ok {
-				cell = render.Quantile(q)
-			}
-			row = append(row, cell)
-		}
-		t.Add(row...)
-	}
-	return t
-}
-
-// metricTable writes the metrics' table, then the warnings.
-func metricTable(w io.Writer, ms []metric, warnings []string, width int) error {
-	if err := metricRows(ms).Text(w, width); err != nil {
-		return err
-	}
-	for _, warn := range warnings {
-		fmt.Fprintln(w, "\nwarning: "+warn)
-	}
-	return nil
-}
-
-func metricMarkdown(w io.Writer, ms []metric, warnings []string) error {
-	if err := metricRows(ms).Markdown(w); err != nil {
-		return err
-	}
-	for _, warn := range warnings {
-		fmt.Fprintln(w, "\n**Warning:** "+render.MarkdownCell(warn))
-	}
-	return nil
-}
-
-// runColumns head every row of a simulation's CSV, so that rows of several
-// runs pasted together still say which run they come from.
-var runColumns = []string{"scenario", "policy", "seed", "trials"}
-
-func runCells(sc model.Scenario, seed uint64, trials int) []string {
-	return []string{brief(sc), string(sc.Policy.Kind), strconv.FormatUint(seed, 10), strconv.Itoa(trials)}
-}
-
-func summaryCSV(w io.Writer, s analysis.Summary) error {
-	cw := csv.NewWriter(w)
-	head := append(append([]string(nil), runColumns...), "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi")
-	for _, p := range stats.Percentiles {
-		head = append(head, p.Name, p.Name+"_ci95_lo", p.Name+"_ci95_hi")
-	}
-	cw.Write(head)
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	// The censored trials, which every metric below leaves out (n counts
-	// the trials it is over).
-	cens := []string{"censored trials", strconv.Itoa(s.Censored), "", strconv.Itoa(s.Trials), "", ""}
-	for range stats.Percentiles {
-		cens = append(cens, "", "", "")
-	}
-	cw.Write(cens)
-	for _, m := range metrics(s) {
-		row := append(runCells(s.Scenario, s.Seed, s.Trials), m.name, num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1]))
-		for _, p := range stats.Percentiles {
-			if q, ok := m.q[p.Name]; ok {
-				row = append(row, num(q.Value), num(q.CI95[0]), num(q.CI95[1]))
-			} else {
-				row = append(row, "", "", "")
-			}
-		}
-		cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
+	return opts.Output.writeResult(opts.IO, render.Simulation{Summary: s, Provenance: opts.Output.Cite})
 }
 
 func simulateTraffic(opts *simulateOptions) error {
@@ -397,10 +206,5 @@ func simulateTraffic(opts *simulateOptions) error {
 	}
 	opts.Output.warn(opts.IO, s.Warnings)
 	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
-	return opts.Output.writeAs(opts.IO, renderers{
-		json:     trafficResult{s, opts.Output.Cite},
-		csv:      func(w io.Writer) error { return trafficCSV(w, s) },
-		markdown: func(w io.Writer) error { return trafficMarkdown(w, s) },
-		table:    func(w io.Writer) error { return trafficTable(w, s, opts.Output.Width) },
-	})
+	return opts.Output.writeResult(opts.IO, render.TrafficSimulation{TrafficSummary: s, Provenance: opts.Output.Cite})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/herdlab/herd/model"
@@ -25,38 +24,4 @@ func (f *scenarioFlags) registerTime(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.latencyPerFlight, "latency-per-flight", 0, "continuous time: round trips that grow with the load: one machine carries every request's way to the server and every answer's way back, "+
 		"one at a time, each taking D, requests before answers (an answer waits, in the order given, until no request is waiting: a busy machine sends the answers to a wave back in a clump after it), so that a way waits D for each one ahead of it (clients and server sharing a few cores), e.g. 50us; "+
 		"a failed attempt's retry then leaves its answer's way back, the --latency round trip (the client's own time) and its delay after it reached the server, and the first sends, reaching the server over --first-spread, each take their way's D of the machine as they arrive (0: round trips independent of the load)")
-}
-
-// describeContinuous says a continuous-time scenario in one line; pol is
-// the policy as describe says it.
-func describeContinuous(sc model.Scenario, pol string) string {
-	s := fmt.Sprintf("%d clients, window server admitting %d per %s window (continuous time), policy %s, round trip %s",
-		sc.Clients, sc.Capacity, sc.Window(), pol, sc.Latency)
-	if sc.FirstSpread > 0 {
-		s += fmt.Sprintf(", first sends over %s", sc.FirstSpread)
-	}
-	if !sc.FirstArrivals.IsZero() {
-		s += fmt.Sprintf(", first arrivals %s", sc.FirstArrivals)
-	}
-	if !sc.FirstAnswers.IsZero() {
-		s += fmt.Sprintf(", first answers %s", sc.FirstAnswers)
-	}
-	if sc.LatencyPerFlight > 0 {
-		s += fmt.Sprintf(", %s per way in flight", sc.LatencyPerFlight)
-	}
-	if !sc.Stalls.IsZero() {
-		s += fmt.Sprintf(", stalls of %s every %s", sc.Stalls.Length, sc.Stalls.Every)
-	}
-	return s
-}
-
-// timeModelText names the time model that ran.
-func timeModelText(sc model.Scenario) string {
-	switch {
-	case sc.Time == model.ContinuousTime:
-		return "continuous time"
-	case sc.Server == model.OCC:
-		return "continuous time (OCC)"
-	}
-	return "tick model"
 }

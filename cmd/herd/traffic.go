@@ -1,18 +1,12 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
-	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -237,106 +231,4 @@ func (f *trafficFlags) traffic(fs *pflag.FlagSet, sc model.Scenario) (runMode, m
 		return closedRun, tr, l, tr.ValidateClosed(sc, l)
 	}
 	return openRun, tr, none, tr.Validate(sc)
-}
-
-// trafficResult is the JSON document of an open-loop herd simulate.
-type trafficResult struct {
-	analysis.TrafficSummary
-	Provenance render.Provenance `json:"provenance"`
-}
-
-func trafficMetrics(s analysis.TrafficSummary) []metric {
-	m := []metric{
-		{"new requests", &s.NewRequests, nil},
-		{"calls", &s.Calls, nil},
-		{"calls per new request", &s.Load, nil},
-		{"served", &s.Served, nil},
-		{"served per new request", &s.ServedShare, nil},
-	}
-	if s.Traffic.Loop != "closed" {
-		m = append(m, metric{"goodput after outage / rate", &s.Goodput, nil})
-	}
-	m = append(m, []metric{
-		{"gave up", &s.GaveUp, nil},
-		{"  by attempts limit", &s.GaveUpBy.Limit, nil},
-		{"  by token bucket", &s.GaveUpBy.Bucket, nil},
-		{"  by circuit breaker", &s.GaveUpBy.Breaker, nil},
-	}...)
-	for _, e := range []struct {
-		name string
-		e    *stats.Estimate
-	}{{"  by retry budget", s.GaveUpBy.Budget}, {"  by retry throttling", s.GaveUpBy.Throttling}, {"  by adaptive throttling", s.GaveUpBy.Adaptive}} {
-		if e.e != nil {
-			m = append(m, metric{e.name, e.e, nil})
-		}
-	}
-	m = append(m, []metric{
-		{"backlog at horizon", &s.Backlog, nil},
-		{"peak backlog", &s.PeakBacklog, nil},
-		{"peak sends/tick", &s.Peak, nil},
-	}...)
-	if s.RecoveryTicks != nil {
-		m = append(m, metric{"recovery (ticks, recovered trials)", &s.RecoveryTicks.Estimate, s.RecoveryTicks.Quantiles})
-	}
-	return append(m, queueMetrics(s.Queue)...)
-}
-
-// trafficHead says what was run: the scenario, the traffic, the trials
-// and how many recovered, and the engine.
-func trafficHead(s analysis.TrafficSummary) []string {
-	t := s.Traffic
-	loop := fmt.Sprintf("open loop: %g new requests/tick (λ/k = %.3g)", t.Rate, t.Load)
-	if t.StartCohort {
-		loop += " and every client's first at tick 0"
-	}
-	if t.Loop == "closed" {
-		loop = fmt.Sprintf("closed loop: each client's next request %d ticks after its previous one ended,", *t.Think)
-	}
-	drain := ""
-	if t.Drain {
-		drain = ", then drained"
-	}
-	r := s.Recovered
-	return []string{
-		describe(s.Scenario),
-		fmt.Sprintf("%s for %d ticks%s; %s; reject cost %g; controls: %s",
-			loop, t.Ticks, drain, outagePhrase(t.OutageStart, t.OutageLength, t.OutageCapacity), t.RejectCost, s.Controls.Name),
-		fmt.Sprintf("%d trials, seed %d: %d recovered within the horizon (share %s); mean ± half its 95%% interval",
-			s.Trials, s.Seed, r.Count, render.Share(r)),
-		fmt.Sprintf("engine: %s (%s)", s.Engine.Engine, s.Engine.Reason),
-	}
-}
-
-// outagePhrase says when the outage is and what capacity the server keeps
-// through it, or that there is none.
-func outagePhrase(start, length, capacity int) string {
-	if length <= 0 {
-		return "no outage"
-	}
-	return fmt.Sprintf("outage ticks %d…%d at capacity %d", start, start+length-1, capacity)
-}
-
-func trafficTable(w io.Writer, s analysis.TrafficSummary, width int) error {
-	fmt.Fprintln(w, strings.Join(trafficHead(s), "\n"))
-	fmt.Fprintln(w)
-	return metricTable(w, trafficMetrics(s), s.Warnings, width)
-}
-
-func trafficMarkdown(w io.Writer, s analysis.TrafficSummary) error {
-	fmt.Fprintln(w, strings.Join(trafficHead(s), "\n\n"))
-	fmt.Fprintln(w)
-	return metricMarkdown(w, trafficMetrics(s), s.Warnings)
-}
-
-func trafficCSV(w io.Writer, s analysis.TrafficSummary) error {
-	cw := csv.NewWriter(w)
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	cw.Write(append(append([]string(nil), runColumns...), "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi"))
-	r := s.Recovered
-	cw.Write(append(runCells(s.Scenario, s.Seed, s.Trials), "recovered share", num(r.Value), "", strconv.Itoa(r.N), num(r.CI95[0]), num(r.CI95[1])))
-	for _, m := range trafficMetrics(s) {
-		cw.Write(append(runCells(s.Scenario, s.Seed, s.Trials), strings.TrimSpace(m.name), num(m.e.Mean), num(m.e.SD), strconv.Itoa(m.e.N), num(m.e.CI95[0]), num(m.e.CI95[1])))
-	}
-	cw.Flush()
-	return cw.Error()
 }

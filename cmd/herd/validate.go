@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
-	"strconv"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/solve"
 	"github.com/spf13/cobra"
 )
@@ -106,12 +102,6 @@ It exits 1 when any check fails.`,
 	return c
 }
 
-type validateResult struct {
-	analysis.Validation
-	Seed       uint64            `json:"seed"`
-	Provenance render.Provenance `json:"provenance"`
-}
-
 func validateRun(opts *validateOptions) error {
 	bar := newProgress(opts.IO, "scenarios", len(opts.Grid))
 	opt := analysis.ValidateOptions{Seed: opts.Seed, Workers: opts.Workers, Progress: func(done, _ int) { bar.set(done) }}
@@ -136,15 +126,7 @@ func validateRun(opts *validateOptions) error {
 		return err
 	}
 	opts.Output.Cite = opts.Output.Cite.WithRun(opts.Seed, 0, "")
-	err = opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return render.JSON(w, validateResult{v, opts.Seed, opts.Output.Cite})
-		case "csv":
-			return validateCSV(w, v)
-		}
-		return validateTable(w, v, opts.Output.Width)
-	})
+	err = opts.Output.writeResult(opts.IO, render.Validation{Validation: v, Seed: opts.Seed, Provenance: opts.Output.Cite})
 	if err != nil {
 		return err
 	}
@@ -152,67 +134,4 @@ func validateRun(opts *validateOptions) error {
 		return fmt.Errorf("%d of %d checks failed", v.Failed, len(v.Checks))
 	}
 	return nil
-}
-
-// brief says a scenario in a table cell.
-func brief(sc model.Scenario) string {
-	p := sc.Policy
-	s := fmt.Sprintf("N=%d k=%d %s %s", sc.Clients, sc.Capacity, sc.Server, p.Kind)
-	switch {
-	case p.Kind == policy.Fixed:
-		s += fmt.Sprintf(" %g", p.FixedDelay)
-	case p.Kind == policy.None:
-	case p.Kind.IsPreset():
-		s += " tick " + p.TickLength().String()
-	default:
-		s += fmt.Sprintf(" %g..%g", p.Base, p.Cap)
-	}
-	s += " " + sc.Rounding.String()
-	if sc.FirstWindow > 1 {
-		s += fmt.Sprintf(" W=%d", sc.FirstWindow)
-	}
-	if sc.Server == model.Queue {
-		s += fmt.Sprintf(" T=%d L=%d", sc.Queue.Timeout, sc.Queue.Limit)
-		if sc.Policy.Retries > 0 {
-			s += fmt.Sprintf(" R=%d", sc.Policy.Retries)
-		}
-	}
-	return s
-}
-
-func validateTable(w io.Writer, v analysis.Validation, width int) error {
-	fmt.Fprintf(w, "%d checks, %d statistical at family-wise level %g (|z| ≤ %.2f each); the mean field's bounds by %g%% intervals; Monte Carlo mean ± half its 95%% interval\n\n",
-		len(v.Checks), v.Statistical, v.Level, v.Critical, 100*analysis.MeanFieldLevel)
-	cols := []render.Column{{Name: "method"}, {Name: "scenario", Wrap: true}, {Name: "quantity", Wrap: true}, {Name: "model", Right: true}}
-	cols = append(cols, render.EstimateColumns("Monte Carlo", 0)...)
-	t := render.NewTable(append(cols, render.Column{Name: "discrepancy", Wrap: true}, render.Column{Name: "verdict"})...)
-	for _, ch := range v.Checks {
-		mc := []string{"", ""}
-		if ch.MonteCarlo != nil {
-			mc = render.EstimateCells(ch.MonteCarlo)
-		}
-		t.Add(ch.Method, brief(ch.Scenario), ch.Quantity, render.Number(float64(ch.Model)), mc[0], mc[1], ch.Detail, string(ch.Verdict))
-	}
-	t.Text(w, width)
-	fmt.Fprintf(w, "\n%d of %d checks failed\n", v.Failed, len(v.Checks))
-	return nil
-}
-
-func validateCSV(w io.Writer, v analysis.Validation) error {
-	cw := csv.NewWriter(w)
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	cw.Write([]string{"method", "scenario", "quantity", "model", "mc_mean", "mc_ci95_lo", "mc_ci95_hi", "z", "rel_err", "chi_square", "df", "p", "verdict", "detail"})
-	for _, ch := range v.Checks {
-		row := []string{ch.Method, brief(ch.Scenario), ch.Quantity, num(float64(ch.Model)), "", "", ""}
-		if e := ch.MonteCarlo; e != nil {
-			row[4] = num(e.Mean)
-			if e.CI95 != nil {
-				row[5], row[6] = num(e.CI95[0]), num(e.CI95[1])
-			}
-		}
-		row = append(row, num(float64(ch.Z)), num(ch.RelErr), num(float64(ch.ChiSquare)), strconv.Itoa(ch.DF), num(ch.P), string(ch.Verdict), ch.Detail)
-		cw.Write(row)
-	}
-	cw.Flush()
-	return cw.Error()
 }
