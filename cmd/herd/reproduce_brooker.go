@@ -1,15 +1,8 @@
 package main
 
 import (
-	"encoding/csv"
-	"fmt"
-	"io"
-	"strconv"
-	"text/tabwriter"
-
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
-	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 )
 
@@ -65,21 +58,6 @@ are shown where a row has one.`,
 	return c
 }
 
-type reproduceBrookerResult struct {
-	Source     string                       `json:"source"`
-	Commit     string                       `json:"commit"`
-	Command    string                       `json:"his_command"`
-	Date       string                       `json:"his_date"`
-	HisRuns    [2]int                       `json:"his_seeds"`
-	Trials     int                          `json:"trials"`
-	Seed       uint64                       `json:"seed"`
-	Level      float64                      `json:"level"`
-	Compared   int                          `json:"comparisons"`
-	Agree      int                          `json:"agree"`
-	Rows       []analysis.BrookerComparison `json:"rows"`
-	Provenance render.Provenance            `json:"provenance"`
-}
-
 func reproduceBrookerRun(opts *reproduceBrookerOptions) error {
 	opt := opts.Run
 	rec, err := analysis.Brooker()
@@ -92,69 +70,7 @@ func reproduceBrookerRun(opts *reproduceBrookerOptions) error {
 	if err != nil {
 		return err
 	}
-	res := reproduceBrookerResult{Source: rec.Source, Commit: rec.Commit, Command: rec.Command, Date: rec.Date, HisRuns: rec.Seeds,
+	res := render.BrookerReproduction{Source: rec.Source, Commit: rec.Commit, Command: rec.Command, Date: rec.Date, HisRuns: rec.Seeds,
 		Trials: opt.Trials, Seed: opt.Seed, Level: r.Level, Compared: r.Comparisons, Agree: r.Agree, Rows: r.Rows, Provenance: opts.Output.Cite}
-	return opts.Output.writeAs(opts.IO, renderers{
-		json:  res,
-		csv:   func(w io.Writer) error { return reproduceBrookerCSV(w, res) },
-		table: func(w io.Writer) error { return reproduceBrookerTable(w, res) },
-	})
-}
-
-func brookerAgrees(a stats.Agreement) string {
-	if a.Agrees {
-		return "agrees"
-	}
-	return fmt.Sprintf("DIFFERS (t = %.1f)", a.Z)
-}
-
-func reproduceBrookerTable(w io.Writer, r reproduceBrookerResult) error {
-	fmt.Fprintf(w, "Brooker's retry_sim (%s @ %.7s), rerun by herd: %d trials per row, seed %d, 95%% CIs.\n", r.Source, r.Commit, r.Trials, r.Seed)
-	fmt.Fprintf(w, "His values: mean ± sd over his runs with seeds %d…%d (%s). Agreement: two-sample t test, pooled variance, at %.4g%% (Bonferroni over %d comparisons).\n\n",
-		r.HisRuns[0], r.HisRuns[1], r.Date, 100*r.Level, r.Compared)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "experiment\tclients\tp\tstrategy\tload (herd)\t95% CI\this\t\tpublished\tsuccess (herd)\t95% CI\this\t\tpublished")
-	pub := func(x *float64) string {
-		if x == nil {
-			return ""
-		}
-		return fmt.Sprintf("%.3f", *x)
-	}
-	for _, row := range r.Rows {
-		l, s := row.Load, row.Success
-		var pl, ps string
-		if p := row.Published; p != nil {
-			pl, ps = pub(p.Load), pub(p.Success)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%g\t%s\t%.4f\t%s\t%.4f ± %.4f\t%s\t%s\t%.4f\t%s\t%.4f ± %.4f\t%s\t%s\n",
-			row.Experiment, row.Clients, row.FailureRate, row.Name,
-			l.Mean, render.Interval(l.CI95), l.Published.Mean, l.Published.SD, brookerAgrees(l.Agreement), pl,
-			s.Mean, render.Interval(s.CI95), s.Published.Mean, s.Published.SD, brookerAgrees(s.Agreement), ps)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\n%d of %d comparisons agree with his simulator.\n", r.Agree, r.Compared)
-	return err
-}
-
-func reproduceBrookerCSV(w io.Writer, r reproduceBrookerResult) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"experiment", "name", "clients", "failure_rate", "metric", "mean", "sd", "n", "ci95_lo", "ci95_hi", "his_mean", "his_sd", "his_runs", "z", "agrees"})
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	for _, row := range r.Rows {
-		for _, m := range []struct {
-			name string
-			c    analysis.Compared
-		}{{"load", row.Load}, {"success", row.Success}} {
-			lo, hi := "", ""
-			if m.c.CI95 != nil {
-				lo, hi = num(m.c.CI95[0]), num(m.c.CI95[1])
-			}
-			cw.Write([]string{row.Experiment, row.Name, strconv.Itoa(row.Clients), num(row.FailureRate), m.name, num(m.c.Mean), num(m.c.SD), strconv.Itoa(m.c.N),
-				lo, hi, num(m.c.Published.Mean), num(m.c.Published.SD), strconv.Itoa(m.c.Published.N), num(m.c.Z), strconv.FormatBool(m.c.Agrees)})
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return opts.Output.writeResult(opts.IO, res)
 }
