@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/herdlab/herd/claims"
 	"github.com/herdlab/herd/internal/outfile"
@@ -135,13 +134,6 @@ for every λ < 1.`,
 	return c
 }
 
-type claimsResult struct {
-	Trials     int               `json:"trials"`
-	Seed       uint64            `json:"seed"`
-	Claims     []claims.Result   `json:"claims"`
-	Provenance render.Provenance `json:"provenance"`
-}
-
 func claimsRun(opts *claimsOptions) error {
 	co := opts.Claims
 	total := len(claims.All())
@@ -172,140 +164,6 @@ func claimsRun(opts *claimsOptions) error {
 	}
 	// Each claim's scenarios choose their own engine (the default rule).
 	opts.Output.Cite = opts.Output.Cite.WithRun(co.Seed, co.Trials, "default, per scenario")
-	r := claimsResult{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
-	return opts.Output.writeAs(opts.IO, renderers{
-		json:     r,
-		markdown: func(w io.Writer) error { return claimsMarkdown(w, r) },
-		table:    func(w io.Writer) error { return claimsTable(w, r, opts.Output.Width) },
-	})
-}
-
-func verdictText(v claims.Verdict, cond string) string {
-	if cond == "" {
-		return string(v)
-	}
-	return string(v) + ": " + cond
-}
-
-// findingText is a verdict with its condition and the regime it names
-// (a growth claim's "for N ≥ …").
-func findingText(v claims.Verdict, cond, regime string) string {
-	s := verdictText(v, cond)
-	if regime != "" {
-		s += " (" + regime + ")"
-	}
-	return s
-}
-
-// quoteText is a quote in quotation marks, flagged when it is not the
-// source's exact words.
-func quoteText(c claims.Result) string {
-	if c.Paraphrase {
-		return "“" + c.Quote + "” (paraphrase)"
-	}
-	return "“" + c.Quote + "”"
-}
-
-func evidenceText(ev []claims.Evidence) string {
-	s := make([]string, len(ev))
-	for i, e := range ev {
-		s[i] = e.String()
-	}
-	return strings.Join(s, "; ")
-}
-
-// otherText is the verdict in the other model (with its regime when
-// asked), or a dash for a claim that has none.
-func otherText(c claims.Result, regime bool) string {
-	if c.Transfer == claims.NotApplicable {
-		return "—"
-	}
-	if !regime {
-		return c.Other.Model + ": " + verdictText(c.Other.Verdict, c.Other.Condition)
-	}
-	return c.Other.Model + ": " + findingText(c.Other.Verdict, c.Other.Condition, c.Other.Regime)
-}
-
-// contentionOnly reports whether every claim of r is a contention claim
-// (--source contention), whose rule is not the growth rule.
-func contentionOnly(r claimsResult) bool {
-	for _, c := range r.Claims {
-		if c.Origin != claims.OriginContention {
-			return false
-		}
-	}
-	return len(r.Claims) > 0
-}
-
-func claimsTable(w io.Writer, r claimsResult, width int) error {
-	if contentionOnly(r) {
-		fmt.Fprintf(w, "herd claims --source contention: %d trials per point, seed %d; 95%% intervals; policies paired on common random numbers.\n%s\n\n", r.Trials, r.Seed, claims.ContentionRule)
-	} else {
-		fmt.Fprintf(w, "herd claims: %d trials per scenario (%d per point for the control claims), seed %d; 95%% intervals; paired on common random numbers.\n%s\n\n", r.Trials, claims.ControlTrials, r.Seed, claims.GrowthRule)
-	}
-	t := render.NewTable(render.Column{Name: "claim"}, render.Column{Name: "model", Wrap: true}, render.Column{Name: "verdict", Wrap: true},
-		render.Column{Name: "other model", Wrap: true}, render.Column{Name: "transfer", Wrap: true})
-	for _, c := range r.Claims {
-		t.Add(c.ID, c.Model, verdictText(c.Verdict, c.Condition), otherText(c, false), string(c.Transfer))
-	}
-	if err := t.Text(w, width); err != nil {
-		return err
-	}
-	for _, c := range r.Claims {
-		fmt.Fprintf(w, "\n%s — %s\n  %s\n  check: %s\n  %s: %s\n    %s\n",
-			c.ID, c.Source, quoteText(c), c.Check,
-			withParameters(c.Model, c.Parameters), findingText(c.Verdict, c.Condition, c.Regime), strings.ReplaceAll(evidenceText(c.Evidence), "; ", "\n    "))
-		if c.Note != "" {
-			fmt.Fprintf(w, "  note: %s\n", c.Note)
-		}
-		if c.Transfer != claims.NotApplicable {
-			fmt.Fprintf(w, "  %s: %s\n    %s\n", withParameters(c.Other.Model, c.Other.Scenario),
-				findingText(c.Other.Verdict, c.Other.Condition, c.Other.Regime), strings.ReplaceAll(evidenceText(c.Other.Evidence), "; ", "\n    "))
-			if c.Other.Note != "" {
-				fmt.Fprintf(w, "  note: %s\n", c.Other.Note)
-			}
-		}
-	}
-	return nil
-}
-
-// claimsMarkdown writes one table row per claim, for a design review.
-func claimsMarkdown(w io.Writer, r claimsResult) error {
-	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
-	rule := claims.GrowthRule
-	if contentionOnly(r) {
-		rule = claims.ContentionRule
-	}
-	fmt.Fprintf(w, "Verdicts by herd (%d trials per scenario, seed %d, 95%% intervals, paired comparisons on common random numbers).\n\n%s\n\n", r.Trials, r.Seed, rule)
-	fmt.Fprintln(w, "| claim | source | quote | verdict (own model) | evidence | other model | transfer |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	for _, c := range r.Claims {
-		fmt.Fprintf(w, "| `%s` | %s | %s | **%s** (%s) | %s | %s | %s |\n",
-			c.ID, cell(c.Source), cell(quoteText(c)), cell(findingText(c.Verdict, c.Condition, c.Regime)), c.Model,
-			cell(withNote(evidenceText(c.Evidence), c.Note)), cell(otherText(c, true)), c.Transfer)
-	}
-	_, err := fmt.Fprintf(w, "\nChecks: %s\n", cell(checksText(r.Claims)))
-	return err
-}
-
-func withNote(s, note string) string {
-	if note == "" {
-		return s
-	}
-	return s + " (note: " + note + ")"
-}
-
-func withParameters(model, params string) string {
-	if params == "" {
-		return model
-	}
-	return model + " (" + params + ")"
-}
-
-func checksText(cs []claims.Result) string {
-	var s []string
-	for _, c := range cs {
-		s = append(s, "`"+c.ID+"`: "+c.Check)
-	}
-	return strings.Join(s, "; ")
+	r := render.ClaimsReport{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
+	return opts.Output.writeResult(opts.IO, r)
 }

@@ -1,14 +1,7 @@
 package main
 
 import (
-	"encoding/csv"
-	"fmt"
-	"io"
-	"strconv"
-	"strings"
-
 	"github.com/herdlab/herd/internal/render"
-	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
 )
 
@@ -48,83 +41,6 @@ checked against the real library by the conformance module (make conformance).`,
 	return c
 }
 
-// presetJSON is one preset in herd presets' JSON.
-type presetJSON struct {
-	Name          string `json:"name"`
-	Library       string `json:"library"`
-	Version       string `json:"version"`
-	Source        string `json:"source"`
-	Formula       string `json:"formula"`
-	Defaults      string `json:"defaults"`
-	Retries       int    `json:"retries"`
-	MaxElapsed    string `json:"max_elapsed,omitempty"`
-	Unit          string `json:"unit"`
-	Conformance   string `json:"conformance"`
-	Synchronizing string `json:"synchronizing,omitempty"`
-}
-
-func presetRows() []presetJSON {
-	var rows []presetJSON
-	for _, p := range policy.Presets() {
-		r := presetJSON{Name: string(p.Name), Library: p.Library, Version: p.Version, Source: p.Source,
-			Formula: p.Formula, Defaults: p.Defaults, Retries: p.Retries, Unit: "s",
-			Synchronizing: p.Synchronizing, Conformance: "tested against " + p.Module}
-		if p.MaxElapsed > 0 {
-			r.MaxElapsed = p.MaxElapsed.String()
-		}
-		if p.Module == "" {
-			r.Conformance = "not tested: " + p.Note
-		}
-		rows = append(rows, r)
-	}
-	return rows
-}
-
 func presetsRun(opts *presetsOptions) error {
-	rows := presetRows()
-	return opts.Output.write(opts.IO, func(w io.Writer) error {
-		switch opts.Output.Format {
-		case "json":
-			return render.JSON(w, struct {
-				Presets    []presetJSON      `json:"presets"`
-				Provenance render.Provenance `json:"provenance"`
-			}{rows, opts.Output.Cite})
-		case "csv":
-			cw := csv.NewWriter(w)
-			cw.Write([]string{"name", "library", "version", "source", "formula", "defaults", "retries", "max_elapsed", "conformance", "synchronizing"})
-			for _, r := range rows {
-				cw.Write([]string{r.Name, r.Library, r.Version, r.Source, r.Formula, r.Defaults, strconv.Itoa(r.Retries), r.MaxElapsed, r.Conformance, r.Synchronizing})
-			}
-			cw.Flush()
-			return cw.Error()
-		case "markdown":
-			fmt.Fprintln(w, "| preset | library (version) | delay before retry n | retry limit | source |")
-			fmt.Fprintln(w, "|---|---|---|---|---|")
-			for _, r := range rows {
-				fmt.Fprintf(w, "| `%s` | %s (%s) | %s | %s | %s |\n", r.Name, render.MarkdownCell(r.Library), render.MarkdownCell(r.Version), render.MarkdownCell(r.Formula), limit(r), render.MarkdownCell(r.Source))
-			}
-			return nil
-		}
-		fmt.Fprintf(w, "%d library presets; delays in seconds, converted to ticks with --tick (default 1s) and --rounding.\n\n", len(rows))
-		t := render.NewTable(render.Column{Name: "preset"}, render.Column{Name: "delay before retry n (s)", Wrap: true},
-			render.Column{Name: "retry limit", Wrap: true}, render.Column{Name: "library, version", Wrap: true}, render.Column{Name: "source", Wrap: true, Drop: 1})
-		for _, r := range rows {
-			t.Add(r.Name, r.Formula, limit(r), r.Library+", "+r.Version, r.Source)
-		}
-		return t.Text(w, opts.Output.Width)
-	})
-}
-
-func limit(r presetJSON) string {
-	var parts []string
-	if r.Retries > 0 {
-		parts = append(parts, strconv.Itoa(r.Retries)+" retries")
-	}
-	if r.MaxElapsed != "" {
-		parts = append(parts, r.MaxElapsed+" elapsed")
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
+	return opts.Output.writeResult(opts.IO, render.NewPresetList(opts.Output.Cite))
 }
