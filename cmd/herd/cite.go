@@ -4,9 +4,8 @@ import (
 	"fmt"
 
 	toolkit "github.com/herdlab/herd" // the root package: CITATION.cff
-	"github.com/spf13/cobra"
-
 	"github.com/herdlab/herd/internal/render"
+	"github.com/spf13/cobra"
 )
 
 // citeOptions hold herd cite's streams and the build it cites.

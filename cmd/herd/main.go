@@ -23,8 +23,9 @@
 //
 // Each command is an options struct holding its streams and what its flags
 // said, a newCmdX(f, runF) constructor that parses the flags into it, and
-// an xRun(opts) function that does the work; tests pass a runF to check the
-// parsing without running anything.
+// an xRun(opts) function that calls the library and hands its result to
+// internal/render, which writes it in every format; tests pass a runF to
+// check the parsing without running anything.
 package main
 
 import "os"

@@ -80,7 +80,7 @@ func checkoutRevision(b *Build) {
 }
 
 // provenance is the build's provenance for a command line (args without
-// the program's name); the run's facts are added by withRun.
+// the program's name); the run's facts are added by WithRun.
 func (b Build) provenance(args []string) render.Provenance {
 	p := render.Provenance{Version: b.Version, Revision: b.Revision, Modified: b.Modified, Go: b.Go, Source: b.Source}
 	if args != nil {

@@ -171,7 +171,7 @@ prints "interrupted"; files are left whole, a sweep resumable); 3 for an
 internal error (a bug in herd), reported with its stack on stderr.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       versionText(f.provenance()),
+		Version:       render.VersionText(f.provenance()),
 	}
 	root.SetVersionTemplate("{{.Version}}")
 	addProfileFlag(root)

@@ -3,9 +3,8 @@ package main
 import (
 	"fmt"
 
-	"github.com/spf13/cobra"
-
 	"github.com/herdlab/herd/internal/render"
+	"github.com/spf13/cobra"
 )
 
 // versionOptions hold herd version's streams; it takes no flags.
@@ -30,15 +29,6 @@ func newCmdVersion(f *factory, runF func(*versionOptions) error) *cobra.Command 
 }
 
 func versionRun(opts *versionOptions) error {
-	_, err := fmt.Fprint(opts.IO.Out, versionText(opts.Provenance))
+	_, err := fmt.Fprint(opts.IO.Out, render.VersionText(opts.Provenance))
 	return err
-}
-
-// versionText is what herd version and herd --version print.
-func versionText(p render.Provenance) string {
-	mod := ""
-	if p.Modified {
-		mod = " (modified)"
-	}
-	return fmt.Sprintf("herd %s\nrevision %s%s\n%s\n", p.Version, p.Revision, mod, p.Go)
 }

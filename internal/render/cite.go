@@ -69,6 +69,17 @@ func (p Provenance) Markdown() string {
 	return "Cite: " + q.Line()
 }
 
+// VersionText is what herd version and herd --version print: the
+// version, the revision (marked when the tree was modified) and Go's
+// version.
+func VersionText(p Provenance) string {
+	mod := ""
+	if p.Modified {
+		mod = " (modified)"
+	}
+	return fmt.Sprintf("herd %s\nrevision %s%s\n%s\n", p.Version, p.Revision, mod, p.Go)
+}
+
 // CommandLine is the command as a shell would take it back: herd and the
 // arguments, each quoted when the shell would split or expand it.
 func CommandLine(args []string) string {
