@@ -67,17 +67,7 @@ func (m Markov) Finished() float64 {
 
 // Quantile is the smallest completion t with P(completion ≤ t | finished)
 // ≥ p, the same order-statistic convention as the Monte Carlo quantiles.
-func (m Markov) Quantile(p float64) int {
-	f := m.Finished()
-	cum := 0.0
-	for t, q := range m.Distribution {
-		cum += q
-		if cum >= p*f*(1-1e-12) {
-			return t
-		}
-	}
-	return len(m.Distribution) - 1
-}
+func (m Markov) Quantile(p float64) int { return CompletionQuantile(m.Distribution, p) }
 
 // MarkovChain propagates the exact probability of every state of a small
 // scenario, tick by tick, from tick 0 until every trial has finished (or

@@ -104,10 +104,9 @@ func (f *chainFlags) options(fs *pflag.FlagSet, opts *modelOptions, traffic *tra
 // (unfinished at the horizon, overflowed, cut).
 func chainResult(res *modelResult, r solve.QueueChain, sc model.Scenario) (analysis.Validity, []string) {
 	if r.Distribution != nil {
-		m := solve.Markov{Distribution: r.Distribution}
 		res.Completion.Quantiles = map[string]quantileValue{}
 		for _, p := range stats.Percentiles {
-			res.Completion.Quantiles[p.Name] = quantileValue{float64(m.Quantile(p.P))}
+			res.Completion.Quantiles[p.Name] = quantileValue{float64(r.Quantile(p.P))}
 		}
 		for t, p := range r.Distribution {
 			if p > 0 {
