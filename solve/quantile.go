@@ -23,3 +23,18 @@ func CompletionQuantile(dist []float64, p float64) int {
 // Quantile is the queue chain's completion quantile (CompletionQuantile of
 // its Distribution): for a cohort in which no client can give up.
 func (q QueueChain) Quantile(p float64) int { return CompletionQuantile(q.Distribution, p) }
+
+// CompletionQuantile is the solution's completion quantile, where its model
+// gives the law of completion: the exact chain, the queue chain when no
+// client can give up, and the mean field; ok is false for the others.
+func (s Solution) CompletionQuantile(p float64) (t int, ok bool) {
+	switch {
+	case s.Markov != nil:
+		return s.Markov.Quantile(p), true
+	case s.Chain != nil && s.Chain.Distribution != nil:
+		return s.Chain.Quantile(p), true
+	case s.MeanField != nil:
+		return s.MeanField.Quantile(p), true
+	}
+	return 0, false
+}

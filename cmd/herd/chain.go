@@ -7,11 +7,9 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/solve"
-	"github.com/herdlab/herd/stats"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -99,19 +97,11 @@ func (f *chainFlags) options(fs *pflag.FlagSet, opts *modelOptions, traffic *tra
 	return nil
 }
 
-// chainResult fills herd model's result from the queue chain and says its
-// validity: exact, or conditional on the mass the chain did not follow
-// (unfinished at the horizon, overflowed, cut).
-func chainResult(res *modelResult, r solve.QueueChain, sc model.Scenario) (analysis.Validity, []string) {
-	if r.Distribution != nil {
-		res.Completion.Quantiles = map[string]quantileValue{}
-		for _, p := range stats.Percentiles {
-			res.Completion.Quantiles[p.Name] = quantileValue{float64(r.Quantile(p.P))}
-		}
-		for t, p := range r.Distribution {
-			if p > 0 {
-				res.Completion.Distribution = append(res.Completion.Distribution, completionMass{t, p})
-			}
+// chainResult fills herd model's result from the queue chain.
+func chainResult(res *modelResult, r solve.QueueChain, sc model.Scenario) {
+	for t, p := range r.Distribution {
+		if p > 0 {
+			res.Completion.Distribution = append(res.Completion.Distribution, completionMass{t, p})
 		}
 	}
 	d := &chainDetail{OpenLoop: r.Open, Controls: r.Controls.String(),
@@ -131,24 +121,6 @@ func chainResult(res *modelResult, r solve.QueueChain, sc model.Scenario) (analy
 		}
 	}
 	res.Chain = d
-	lost := r.Unfinished + r.Overflow
-	if r.Truncated > 1e-6 {
-		lost += r.Truncated
-	}
-	if lost <= 1e-12 {
-		return analysis.ExactValidity(), nil
-	}
-	var warn []string
-	if r.Unfinished > 1e-12 {
-		warn = append(warn, fmt.Sprintf("%.4g of the probability is unfinished when the chain stops (tick %d): the moments and law of completion are conditional on finishing by then", r.Unfinished, r.Ticks))
-	}
-	if r.Overflow > 1e-12 {
-		warn = append(warn, fmt.Sprintf("%.4g of the probability passed the chain's bounds (--max-backlog %d, --max-queue %d) and left it, not recovered; the moments are over the paths still in the chain", r.Overflow, d.MaxBacklog, d.MaxQueue))
-	}
-	if r.Truncated > 1e-6 {
-		warn = append(warn, fmt.Sprintf("%.4g of the probability was cut (the Poisson tail and states below 1e-9)", r.Truncated))
-	}
-	return analysis.Validity{Kind: analysis.ValidityConditional, Unfinished: lost}, warn
 }
 
 func chainTable(w io.Writer, r modelResult) {

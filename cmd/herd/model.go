@@ -188,20 +188,23 @@ func modelRun(opts *modelOptions) error {
 }
 
 // modelResultOf is a model's solution as herd model reports it: the
-// chain's completion with its quantiles at the reported percentiles and
-// the completions it can reach, the mean field's quantiles, and every
-// result's validity with its warnings.
+// completion's quantiles at the reported percentiles where the model gives
+// its law, the completions the chains can reach, and every result's
+// validity with its warnings.
 func modelResultOf(r solve.Solution, sc model.Scenario) modelResult {
 	res := modelResult{Method: r.Method, Scenario: sc, Closed: r.Closed, MeanField: r.MeanField}
 	res.Calls, res.Completion.modelValue = modelValue{Mean: r.Calls.Mean}, modelValue{Mean: r.Completion.Mean}
 	if r.KnowsSD {
 		res.Calls, res.Completion.modelValue = exactly(r.Calls.Mean, r.Calls.SD), exactly(r.Completion.Mean, r.Completion.SD)
 	}
-	if m := r.Markov; m != nil {
+	if _, ok := r.CompletionQuantile(0.5); ok {
 		res.Completion.Quantiles = map[string]quantileValue{}
 		for _, p := range stats.Percentiles {
-			res.Completion.Quantiles[p.Name] = quantileValue{float64(m.Quantile(p.P))}
+			t, _ := r.CompletionQuantile(p.P)
+			res.Completion.Quantiles[p.Name] = quantileValue{float64(t)}
 		}
+	}
+	if m := r.Markov; m != nil {
 		for t, p := range m.Distribution {
 			if p > 0 {
 				res.Completion.Distribution = append(res.Completion.Distribution, completionMass{t, p})
@@ -209,20 +212,10 @@ func modelResultOf(r solve.Solution, sc model.Scenario) modelResult {
 		}
 		res.Markov = &markovDetail{m.Unfinished, m.Ticks, m.States, m.PeakStates}
 	}
-	switch {
-	case r.Closed != nil:
-		res.Validity = analysis.ExactValidity()
-	case r.Markov != nil:
-		res.Validity, res.Warnings = analysis.MarkovValidity(*r.Markov)
-	case r.Chain != nil:
-		res.Validity, res.Warnings = chainResult(&res, *r.Chain, sc)
-	case r.MeanField != nil:
-		res.Completion.Quantiles = map[string]quantileValue{}
-		for _, p := range stats.Percentiles {
-			res.Completion.Quantiles[p.Name] = quantileValue{float64(r.MeanField.Quantile(p.P))}
-		}
-		res.Validity, res.Warnings = analysis.MeanFieldValidity(sc)
+	if r.Chain != nil {
+		chainResult(&res, *r.Chain, sc)
 	}
+	res.Validity, res.Warnings = analysis.SolutionValidity(r, sc)
 	return res
 }
 
