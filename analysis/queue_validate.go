@@ -185,7 +185,7 @@ func validateChain(ctx context.Context, c ValidationCase, msc model.Scenario, op
 // (where they are set): a deliberately wrong model of the queue server.
 func PerturbQueue(d int) func(model.Scenario) model.Scenario {
 	return func(sc model.Scenario) model.Scenario {
-		if sc.Server != model.Queue {
+		if !sc.Queues() {
 			return sc
 		}
 		if sc.Queue.Timeout > 0 {

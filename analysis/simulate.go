@@ -83,7 +83,7 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 			// No ticks: no per-tick peak or arrivals; the window server's
 			// clients have latencies in ms and may give up.
 			compTimes = append(compTimes, t.Time)
-			if sc.Time == model.ContinuousTime {
+			if sc.InContinuousTime() {
 				foldWindowTrial(t, &gaveUp, &latency, &lat)
 				if opt.Arrivals {
 					arrivals = foldArrivals(arrivals, perWindow(t.CallTimes, sc.Window()), calls.N())
@@ -135,7 +135,7 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 		for _, pc := range stats.Percentiles {
 			s.Completion.Quantiles[pc.Name] = stats.QuantileOfSorted(compTimes, pc.P)
 		}
-		if sc.Time == model.ContinuousTime {
+		if sc.InContinuousTime() {
 			s.Latency = windowLatency(latency, &lat)
 			for i := range arrivals {
 				s.Arrivals = append(s.Arrivals, arrivals[i].Estimate())

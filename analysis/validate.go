@@ -249,7 +249,7 @@ func notApplicable(method string, sc model.Scenario, err error) Check {
 // validateClosed compares the closed form with every trial: calls,
 // completion and the latency histogram must be equal, trial by trial.
 func validateClosed(ctx context.Context, sc, msc model.Scenario, opt montecarlo.Options) ([]Check, error) {
-	if sc.Time == model.ContinuousTime {
+	if sc.InContinuousTime() {
 		return validateWindowClosed(ctx, sc, msc, opt)
 	}
 	c, err := solve.ClosedForm(msc)

@@ -6,6 +6,27 @@ import (
 	"math"
 )
 
+// Collision accepts all m arrivals of a tick when m ≤ k and none otherwise
+// (the multiple-access channel of the backoff literature).
+const Collision Server = 1
+
+type collision struct{}
+
+func (collision) Name() string { return "collision" }
+func (collision) Served(m, k int) int {
+	if m <= k {
+		return m
+	}
+	return 0
+}
+func (collision) Plays() Plays {
+	return Plays{Cohort: TickEngines, OpenLoop: true, ClosedLoop: true, Models: []string{"closed", "markov", "meanfield"}}
+}
+func (collision) Words(Scenario) string             { return "" }
+func (collision) Brief(Scenario) string             { return "" }
+func (collision) validate(Scenario, badField) error { return nil }
+func (collision) horizon(s Scenario) int            { return s.collisionHorizon() }
+
 // validateContention checks a window policy's exponent and how many
 // windows it plays before the cap.
 func (s Scenario) validateContention(bad func(flag, valid string, got any) error) error {

@@ -1,7 +1,5 @@
 package model
 
-import "fmt"
-
 // The flaky server is the setting of Brooker's retry simulations
 // (github.com/mbrooker/simulator_example, retry_sim): a backend that fails
 // each call with a probability p that does not depend on the load. In a
@@ -20,6 +18,28 @@ import "fmt"
 // closed-loop traffic); the cohort's engines and the analytical models are
 // those of load-dependent servers and refuse it.
 
+// Flaky fails each call it takes with probability FailureRate, whatever
+// the load.
+const Flaky Server = 3
+
+type flaky struct{}
+
+func (flaky) Name() string        { return "flaky" }
+func (flaky) Served(m, k int) int { return upTo(m, k) }
+func (flaky) Plays() Plays {
+	return Plays{Cohort: NoCohort, OpenLoop: true, ClosedLoop: true, FailureRate: true,
+		Unmodelled: "the flaky server fails calls at random whatever the load, which the cohort models do not follow; simulate it with --rate or --loop closed"}
+}
+func (flaky) Words(Scenario) string  { return "" }
+func (flaky) Brief(Scenario) string  { return "" }
+func (flaky) horizon(s Scenario) int { return s.everyTickServes(0) }
+func (flaky) validate(s Scenario, bad badField) error {
+	if p := s.FailureRate; !Finite(p) || p < 0 || p > MaxFailureRate {
+		return bad("failure-rate", "a probability in [0, 1]", p)
+	}
+	return nil
+}
+
 // MaxFailureRate is the largest failure rate: every call fails.
 const MaxFailureRate = 1
 
@@ -27,15 +47,6 @@ const MaxFailureRate = 1
 // uniform on [0, 1).
 func (s Scenario) CallFails(u float64) bool { return u < s.FailureRate }
 
-// validateFlaky checks the failure rate: a probability on the flaky
-// server, 0 elsewhere.
-func (s Scenario) validateFlaky(bad func(flag, valid string, got any) error) error {
-	p := s.FailureRate
-	switch {
-	case s.Server == Flaky && (!Finite(p) || p < 0 || p > MaxFailureRate):
-		return bad("failure-rate", "a probability in [0, 1]", p)
-	case s.Server != Flaky && p != 0:
-		return bad("failure-rate", fmt.Sprintf("0 unless --server flaky (the %s server's failures come from its load)", s.Server), p)
-	}
-	return nil
-}
+// Fails reports whether the scenario's server fails calls whatever the
+// load.
+func (s Scenario) Fails() bool { return s.Server == Flaky && s.FailureRate > 0 }

@@ -88,7 +88,7 @@ func (s Scenario) firstAnswersJSON() string {
 }
 
 func (s Scenario) latencyJSON() string {
-	if s.Time != ContinuousTime {
+	if !s.InContinuousTime() {
 		return ""
 	}
 	return s.Latency.String()

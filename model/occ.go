@@ -1,6 +1,10 @@
 package model
 
-import "github.com/herdlab/herd/policy"
+import (
+	"fmt"
+
+	"github.com/herdlab/herd/policy"
+)
 
 // The OCC server is the model of Marc Brooker's simulator for the AWS
 // Architecture Blog post "Exponential Backoff And Jitter" (2015): N clients
@@ -20,6 +24,45 @@ import "github.com/herdlab/herd/policy"
 //
 // The policy's Base, Cap and FixedDelay are in milliseconds for an OCC
 // scenario; Rounding and Capacity play no part.
+
+// OCC is the AWS Architecture Blog's optimistic-concurrency row in
+// continuous time; it has no ticks and no capacity.
+const OCC Server = 2
+
+type occ struct{}
+
+func (occ) Name() string        { return "occ" }
+func (occ) Served(m, k int) int { return upTo(m, k) }
+func (occ) Plays() Plays {
+	return Plays{Cohort: EventEngine, Milliseconds: true, Models: []string{"closed", "markov", "meanfield"}}
+}
+func (occ) Words(s Scenario) string {
+	return fmt.Sprintf("OCC row (hops |Normal(%g, %g)| ms)", HopMean, HopSD)
+}
+func (occ) Brief(Scenario) string { return "" }
+
+// policyDefaults are the blog's base, cap and fixed delay, in ms.
+func (occ) policyDefaults(p *policy.Policy) {
+	p.Base, p.Cap, p.FixedDelay = AWSBase, AWSCap, AWSFixedDelay
+}
+
+// horizon is in milliseconds and unbounded: an OCC trial always finishes.
+func (occ) horizon(Scenario) int { return MaxHorizon }
+
+// validate: the OCC engine models the blog's simulator, with policies in
+// ticks of 1 ms and every client retrying until it wins.
+func (occ) validate(s Scenario, bad badField) error {
+	p := s.Policy
+	switch {
+	case p.InSeconds():
+		return bad("policy", "one of "+policy.KindNames()+" with --server occ (library presets are defined in ticks)", fmt.Sprintf("%q", p.Kind))
+	case p.Retries > 0:
+		return bad("retries", "0 with --server occ (its clients retry until they win)", p.Retries)
+	case p.MaxElapsed > 0:
+		return bad("max-elapsed", "0 with --server occ (its clients retry until they win)", p.MaxElapsed)
+	}
+	return nil
+}
 
 // The network of the blog's simulator: each hop is |Normal(10, 2)| ms (the
 // post says "a mean of 10ms and variance of 4ms").
@@ -65,7 +108,7 @@ func AWSScenario(n int, kind policy.Kind) Scenario {
 // Continuous reports whether the scenario's time is continuous (OCC, or
 // the window server in continuous time; in milliseconds) rather than whole
 // ticks.
-func (s Scenario) Continuous() bool { return s.Server == OCC || s.Time == ContinuousTime }
+func (s Scenario) Continuous() bool { return s.Plays().Milliseconds || s.InContinuousTime() }
 
 // TimeUnit names the unit of the scenario's times: "ms" for OCC, else the
 // policy's tick unit (Policy.Unit).

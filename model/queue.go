@@ -2,8 +2,49 @@ package model
 
 import (
 	"fmt"
-	"math"
 )
+
+// Queue is the FIFO queueing server with client timeouts.
+const Queue Server = 4
+
+type queue struct{}
+
+func (queue) Name() string        { return "queue" }
+func (queue) Served(m, k int) int { return upTo(m, k) }
+func (queue) Plays() Plays {
+	return Plays{Cohort: QueueEngine, OpenLoop: true, Queues: true, Models: []string{"chain"},
+		Unmodelled: "the queue server's requests wait and time out, which only the queue chain follows; use --method chain"}
+}
+
+// Words says the queue's limit and timeout.
+func (queue) Words(s Scenario) string {
+	limit, timeout := "unbounded", "no timeout"
+	if l := s.Queue.Limit; l > 0 {
+		limit = fmt.Sprintf("at most %d queued", l)
+	}
+	if t := s.Queue.Timeout; t > 0 {
+		timeout = fmt.Sprintf("clients time out after %d ticks", t)
+	}
+	return fmt.Sprintf("FIFO queue %s, %s", limit, timeout)
+}
+func (queue) Brief(s Scenario) string {
+	b := fmt.Sprintf(" T=%d L=%d", s.Queue.Timeout, s.Queue.Limit)
+	if s.Policy.Retries > 0 {
+		b += fmt.Sprintf(" R=%d", s.Policy.Retries)
+	}
+	return b
+}
+func (queue) horizon(s Scenario) int { return s.queueHorizon() }
+func (queue) validate(s Scenario, bad badField) error {
+	q := s.Queue
+	switch {
+	case q.Limit < 0 || q.Limit > MaxQueueLimit:
+		return bad("queue-limit", fmt.Sprintf("0 (unbounded) or an integer in [1, %d] requests", int64(MaxQueueLimit)), q.Limit)
+	case q.Timeout < 0 || q.Timeout > MaxTimeout:
+		return bad("timeout", fmt.Sprintf("0 (never) or an integer in [1, %d] ticks", MaxTimeout), q.Timeout)
+	}
+	return nil
+}
 
 // Queueing is the queue server's parameters (Server Queue). On the queue
 // server requests wait in a FIFO queue and the server completes k of them
@@ -60,28 +101,6 @@ const (
 	MaxQueueLive = 100_000_000
 )
 
-// validateQueue checks the queue fields: in range on the queue server, 0
-// elsewhere.
-func (s Scenario) validateQueue(bad func(flag, valid string, got any) error) error {
-	q := s.Queue
-	if s.Server != Queue {
-		switch {
-		case q.Limit != 0:
-			return bad("queue-limit", "0 unless --server queue", q.Limit)
-		case q.Timeout != 0:
-			return bad("timeout", "0 unless --server queue (the other servers answer every request within its tick)", q.Timeout)
-		}
-		return nil
-	}
-	switch {
-	case q.Limit < 0 || q.Limit > MaxQueueLimit:
-		return bad("queue-limit", fmt.Sprintf("0 (unbounded) or an integer in [1, %d] requests", int64(MaxQueueLimit)), q.Limit)
-	case q.Timeout < 0 || q.Timeout > MaxTimeout:
-		return bad("timeout", fmt.Sprintf("0 (never) or an integer in [1, %d] ticks", MaxTimeout), q.Timeout)
-	}
-	return nil
-}
-
 // queueHorizon is the queue server's default horizon. Without a timeout
 // every request served is one a client waits for, so whenever a client is
 // pending either the queue is serving one or a send comes within the
@@ -91,15 +110,15 @@ func (s Scenario) validateQueue(bad func(flag, valid string, got any) error) err
 // a cohort can stay stuck for ever (every response late), so the horizon
 // is at least 10,000 ticks, as on the collision server.
 func (s Scenario) queueHorizon() int {
-	h := float64(s.FirstWindow) + float64(s.Clients)*float64(s.MaxDelayTicks()+1)
+	h := s.everyTickServes(1)
 	if s.Queue.Timeout > 0 {
-		h = math.Max(h, 10000)
+		h = max(h, 10000)
 	}
-	return int(math.Min(h, MaxHorizon))
+	return h
 }
 
 // Timeouts reports whether the scenario's clients abandon slow attempts.
-func (s Scenario) Timeouts() bool { return s.Server == Queue && s.Queue.Timeout > 0 }
+func (s Scenario) Timeouts() bool { return s.Queues() && s.Queue.Timeout > 0 }
 
 // ServiceDelay is the response time, in ticks, of the last of n requests
 // that reach an empty queue server together: ⌈n/k⌉ (one tick of service

@@ -8,51 +8,6 @@ import (
 	"time"
 )
 
-// Server is how the server treats the arrivals of one tick.
-type Server int
-
-const (
-	// Capacity accepts min(m, k) of the m arrivals, chosen uniformly at
-	// random (the seed article's server).
-	Capacity Server = iota
-	// Collision accepts all m arrivals when m ≤ k and none otherwise (the
-	// multiple-access channel of the backoff literature).
-	Collision
-	// OCC is the AWS Architecture Blog's optimistic-concurrency row in
-	// continuous time (see occ.go); it has no ticks and no capacity.
-	OCC
-	// Flaky fails each call it takes with probability FailureRate,
-	// whatever the load (see flaky.go).
-	Flaky
-	// Queue is the FIFO queueing server with client timeouts (queue.go).
-	Queue
-)
-
-var serverNames = []string{"capacity", "collision", "occ",
-	"flaky",
-	"queue",
-}
-
-func (s Server) String() string {
-	if s < 0 || int(s) >= len(serverNames) {
-		return fmt.Sprintf("Server(%d)", int(s))
-	}
-	return serverNames[s]
-}
-
-// ServerNames lists the valid spellings.
-func ServerNames() []string { return append([]string(nil), serverNames...) }
-
-// ParseServer reads one of ServerNames.
-func ParseServer(s string) (Server, error) {
-	for i, n := range serverNames {
-		if s == n {
-			return Server(i), nil
-		}
-	}
-	return 0, fmt.Errorf("server must be one of %s, got %q", strings.Join(serverNames, ", "), s)
-}
-
 // Limits on a scenario's size, so that a typo cannot ask for more memory
 // than a machine has or for a delay ring longer than the horizon.
 const (
@@ -139,23 +94,10 @@ func (s Scenario) MaxDelayTicks() int {
 // policy's makespan needs it (collisionHorizon). An OCC scenario's horizon
 // is in milliseconds and MaxHorizon, since its trials always finish.
 func (s Scenario) DefaultHorizon() int {
-	if s.Server == OCC {
-		return MaxHorizon // in ms; an OCC trial always finishes (occ.go)
+	if h, ok := s.Time.Variant().horizon(s); ok {
+		return h
 	}
-	if s.Time == ContinuousTime {
-		return s.continuousHorizon()
-	}
-	if s.Server == Collision {
-		return s.collisionHorizon()
-	}
-	if s.Server == Queue {
-		return s.queueHorizon()
-	}
-	h := float64(s.FirstWindow) + float64(s.Clients)*float64(s.MaxDelayTicks())
-	if h > MaxHorizon {
-		return MaxHorizon
-	}
-	return int(h)
+	return s.Server.Variant().horizon(s)
 }
 
 // EffectiveHorizon is Horizon, or DefaultHorizon when Horizon is 0.
@@ -204,8 +146,8 @@ func (s Scenario) Validate() error {
 		return bad("clients", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Clients)
 	case s.Capacity < 1 || s.Capacity > MaxClients:
 		return bad("capacity", fmt.Sprintf("an integer in [1, %d]", int64(MaxClients)), s.Capacity)
-	case s.Server < Capacity || int(s.Server) >= len(serverNames):
-		return bad("server", "one of "+strings.Join(serverNames, ", "), int(s.Server))
+	case s.Server.Variant() == nil:
+		return bad("server", "one of "+strings.Join(ServerNames(), ", "), int(s.Server))
 	case s.Rounding < policy.HalfEven || s.Rounding > policy.Floor:
 		return bad("rounding", "one of "+strings.Join(policy.RoundingNames(), ", "), int(s.Rounding))
 	case !realTime && (!Finite(p.Base) || p.Base <= 0 || p.Base > MaxDelay):
@@ -225,23 +167,8 @@ func (s Scenario) Validate() error {
 	if err := s.validateContention(bad); err != nil {
 		return err
 	}
-	if err := s.validateFlaky(bad); err != nil {
+	if err := s.validateServer(bad); err != nil {
 		return err
-	}
-	if err := s.validateQueue(bad); err != nil {
-		return err
-	}
-	if s.Server == OCC {
-		// The OCC engine models the blog's simulator: policies in ticks of
-		// 1 ms, every client retrying until it wins.
-		switch {
-		case realTime:
-			return bad("policy", "one of "+policy.KindNames()+" with --server occ (library presets are defined in ticks)", fmt.Sprintf("%q", p.Kind))
-		case p.Retries > 0:
-			return bad("retries", "0 with --server occ (its clients retry until they win)", p.Retries)
-		case p.MaxElapsed > 0:
-			return bad("max-elapsed", "0 with --server occ (its clients retry until they win)", p.MaxElapsed)
-		}
 	}
 	// A rule in ticks has its largest delay bounded by the checks above; a
 	// rule in seconds gets it from its limit and the tick.

@@ -212,8 +212,8 @@ func (s Spec) Scenario() (Scenario, error) {
 		}
 	}
 	preset := sc.Policy.Kind.IsPreset()
-	if sc.Server == OCC && !preset {
-		sc.Policy.Base, sc.Policy.Cap, sc.Policy.FixedDelay = AWSBase, AWSCap, AWSFixedDelay
+	if d, ok := sc.Server.Variant().(policyDefaults); ok && !preset {
+		d.policyDefaults(&sc.Policy)
 	}
 	for _, f := range []string{"base", "cap", "fixed-delay"} {
 		if preset && s.Given(f) {

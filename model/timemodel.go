@@ -24,7 +24,7 @@ import (
 // spread uniformly over [0, FirstSpread). A real delay shorter than what is
 // left of a full window lands in that window and fails again, and clients
 // that failed together stay bunched unless their delays spread them: the
-// two effects by which whole ticks mispredict real clients (issue 19).
+// two effects by which whole ticks mispredict real clients.
 // Outputs are in milliseconds and times are the server's, as in the tick
 // model: completion is when the last success reached the server, and a
 // client's latency the time from its first arrival to its success.
@@ -35,36 +35,16 @@ import (
 // each taking P, as when the clients and the server share a few cores
 // (montecarlo/window.go says how); the Latency law is then the client's
 // own time between its answer and its next send.
-type TimeModel int
+//
+// ContinuousTime is real time against the window server.
+const ContinuousTime TimeModel = 1
 
-const (
-	// TickTime is the tick model.
-	TickTime TimeModel = iota
-	// ContinuousTime is real time against the window server.
-	ContinuousTime
-)
+type continuous struct{}
 
-var timeNames = []string{"tick", "continuous"}
-
-func (m TimeModel) String() string {
-	if m < 0 || int(m) >= len(timeNames) {
-		return fmt.Sprintf("TimeModel(%d)", int(m))
-	}
-	return timeNames[m]
-}
-
-// TimeNames lists the valid spellings of --time.
-func TimeNames() []string { return append([]string(nil), timeNames...) }
-
-// ParseTime reads one of TimeNames.
-func ParseTime(s string) (TimeModel, error) {
-	for i, n := range timeNames {
-		if s == n {
-			return TimeModel(i), nil
-		}
-	}
-	return 0, fmt.Errorf("time must be one of %s, got %q", strings.Join(timeNames, ", "), s)
-}
+func (continuous) Name() string                            { return "continuous" }
+func (continuous) Continuous() bool                        { return true }
+func (continuous) horizon(s Scenario) (int, bool)          { return s.continuousHorizon(), true }
+func (continuous) validate(s Scenario, bad badField) error { return s.validateContinuous(bad) }
 
 // RoundTrip is the law of one attempt's round trip in continuous time:
 // from when a request reaches the server to when the client, having
@@ -279,40 +259,37 @@ func (t TripLaw) Bound() float64 {
 // (the scenario's tick: a textbook policy's delays are in windows), 0 in
 // the tick model.
 func (s Scenario) Window() time.Duration {
-	if s.Time != ContinuousTime {
+	if !s.InContinuousTime() {
 		return 0
 	}
 	return s.Policy.TickLength()
 }
 
-// validateTime checks the fields of the time model: the round trip and the
-// first-send spread belong to continuous time, which has a window server
-// with a real window, no rounding and no first-send window in ticks.
-func (s Scenario) validateTime(bad func(flag, valid string, got any) error) error {
-	switch s.Time {
-	case TickTime:
-		switch {
-		case !s.Latency.IsZero():
-			return bad("latency", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.Latency.String()))
-		case s.FirstSpread != 0:
-			return bad("first-spread", "left out in the tick model (use --first-window, or --time continuous)", s.FirstSpread)
-		case !s.FirstArrivals.IsZero():
-			return bad("first-arrivals", "left out in the tick model (use --first-window, or --time continuous)", strconv.Quote(s.FirstArrivals.String()))
-		case !s.FirstAnswers.IsZero():
-			return bad("first-answers", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.FirstAnswers.String()))
-		case s.LatencyPerFlight != 0:
-			return bad("latency-per-flight", "left out in the tick model (a round trip needs --time continuous)", s.LatencyPerFlight)
-		case !s.Stalls.IsZero():
-			return bad("stalls", "left out in the tick model (it stops the machine of --latency-per-flight)", strconv.Quote(s.Stalls.String()))
-		}
-		return nil
-	case ContinuousTime:
-	default:
-		return bad("time", "one of "+strings.Join(timeNames, ", "), int(s.Time))
+// validateTick refuses the fields of continuous time in the tick model.
+func (s Scenario) validateTick(bad badField) error {
+	switch {
+	case !s.Latency.IsZero():
+		return bad("latency", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.Latency.String()))
+	case s.FirstSpread != 0:
+		return bad("first-spread", "left out in the tick model (use --first-window, or --time continuous)", s.FirstSpread)
+	case !s.FirstArrivals.IsZero():
+		return bad("first-arrivals", "left out in the tick model (use --first-window, or --time continuous)", strconv.Quote(s.FirstArrivals.String()))
+	case !s.FirstAnswers.IsZero():
+		return bad("first-answers", "left out in the tick model (a round trip needs --time continuous)", strconv.Quote(s.FirstAnswers.String()))
+	case s.LatencyPerFlight != 0:
+		return bad("latency-per-flight", "left out in the tick model (a round trip needs --time continuous)", s.LatencyPerFlight)
+	case !s.Stalls.IsZero():
+		return bad("stalls", "left out in the tick model (it stops the machine of --latency-per-flight)", strconv.Quote(s.Stalls.String()))
 	}
+	return nil
+}
+
+// validateContinuous checks the fields of continuous time: a window server
+// with a real window, no rounding and no first-send window in ticks.
+func (s Scenario) validateContinuous(bad badField) error {
 	w := s.Policy.TickLength()
 	switch {
-	case s.Server != Capacity:
+	case !s.Plays().ContinuousTime:
 		return bad("server", "capacity with --time continuous (the window server admits the first k arrivals of each window)", s.Server)
 	case w == 0:
 		return bad("window", fmt.Sprintf("a duration in [%s, %s] with --time continuous", MinTick, MaxTick), w)
@@ -412,7 +389,7 @@ func (s Scenario) continuousHorizon() int {
 // abstract ticks, where the tick model is the scenario itself.
 func (s Scenario) JitterWithinTick() string {
 	p := s.Policy
-	if s.Time != TickTime || s.Server == OCC || p.TickLength() == 0 || !p.Random() {
+	if s.Continuous() || p.TickLength() == 0 || !p.Random() {
 		return ""
 	}
 	last := p.Classes()
@@ -444,7 +421,7 @@ func (s *Spec) setTime(field, text string) error {
 	case "time":
 		m, err := ParseTime(text)
 		if err != nil {
-			return bad("one of " + strings.Join(timeNames, ", "))
+			return bad("one of " + strings.Join(TimeNames(), ", "))
 		}
 		s.timeModel = m
 	case "stalls":
@@ -551,7 +528,7 @@ func (s Spec) timeText(f string) string {
 func (s *Spec) timeOf(sc Scenario) {
 	s.timeModel, s.latency, s.firstSpread, s.window, s.latencyPerFlight = sc.Time, sc.Latency, sc.FirstSpread, sc.Policy.Tick, sc.LatencyPerFlight
 	s.firstArrivals, s.firstAnswers, s.stalls = sc.FirstArrivals, sc.FirstAnswers, sc.Stalls
-	if sc.Time == ContinuousTime {
+	if sc.InContinuousTime() {
 		delete(s.given, "rounding")
 		delete(s.given, "first-window")
 		return

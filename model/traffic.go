@@ -159,7 +159,7 @@ func (t Traffic) validate(sc Scenario) error {
 		return bad("outage-capacity", fmt.Sprintf("an integer in [0, capacity = %d)", sc.Capacity), t.OutageCapacity)
 	case !Finite(t.RejectCost) || t.RejectCost < 0 || t.RejectCost > 1:
 		return bad("reject-cost", "a share of one tick's capacity in [0, 1]", t.RejectCost)
-	case t.RejectCost > 0 && sc.Server != Capacity:
+	case t.RejectCost > 0 && !sc.Plays().RejectCost:
 		return bad("reject-cost", "0 unless --server capacity (the collision server already serves nothing under overload)", t.RejectCost)
 	case t.CollapseBacklog < 0 || (t.CollapseBacklog > 0 && t.CollapseBacklog <= t.RecoveryBacklog(sc.Capacity)):
 		return bad("collapse-backlog", fmt.Sprintf("0 (never stop early) or an integer above the recovered backlog (%d)", t.RecoveryBacklog(sc.Capacity)), t.CollapseBacklog)

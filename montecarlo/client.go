@@ -261,7 +261,7 @@ func (e *ClientEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		switch {
 		case m <= k:
 			winners = cur
-		case sc.Server == model.Collision:
+		case sc.Served(m) == 0:
 			losers = cur
 		case k <= m-k: // shuffle the k winners to the front
 			shuffleFront(src, cur, k)

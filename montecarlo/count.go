@@ -273,7 +273,7 @@ func (e *CountEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				}
 			}
 			clear(row)
-		case sc.Server == model.Collision:
+		case sc.Served(int(m)) == 0:
 			for from, n := range row {
 				gone := e.spread(src, tick, from, n)
 				t.GaveUp += gone

@@ -449,7 +449,7 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	// refused and no outcome recorded (the attempts limit is asked at
 	// each retry).
 	controlled := len(ctl.states) > 0
-	flaky := sc.Server == model.Flaky && sc.FailureRate > 0
+	flaky := sc.Fails()
 	closed := e.closed != nil
 	quietable := !closed && !flaky
 	// From quietFrom on, once recovered and empty, the trial is quiet to

@@ -125,7 +125,7 @@ func NewPlan(sc model.Scenario, w Workload, opt Options) (*Plan, error) {
 
 // memoryAlternative says what to change when one engine does not fit.
 func memoryAlternative(sc model.Scenario) string {
-	if sc.Server == model.Queue {
+	if sc.Queues() {
 		return "give a smaller --queue-limit (0 is unbounded), fewer --clients, a lower --rate or fewer --ticks, or raise --max-memory"
 	}
 	return "lower --cap, --clients or --first-window, or raise --max-memory"
@@ -138,7 +138,7 @@ func memoryAlternative(sc model.Scenario) string {
 // the fold keeps (stats.LatencyCDF, 24 bytes per distinct latency).
 func trialBytes(sc model.Scenario) int64 {
 	runs := latencyRuns(sc)
-	if sc.Server == model.Queue {
+	if sc.Queues() {
 		runs *= 2
 	}
 	return 4<<10 + 40*runs
@@ -228,10 +228,10 @@ type Cohort struct{}
 
 func (Cohort) Name() string { return "cohort" }
 func (Cohort) validate(sc model.Scenario) error {
-	if sc.Time == model.ContinuousTime {
+	if sc.InContinuousTime() {
 		return &model.FieldError{Flag: "time", Valid: "tick for the tick engines (the window server's cohort in continuous time is the Window workload: CohortOf)", Got: sc.Time.String()}
 	}
-	if sc.Server == model.Flaky {
+	if sc.Plays().Cohort == model.NoCohort {
 		return &model.FieldError{Flag: "server", Valid: "capacity, collision, occ or queue for the cohort; the flaky server is played by open-loop (--rate) and closed-loop (--loop closed) traffic", Got: sc.Server.String()}
 	}
 	return nil
@@ -281,10 +281,10 @@ const OpenLoopName EngineName = "open-loop"
 
 func (OpenLoop) Name() string { return "open-loop traffic" }
 func (w OpenLoop) validate(sc model.Scenario) error {
-	if sc.Server == model.OCC {
+	if !sc.Plays().OpenLoop {
 		return &model.FieldError{Flag: "server", Valid: "capacity, collision or queue with open-loop traffic (--rate)", Got: sc.Server.String()}
 	}
-	if sc.Time == model.ContinuousTime {
+	if sc.InContinuousTime() {
 		return &model.FieldError{Flag: "time", Valid: "tick with open-loop traffic (--rate), whose engine counts whole ticks", Got: sc.Time.String()}
 	}
 	if err := w.Traffic.Validate(sc); err != nil {
@@ -293,7 +293,7 @@ func (w OpenLoop) validate(sc model.Scenario) error {
 	return w.Controls.ValidateFor(sc)
 }
 func (OpenLoop) choose(sc model.Scenario, want EngineName) (Choice, error) {
-	if sc.Server == model.Queue {
+	if sc.Queues() {
 		return queueChoice(want)
 	}
 	if want != Default && want != Auto {
@@ -346,10 +346,10 @@ const ClosedLoopName EngineName = "closed-loop"
 
 func (ClosedLoop) Name() string { return "closed-loop traffic" }
 func (w ClosedLoop) validate(sc model.Scenario) error {
-	if sc.Server == model.OCC || sc.Server == model.Queue {
+	if !sc.Plays().ClosedLoop {
 		return &model.FieldError{Flag: "server", Valid: "capacity, collision or flaky with closed-loop traffic (--loop closed; the queue server plays the cohort and --rate)", Got: sc.Server.String()}
 	}
-	if sc.Time == model.ContinuousTime {
+	if sc.InContinuousTime() {
 		return &model.FieldError{Flag: "time", Valid: "tick with closed-loop traffic (--loop closed), whose engine counts whole ticks", Got: sc.Time.String()}
 	}
 	if err := w.Traffic.ValidateClosed(sc, w.Loop); err != nil {

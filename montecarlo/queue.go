@@ -142,7 +142,7 @@ type QueueEngine struct {
 // NewQueueEngine prepares the queue engine for a cohort (tr nil) or for
 // open-loop traffic under controls, on a scenario a Plan chose it for.
 func NewQueueEngine(sc model.Scenario, tr *model.Traffic, ctl control.Controls) (*QueueEngine, error) {
-	if sc.Server != model.Queue {
+	if !sc.Queues() {
 		return nil, fmt.Errorf("the queue engine plays --server queue, got %s", sc.Server)
 	}
 	e := &QueueEngine{sc: sc, horizon: sc.EffectiveHorizon(), limit: int64(sc.Queue.Limit), timeout: sc.Queue.Timeout}

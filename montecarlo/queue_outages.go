@@ -46,7 +46,7 @@ func (w OpenLoopOutages) each() []model.Traffic {
 }
 
 func (w OpenLoopOutages) validate(sc model.Scenario) error {
-	if sc.Server != model.Queue {
+	if !sc.Queues() {
 		return fmt.Errorf("outage lengths in one run are played on the queue server, got %s", sc.Server)
 	}
 	if len(w.Outages) == 0 {

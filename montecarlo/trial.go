@@ -186,10 +186,10 @@ func (e *LimitError) Error() string {
 // BenchmarkEngineCost finds it as fast or faster on every scenario
 // measured, from N = 100 up.
 func Choose(sc model.Scenario, want EngineName) (Choice, error) {
-	if sc.Server == model.Queue {
+	switch sc.Plays().Cohort {
+	case model.QueueEngine:
 		return queueChoice(want)
-	}
-	if sc.Server == model.OCC {
+	case model.EventEngine:
 		if want == Clients || want == Counts {
 			return Choice{}, &LimitError{Engine: want, Reason: "cannot play the OCC server, which has its own event engine", Alternative: "leave out --engine (or use --engine auto)"}
 		}

@@ -28,7 +28,7 @@ const MaxWindowClients = 10_000_000
 // window server's event engine in continuous time (Window), the tick
 // engines or the OCC engine otherwise (Cohort).
 func CohortOf(sc model.Scenario) Workload {
-	if sc.Time == model.ContinuousTime {
+	if sc.InContinuousTime() {
 		return Window{}
 	}
 	return Cohort{}
@@ -36,7 +36,7 @@ func CohortOf(sc model.Scenario) Workload {
 
 func (Window) Name() string { return "continuous-time cohort" }
 func (Window) validate(sc model.Scenario) error {
-	if sc.Time != model.ContinuousTime {
+	if !sc.InContinuousTime() {
 		return &model.FieldError{Flag: "time", Valid: "continuous for the window server's cohort", Got: sc.Time.String()}
 	}
 	return nil

@@ -75,7 +75,7 @@ func ClosedForm(sc model.Scenario) (Closed, error) {
 		return Closed{}, err
 	}
 	n, k := int64(sc.Clients), int64(sc.Capacity)
-	if sc.Server == model.Collision && n > k {
+	if sc.Served(sc.Clients) == 0 {
 		return no("on the collision server %d synchronized clients with certain waits collide at every wave (more than k = %d arrive together, so all fail and retry together again): no client is ever served", n, k)
 	}
 	r := n / k // ⌈N/k⌉ without overflow for k near 2⁶³
@@ -112,10 +112,7 @@ func ClosedForm(sc model.Scenario) (Closed, error) {
 				t += int64(wait[min(i, int64(len(wait)))-1])
 			}
 			size := n - i*k
-			c.Waves[i] = Wave{Tick: t, Size: size, Served: min(size, k)}
-		}
-		if sc.Server == model.Collision { // n ≤ k: one wave, everyone served
-			c.Waves[0].Served = n
+			c.Waves[i] = Wave{Tick: t, Size: size, Served: int64(sc.Served(int(size)))}
 		}
 	}
 	return c, nil
@@ -135,12 +132,10 @@ const (
 func modelled(method string, sc model.Scenario) error {
 	p := sc.Policy
 	switch {
-	case sc.Time == model.ContinuousTime:
+	case sc.InContinuousTime():
 		return &Unsupported{Method: method, Reason: "the scenario is in continuous time (the window server) and the models count whole ticks; use simulate (its cohort with certain delays has a closed form, WindowClosedForm, that herd validate checks)"}
-	case sc.Server == model.Flaky:
-		return &Unsupported{Method: method, Reason: "the flaky server fails calls at random whatever the load, which the cohort models do not follow; simulate it with --rate or --loop closed"}
-	case sc.Server == model.Queue:
-		return &Unsupported{Method: method, Reason: "the queue server's requests wait and time out, which only the queue chain follows; use --method " + MethodChain}
+	case !sc.Models(method):
+		return &Unsupported{Method: method, Reason: sc.Plays().Unmodelled}
 	case p.Retries > 0:
 		return &Unsupported{Method: method, Reason: fmt.Sprintf("clients give up after %d retries, and the models follow every client until it is served; use simulate", p.Retries)}
 	case p.MaxElapsed > 0:

@@ -301,10 +301,7 @@ func (ch *chain) initial() states {
 // (all N on the collision server) spread over the support of the first
 // retry's wait.
 func (ch *chain) firstTickStates() float64 {
-	losers := ch.sc.Clients
-	if ch.sc.Server == model.Capacity {
-		losers -= ch.sc.Capacity
-	}
+	losers := ch.sc.Clients - ch.sc.Served(ch.sc.Clients)
 	if losers <= 0 || ch.sc.FirstWindow > 1 {
 		return 1
 	}
@@ -322,15 +319,7 @@ func (ch *chain) firstTickStates() float64 {
 // large N takes seconds and hundreds of megabytes.
 func (ch *chain) secondWave() (float64, int) {
 	sc := ch.sc
-	losers := func(m int) int {
-		switch {
-		case sc.Server == model.Capacity:
-			return max(0, m-sc.Capacity)
-		case m > sc.Capacity:
-			return m
-		}
-		return 0
-	}
+	losers := func(m int) int { return m - sc.Served(m) }
 	first := losers(sc.Clients)
 	if sc.FirstWindow > 1 || first == 0 {
 		return 1, 0
@@ -398,7 +387,7 @@ func (ch *chain) step(key string, a mass, next *states, limit int) (mass, error)
 	switch {
 	case m <= k:
 		emit(make([]int, L), 1)
-	case ch.sc.Server == model.Collision:
+	case ch.sc.Served(m) == 0:
 		emit(arrive, 1)
 	default:
 		hypergeometric(arrive, m-k, emit)

@@ -254,13 +254,7 @@ func recurse(sc model.Scenario, fl flow, tail float64) (fieldRun, error) {
 		cov[t][t] += n / w
 	}
 	g := func(m int) int {
-		switch {
-		case m <= sc.Capacity:
-			return 0
-		case sc.Server == model.Collision:
-			return m
-		}
-		return m - sc.Capacity
+		return m - sc.Served(m)
 	}
 	cl := completionLaw{maxWait: fl.maxWait, bins: newLatentBins()}
 	pending := n

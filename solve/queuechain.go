@@ -188,10 +188,10 @@ func QueueChainOf(ctx context.Context, sc model.Scenario, tr *model.Traffic, ctl
 	no := func(format string, a ...any) (QueueChain, error) {
 		return QueueChain{}, &Unsupported{Method: MethodChain, Reason: fmt.Sprintf(format, a...)}
 	}
-	if sc.Time == model.ContinuousTime {
+	if sc.InContinuousTime() {
 		return no("the queue server is a model in whole ticks, not in continuous time; the chain follows ticks")
 	}
-	if sc.Server != model.Queue {
+	if !sc.Queues() {
 		return no("the chain follows the queue server (--server queue); for the %s server use markov", sc.Server)
 	}
 	p := sc.Policy

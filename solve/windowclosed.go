@@ -52,7 +52,7 @@ func WindowClosedForm(sc model.Scenario) (WindowClosed, error) {
 	}
 	p := sc.Policy
 	switch {
-	case sc.Time != model.ContinuousTime:
+	case !sc.InContinuousTime():
 		return no("the scenario is in the tick model; ClosedForm answers it")
 	case sc.FirstSpread > 0 || !sc.FirstArrivals.IsZero():
 		return no("the first sends are spread at random (--first-spread, --first-arrivals), so the cohort is not synchronized; use simulate")

@@ -82,7 +82,7 @@ func Solve(sc model.Scenario) (Result, error) {
 			switch {
 			case len(arr) <= sc.Capacity:
 				outcomes = [][]bool{ones(len(arr))}
-			case sc.Server == model.Collision:
+			case sc.Served(len(arr)) == 0:
 				outcomes = [][]bool{make([]bool, len(arr))}
 			default:
 				outcomes = subsets(len(arr), sc.Capacity)

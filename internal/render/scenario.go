@@ -11,22 +11,22 @@ import (
 func Describe(sc model.Scenario) string {
 	p := sc.Policy
 	pol := p.Describe()
-	if sc.Time == model.ContinuousTime {
+	if sc.InContinuousTime() {
 		return describeContinuous(sc, pol)
 	}
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
 	}
-	if sc.Server == model.OCC {
-		return fmt.Sprintf("%d clients, OCC row (hops |Normal(%g, %g)| ms), policy %s in ms", sc.Clients, model.HopMean, model.HopSD, pol)
+	if sc.Plays().Milliseconds {
+		return fmt.Sprintf("%d clients, %s, policy %s in ms", sc.Clients, sc.Server.Variant().Words(sc), pol)
 	}
 	s := fmt.Sprintf("%d clients, %s server with capacity %d/tick, policy %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, pol, sc.Rounding)
 	if sc.FirstWindow > 1 {
 		s += fmt.Sprintf(", first sends over %d ticks", sc.FirstWindow)
 	}
-	if sc.Server == model.Queue {
-		s += "; " + queueDescription(sc)
+	if w := sc.Server.Variant().Words(sc); w != "" {
+		s += "; " + w
 	}
 	return s
 }
@@ -35,7 +35,7 @@ func Describe(sc model.Scenario) string {
 // censored.
 func horizonText(sc model.Scenario) string {
 	switch {
-	case sc.Time == model.ContinuousTime:
+	case sc.InContinuousTime():
 		return fmt.Sprintf("horizon %d windows", sc.EffectiveHorizon())
 	case sc.Continuous():
 		if sc.Horizon == 0 {
@@ -72,24 +72,12 @@ func describeContinuous(sc model.Scenario, pol string) string {
 // timeModelText names the time model that ran.
 func timeModelText(sc model.Scenario) string {
 	switch {
-	case sc.Time == model.ContinuousTime:
+	case sc.InContinuousTime():
 		return "continuous time"
-	case sc.Server == model.OCC:
+	case sc.Plays().Milliseconds:
 		return "continuous time (OCC)"
 	}
 	return "tick model"
-}
-
-// queueDescription says the queue server's parameters in one line.
-func queueDescription(sc model.Scenario) string {
-	limit, timeout := "unbounded", "no timeout"
-	if l := sc.Queue.Limit; l > 0 {
-		limit = fmt.Sprintf("at most %d queued", l)
-	}
-	if t := sc.Queue.Timeout; t > 0 {
-		timeout = fmt.Sprintf("clients time out after %d ticks", t)
-	}
-	return fmt.Sprintf("FIFO queue %s, %s", limit, timeout)
 }
 
 // Brief says a scenario in a table cell.
@@ -109,12 +97,7 @@ func Brief(sc model.Scenario) string {
 	if sc.FirstWindow > 1 {
 		s += fmt.Sprintf(" W=%d", sc.FirstWindow)
 	}
-	if sc.Server == model.Queue {
-		s += fmt.Sprintf(" T=%d L=%d", sc.Queue.Timeout, sc.Queue.Limit)
-		if sc.Policy.Retries > 0 {
-			s += fmt.Sprintf(" R=%d", sc.Policy.Retries)
-		}
-	}
+	s += sc.Server.Variant().Brief(sc)
 	return s
 }
 
