@@ -620,17 +620,7 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			o.Drained++
 			continue
 		}
-		if o.recovers(tick, end, live, threshold, o.GaveUp > gaveUp) {
-			if e.toRecovery {
-				tick++
-				break
-			}
-		}
-		if tick == end-1 {
-			atEnd = live
-		}
-		if collapse > 0 && tick >= end && live > atEnd+collapse && !o.Recovered {
-			o.Collapsed = true
+		if o.settle(tick, end, live, live, threshold, collapse, o.GaveUp > gaveUp, e.toRecovery, &atEnd) {
 			tick++
 			break
 		}
@@ -645,6 +635,25 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 // RecoveryBacklog and at which no request gave up is the recovery (the
 // queue server's backlog counts its queue too). It reports whether this
 // tick is it.
+// settle ends a tick of open-loop traffic, alike on every engine: the
+// trial recovers (recovers), the backlog when the outage ended is kept in
+// atEnd, and the trial collapses once its live requests exceed that by
+// collapse (> 0) before recovering. It reports whether the trial stops
+// here: recovered when asked to stop there (toRecovery), or collapsed.
+func (o *OpenTrial) settle(tick, end int, live, backlog, threshold, collapse int64, gaveUp, toRecovery bool, atEnd *int64) bool {
+	if o.recovers(tick, end, backlog, threshold, gaveUp) && toRecovery {
+		return true
+	}
+	if tick == end-1 {
+		*atEnd = live
+	}
+	if collapse > 0 && tick >= end && live > *atEnd+collapse && !o.Recovered {
+		o.Collapsed = true
+		return true
+	}
+	return false
+}
+
 func (o *OpenTrial) recovers(tick, end int, backlog, threshold int64, gaveUp bool) bool {
 	if o.Recovered || tick < end || backlog > threshold || gaveUp {
 		return false

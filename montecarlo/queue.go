@@ -593,17 +593,7 @@ func (e *QueueEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 			o.Drained++
 			continue
 		}
-		if o.recovers(tick, end, max(live, e.tail-e.head), threshold, gaveUp > 0) {
-			if e.toRecovery {
-				tick++
-				break
-			}
-		}
-		if tick == end-1 {
-			atEnd = live
-		}
-		if collapse > 0 && tick >= end && live > atEnd+collapse && !o.Recovered {
-			o.Collapsed = true
+		if o.settle(tick, end, live, max(live, e.tail-e.head), threshold, collapse, gaveUp > 0, e.toRecovery, &atEnd) {
 			tick++
 			break
 		}
