@@ -204,7 +204,7 @@ var wantVerdicts = map[string][2]claims.Verdict{
 	"aws-expo-reduces-work-slightly": {claims.HoldsOnlyWhen, claims.Fails},
 	"aws-expo-clusters":              {claims.Holds, claims.Holds},
 	// Judged over the whole run after the spike, both halves of the
-	// sentence: 22% of the bins empty, the rate varies 240% (issue 13).
+	// sentence: 22% of the bins empty, the rate varies 240%.
 	"aws-full-gaps-gone":                             {claims.Fails, claims.Fails},
 	"aws-full-halves-calls-at-100":                   {claims.Holds, claims.Fails},
 	"aws-full-faster-than-expo":                      {claims.Holds, claims.Holds},
@@ -214,28 +214,28 @@ var wantVerdicts = map[string][2]claims.Verdict{
 	"aws-equal-slightly-more-work":                   {claims.HoldsOnlyWhen, claims.Fails},
 	"aws-equal-much-longer":                          {claims.Holds, claims.Fails},
 	"aws-full-less-work-more-time-than-decorrelated": {claims.HoldsOnlyWhen, claims.Fails},
-	// Local exponents up to N = 10240 (issue 13): within 2 ± ½ from
+	// Local exponents up to N = 10240: within 2 ± ½ from
 	// N = 1280 (OCC) and 2560 (capacity); the old fit over 190…760 was
 	// pre-asymptotic.
 	"aws-jitter-keeps-n2":              {claims.Holds, claims.Holds},
 	"seed-expo-as-many-calls-as-fixed": {claims.Holds, claims.Fails},
 	"seed-expo-13x-slower-at-200":      {claims.Holds, claims.Holds},
-	// Judged over the article's three settings, not bisected between them
-	// (issue 13): in OCC the cut at N = 200 is out of the range.
+	// Judged over the article's three settings, not bisected between them:
+	// in OCC the cut at N = 200 is out of the range.
 	"seed-jitter-cuts-21-to-64":      {claims.Holds, claims.Fails},
 	"seed-jitter-cut-grows-with-n":   {claims.Holds, claims.Holds},
 	"seed-decorrelated-fewest-calls": {claims.Holds, claims.Fails},
 	// Over the three settings the quote names: at N = 50 decorrelated is
-	// 28% slower than equal, as in the article's own table (issue 13).
+	// 28% slower than equal, as in the article's own table.
 	"seed-decorrelated-fastest-or-nearly": {claims.Fails, claims.Holds},
 	"seed-equal-widest-spread":            {claims.Holds, claims.Fails},
 	"seed-jitter-matters-more-than-which": {claims.Holds, claims.Holds},
 	"seed-expo-never-recovers":            {claims.HoldsOnlyWhen, claims.Fails},
 	"seed-full-disperses-most":            {claims.Fails, claims.Fails},
 	// Over the whole run equal's index of dispersion is 0.70× full's:
-	// equal spreads the load more evenly, not slightly less (issue 13).
+	// equal spreads the load more evenly, not slightly less.
 	"seed-equal-min-wait-disperses-less": {claims.Fails, claims.Fails},
-	// Retry controls, layers and metastability (issue 8): one model only,
+	// Retry controls, layers and metastability: one model only,
 	// so no verdict in another.
 	"layers-243x":                       {claims.HoldsOnlyWhen, ""}, // 3 tries, not 3 retries (which give 1024×)
 	"seed-layers-27x":                   {claims.HoldsOnlyWhen, ""}, // likewise 64×
@@ -363,7 +363,7 @@ func TestCapacityAndOCCClaimVerdicts(t *testing.T) {
 	checkGrowthAndSourceNotes(t, got)
 }
 
-// checkGrowthAndSourceNotes asserts what issue 13 asked of the verdicts:
+// checkGrowthAndSourceNotes asserts what the verdicts must carry:
 // the growth claims carry local exponents with intervals up to N ≥ 10⁴
 // in both models and name their regime, and where the seed article's own
 // table contradicts its words the verdict says so.

@@ -64,7 +64,7 @@ type BrookerRow struct {
 	Runs [][3]int64 `json:"runs"`
 }
 
-// BrookerPoint is a value his posts print, as herd issue 18 quotes it.
+// BrookerPoint is a value his posts print, as herd quotes it.
 type BrookerPoint struct {
 	Experiment  string   `json:"experiment"`
 	Name        string   `json:"name"`

@@ -14,7 +14,7 @@ import (
 	"github.com/herdlab/herd/stats"
 )
 
-// Issue 17's acceptance line 4 in a small system, computed exactly and
+// Queue metastability in a small system, computed exactly and
 // simulated: a queue (k = 1, limit 4, clients timing out after 2 ticks, no
 // backoff) at λ/k = 0.5 after a 4-tick outage recovers within 100 ticks
 // with probability 0.283 and no more — the chain's other paths are still

@@ -242,8 +242,7 @@ func Evaluate(ctx context.Context, o Options) ([]Result, error) {
 
 // startFirst are the claims that cost most, most first: each took half a
 // second of CPU or more in herd claims at the default budget (CPU per claim
-// from herd claims --cpuprofile FILE, go tool pprof -tags FILE, after
-// issue 16's speedups; a claim that computes a scenario others share is
+// from herd claims --cpuprofile FILE, go tool pprof -tags FILE; a claim that computes a scenario others share is
 // charged for it). They start before the others, so that no long claim
 // starts last and leaves a core idle at the end. The order changes no
 // result, only when each claim runs.

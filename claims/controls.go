@@ -69,7 +69,7 @@ var controlClaims = []Result{
 		Check: "metastability map (λ/k 0.3…0.9 × outage 0…200 ticks, Full Jitter, no control): count the cells with λ < k whose recovered share has its 95% interval under ½ (\"自動復帰できなくなる\", cannot come back by itself: stuck more often than not), on the capacity server and on a server where a rejection costs 5% of a request",
 	},
 	{
-		ID: "controls-shrink-metastable-region", Source: "herd issue 8; " + brookerPost,
+		ID: "controls-shrink-metastable-region", Source: brookerPost,
 		Quote:      "retry budgets (token buckets) and circuit breakers keep a retry storm from outliving its trigger",
 		Paraphrase: true,
 		Check:      "metastability map as retry-storm-outlives-trigger (reject cost 0.05) under each control: holds when every bucket and the breaker leave fewer non-recovering cells with λ < k than no control. Also the collision server with k = 100 at λ/k = 0.5 after a 20-tick outage, where a limit of 3 attempts is shown beside the buckets and breaker",

@@ -1,5 +1,5 @@
 // Command live checks herd's continuous-time prediction against real retry
-// libraries and a real server (issue 19).
+// libraries and a real server.
 //
 // It starts a loopback window server (net/http on 127.0.0.1 only) that
 // admits the first k requests of each window of length τ — windows counted

@@ -27,7 +27,7 @@ import (
 const aloneBelow = 50 * time.Millisecond
 
 // tolerance is how close herd's mean must be to the live mean when the
-// intervals are narrower (issue 19's acceptance: 5%).
+// intervals are narrower.
 const tolerance = 0.05
 
 func main() {

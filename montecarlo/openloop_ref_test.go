@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// refOpenLoopEngine is the request engine as it was before its speedups
-// (issue 16), kept as the reference that the engine must match draw for
+// refOpenLoopEngine is the request engine as it was before its speedups,
+// kept as the reference that the engine must match draw for
 // draw, and as the "old" side of BenchmarkOpenLoop.
 type refOpenLoopEngine struct {
 	sc      model.Scenario

@@ -132,7 +132,7 @@ func TestOpenLoopSameAsReference(t *testing.T) {
 // BenchmarkOpenLoop plays trials of the settings that cost herd claims
 // most — cells of the metastability map (100 clients, k = 20, 3,000 ticks,
 // reject cost 0.05, collapse at 1,000) and Finagle's budget at total
-// failure — with the reference engine (old, the engine before issue 16's
+// failure — with the reference engine (old, the engine before its
 // speedups) and the engine (new), trial by trial in turn, so that both see
 // the same machine; each side's CPU is its thread's (robust to a busy
 // machine, where ns/op is not). It reports old and new CPU per send and

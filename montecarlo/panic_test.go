@@ -13,7 +13,7 @@ type panicEngine struct{}
 
 func (panicEngine) Play(*rand.PCG, *Trial, bool) { panic("engine bug") }
 
-// Issue 14, item 7: a panic in an engine's goroutine reaches the caller's
+// A panic in an engine's goroutine reaches the caller's
 // goroutine (where main recovers it as an internal error) with the
 // engine's stack, instead of killing the process with exit 2.
 func TestEnginePanicReachesTheCaller(t *testing.T) {

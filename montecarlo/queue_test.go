@@ -54,7 +54,7 @@ func queueScenario(n, k, timeout, limit int, kind policy.Kind) model.Scenario {
 	return sc
 }
 
-// Issue 17's acceptance line 2: a cohort of N that reaches an empty queue
+// A cohort of N that reaches an empty queue
 // server together waits up to ⌈N/k⌉ ticks for its last response (the
 // queueing delay), and wastes work exactly when the timeout is below it —
 // in every trial, for every policy: with T ≥ ⌈N/k⌉ nobody times out, calls

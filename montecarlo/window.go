@@ -67,49 +67,14 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 	return NewWindowEngine(sc)
 }
 
-// WindowEngine is the event engine of the window server. Each client has
-// one pending event, its next arrival at the server, in a 4-ary min-heap
-// (the OCC engine's); an arrival is admitted when its window has admitted
-// fewer than k, and a failed one becomes the client's next arrival, one
-// round trip plus its delay later — so a trial allocates nothing per event.
-// Time is kept in windows (the policy's ticks: Policy.Law is in ticks) and
-// reported in ms.
-//
-// Every client draws from its own stream, seeded from the trial's stream:
-// its first send (uniform over [0, FirstSpread), or the FirstArrivals
-// law's draw from the same uniform), then per attempt one uniform for the round trip and one
-// for the delay, whatever the laws, so that policies compared on one
-// scenario keep their draws aligned (common random numbers).
-//
-// With a latency per flight P (Scenario.LatencyPerFlight) one machine
-// carries every way of every exchange, one at a time, requests before
-// answers: a retry sent at s reaches the server at max(s, free) + P, where
-// free is when the machine has carried every way before, and an answer
-// given at a waits in line (first given, first carried) until the machine
-// is free with no request sent and waiting, then takes P; a failed
-// attempt's next send leaves one round
-// trip (the Latency law: the client's own time, its timer's lateness) plus
-// its delay after its answer is back. A retry's pending event is its send
-// until the machine has taken it, and its arrival after; the draws stay
-// the same. The first sends reach the server over [0, FirstSpread) as
-// given (as measured at the server, connections' setup included), and
-// each takes its way's P of the machine as it arrives, before its answer.
-// So the round trips grow with the ways in flight, as they do when the
-// clients and the server share a few cores. With P = 0 a send is its
-// arrival. With Stalls the machine stops now and then (exponential up
-// times and stops, from a stream of the trial's drawn after the clients'
-// seeds, in time order) and a way takes P of its running time. With the
-// first answers' law (Scenario.FirstAnswers) a first send's answer is back
-// at that law's quantile of the uniform its arrival drew (or at its
-// arrival, if later), as measured: the machine takes the first send's way
-// but not its answer's. Requests go first because that is what a busy
-// machine was measured to do: the answers to a wave of retries come back
-// in a clump after the wave, in many runs though not all (at
-// retryablehttp 1000/50 τ = 10 ms, in one run the rejected requests of
-// wave 2 were decided over 22 ms and answered within 8 ms; the live
-// harness's -replay TRACE -gaps prints this for every run), as the answers
-// to the first sends do, so the next wave is as tight; carried first come
-// first served they spread every wave over more windows than the last.
+// WindowEngine is the event engine of the window server: one pending event
+// per client (its next arrival) in a 4-ary min-heap; an arrival is admitted
+// when its window has admitted fewer than k, and a failed one becomes the
+// client's next arrival one round trip plus its delay later. Each client
+// draws from its own stream, the same draws whatever the laws (common random
+// numbers). With a latency per flight one machine carries every way in
+// turn, requests before answers; docs/models.md ("The window engine") gives
+// the whole rule and the measurements behind it.
 type WindowEngine struct {
 	sc      model.Scenario
 	horizon float64 // in windows

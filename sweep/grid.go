@@ -386,8 +386,8 @@ func pointName(sc model.Scenario) string {
 // Hash identifies a sweep: its points, trials, seed and engine. Every row
 // carries it, so shards of different sweeps cannot be merged by mistake.
 // The default engine is named by the rule it follows (the fastest exact
-// engine, since herd 0.9's issue 16; before, the per-client engine), so a
-// shard computed under the old default does not merge with a new one.
+// engine), so a shard computed under another default does not merge with
+// this one.
 func (s SweepSpec) Hash(points []model.Scenario) string {
 	engine := s.Engine
 	if engine == montecarlo.Default {

@@ -180,7 +180,7 @@ func checkOutput(t *testing.T, what, format, out, head string, modified bool) {
 	}
 }
 
-// Issue 14, item 3, as filed: 30 synchronized clients whose delays reach
+// 30 synchronized clients whose delays reach
 // 10⁷ ticks finish after about 3·10⁸ ticks. The dense latency histograms
 // took 80 bytes a tick (past 6 GB); the sparse ones take a run per
 // distinct latency, and the run stays within the engine's delay ring

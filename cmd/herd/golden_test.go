@@ -141,7 +141,7 @@ func TestGoldenOutputs(t *testing.T) {
 		{"audit.table", "audit -n 100 --trials 20 --format table"},
 		{"audit.markdown", "audit -n 100 --trials 20 --format markdown"},
 		{"audit.csv", "audit -n 100 --trials 20 --format csv"},
-		// Issue 13: 18 of 20 trials of full censored; the ranking must say so.
+		// 18 of 20 trials of full censored; the ranking must say so.
 		{"audit-censored.markdown", "audit -n 100 -k 10 --horizon 15 --trials 20 --format markdown"},
 		{"audit-censored.csv", "audit -n 100 -k 10 --horizon 15 --trials 20 --format csv"},
 		{"reproduce-seed.table", "reproduce seed --trials 30 --format table"},

@@ -45,7 +45,7 @@ func TestContinuousRefusals(t *testing.T) {
 	}
 }
 
-// Acceptance 4 of issue 19: the same seed gives byte-identical
+// The same seed gives byte-identical
 // continuous-time output for any worker count.
 func TestContinuousBytesIdenticalAcrossWorkers(t *testing.T) {
 	args := fields("simulate -n 300 -k 10 --policy cenkalti-v4 --window 10ms --latency lognormal:5ms,2ms --first-spread 40ms --trials 60 --seed 5 --format json")
@@ -67,7 +67,7 @@ func TestContinuousBytesIdenticalAcrossWorkers(t *testing.T) {
 	}
 }
 
-// Acceptance 3 of issue 19: a tick-model run whose policy's jitter is
+// A tick-model run whose policy's jitter is
 // within a tick warns (on stderr when the result is JSON).
 func TestTickJitterWarns(t *testing.T) {
 	_, errs, code := herd(t, fields("simulate --policy retry-go-v4 --tick 100ms --trials 5 --format json")...)

@@ -102,7 +102,7 @@ func TestMaxAttemptsCohortIsRetryLimit(t *testing.T) {
 	}
 }
 
-// Issue 17's acceptance line: on the flaky server at p = 0.5 with four
+// On the flaky server at p = 0.5 with four
 // attempts, the calls per request have 1.875 = (1 − 0.5⁴)/(1 − 0.5) in
 // their interval.
 func TestFlakyCallsPerRequest(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// Issue 14, item 1: a shard count near MaxInt overflowed p += Count and
+// A shard count near MaxInt overflowed p += Count and
 // panicked with a negative index.
 func TestShardPointsHugeCount(t *testing.T) {
 	for _, c := range []struct {
@@ -33,8 +33,8 @@ func TestShardPointsHugeCount(t *testing.T) {
 	}
 }
 
-// corrupt is each way issue 14 found a row accepted though its body was
-// not what herd wrote: a flipped digit in calls.mean, a row cut down to its
+// corruptions are the ways a row's body can differ from what herd wrote
+// and must be refused: a flipped digit in calls.mean, a row cut down to its
 // header fields, CRLF line endings. It returns the name of the corruption
 // and the file's bytes.
 func corruptions(t *testing.T, data []byte) map[string][]byte {
@@ -68,7 +68,7 @@ func corruptions(t *testing.T, data []byte) map[string][]byte {
 	}
 }
 
-// Issue 14, item 6: resume and merge verify each row's integrity check
+// Resume and merge verify each row's integrity check
 // and name the file and line of a bad row.
 func TestCorruptedRowsRefused(t *testing.T) {
 	spec, pts := smallSweep()
@@ -95,7 +95,7 @@ func TestCorruptedRowsRefused(t *testing.T) {
 	}
 }
 
-// Issue 14, item 3: a row claiming a grid of MaxInt points (its check made
+// A row claiming a grid of MaxInt points (its check made
 // to match) is refused before anything is allocated for the grid.
 func TestMergeHugePointsClaimRefused(t *testing.T) {
 	row := sealRow([]byte(`{"point":0,"points":9223372036854775807,"spec":"0123456789abcdef"}`))
@@ -112,7 +112,7 @@ func TestMergeHugePointsClaimRefused(t *testing.T) {
 	}
 }
 
-// Issue 14, item 3: a 10 M point grid was allowed and expanded whole before
+// A 10 M point grid was allowed and expanded whole before
 // its first row; it is refused at once, saying how to split it.
 func TestHugeGridRefused(t *testing.T) {
 	_, err := SweepSpec{Grid: Grid{"clients": "1:100000", "capacity": "1:100"}, Trials: 1, Seed: 1}.Points()

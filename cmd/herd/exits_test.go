@@ -18,7 +18,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Issue 14, item 1: a shard count near MaxInt panicked in ShardPoints and
+// A shard count near MaxInt panicked in ShardPoints and
 // left an empty --out behind.
 func TestSweepHugeShardCount(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "f")
@@ -32,7 +32,7 @@ func TestSweepHugeShardCount(t *testing.T) {
 	}
 }
 
-// Issue 14, item 7: a point an engine refuses refuses the sweep with exit 2
+// A point an engine refuses refuses the sweep with exit 2
 // before any row is written or --out created.
 func TestSweepRefusedPointWritesNothing(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "f")
@@ -45,7 +45,7 @@ func TestSweepRefusedPointWritesNothing(t *testing.T) {
 	}
 }
 
-// Issue 14, item 6: merge and --resume refuse a corrupted row, naming the
+// Merge and --resume refuse a corrupted row, naming the
 // file and line: a flipped digit in calls.mean, a row cut to its header
 // fields, CRLF line endings.
 func TestCorruptedRowsRefusedCLI(t *testing.T) {
@@ -83,7 +83,7 @@ func TestCorruptedRowsRefusedCLI(t *testing.T) {
 	}
 }
 
-// Issue 14, item 7: a panic is an internal error with its own status (3)
+// A panic is an internal error with its own status (3)
 // and its stack on stderr, whether in the command's goroutine or in an
 // engine's.
 func TestPanicIsAnInternalError(t *testing.T) {
@@ -97,7 +97,7 @@ func TestPanicIsAnInternalError(t *testing.T) {
 	}
 }
 
-// Issue 14, item 7: SIGINT exits 130 saying "interrupted", within a second
+// SIGINT exits 130 saying "interrupted", within a second
 // even inside one long trial, and a sweep's --out keeps whole rows.
 func TestSignalExits130(t *testing.T) {
 	if testing.Short() {
@@ -238,7 +238,7 @@ func residentBytes(pid int) int64 {
 	return 0
 }
 
-// Issue 14, item 3: runs that would need more memory than the budget are
+// Runs that would need more memory than the budget are
 // refused before they allocate — exit 2 within seconds naming what to
 // change, with the resident memory of a process that allocated nothing —
 // and leave no file behind.
@@ -279,7 +279,7 @@ func TestMemoryRefusedBeforeAllocation(t *testing.T) {
 	}
 }
 
-// Issue 14, item 3: a trial's latency histogram takes memory per distinct
+// A trial's latency histogram takes memory per distinct
 // latency, not per tick of completion: 30 synchronized clients whose
 // delays reach 10⁶ ticks finish after about 3·10⁷ ticks (the dense
 // histograms took 80 bytes a tick, 2.4 GB, before) within the engine's
@@ -295,7 +295,7 @@ func TestLatencyMemoryPerDistinctValue(t *testing.T) {
 	}
 }
 
-// Issue 14, item 5: SIGINT ends a long exact chain between two of its
+// SIGINT ends a long exact chain between two of its
 // states, exit 130 within a second (it ran on to its state limit and
 // exited 1 before).
 func TestMarkovSignalExits130(t *testing.T) {

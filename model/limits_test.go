@@ -11,7 +11,7 @@ import (
 	"github.com/herdlab/herd/solve"
 )
 
-// Issue 14, item 3: a large cohort is refused at its first retries, within
+// A large cohort is refused at its first retries, within
 // a second and before its states fill memory (it ran past 120 s and 11 GB).
 func TestMarkovLargeCohortRefusedEarly(t *testing.T) {
 	for _, n := range []int{3000, 10000} {
@@ -28,7 +28,7 @@ func TestMarkovLargeCohortRefusedEarly(t *testing.T) {
 	}
 }
 
-// Issue 14, item 3: meanfield estimates its per-tick series before the
+// Meanfield estimates its per-tick series before the
 // recursion and refuses beyond its budget, naming --clients.
 func TestMeanFieldRefusedBeforeAllocating(t *testing.T) {
 	sc := model.Default()
@@ -40,7 +40,7 @@ func TestMeanFieldRefusedBeforeAllocating(t *testing.T) {
 	}
 }
 
-// Issue 14, item 5: a cancelled context ends a long chain between two of
+// A cancelled context ends a long chain between two of
 // its states (N = 14, k = 2 propagates for over ten seconds before its
 // state limit refuses it).
 func TestMarkovHonoursContext(t *testing.T) {
