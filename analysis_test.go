@@ -18,6 +18,7 @@ import (
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/solve"
+	"github.com/herdlab/herd/study"
 )
 
 // randomCertainScenario draws a scenario whose waits are certain: none,
@@ -427,7 +428,7 @@ func TestAmplificationExact(t *testing.T) {
 		attempts []int
 		want     float64
 	}{{[]int{3, 3, 3, 3, 3}, 243}, {[]int{3, 3, 3}, 27}, {[]int{4, 4, 4}, 64}, {[]int{3, 1, 1, 1, 1}, 3}} {
-		s, err := analysis.Amplify(context.Background(), 1, c.attempts, montecarlo.Options{Trials: 200, Seed: 2})
+		s, err := study.Amplify(context.Background(), 1, c.attempts, montecarlo.Options{Trials: 200, Seed: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -443,10 +444,10 @@ func TestAmplificationExact(t *testing.T) {
 // the metastability count is not zero by construction.
 func TestMetastableRegionAndControls(t *testing.T) {
 	ctx := context.Background()
-	sc, base := analysis.MetastabilityScenario()
+	sc, base := study.MetastabilityScenario()
 	opt := montecarlo.Options{Trials: 20, Seed: 3}
-	grid := analysis.MapGrid{Loads: []float64{0.7, 0.8}, Outages: []int{100, 200}}
-	none, err := analysis.Metastability(ctx, sc, base, control.Controls{}, grid, opt)
+	grid := study.MapGrid{Loads: []float64{0.7, 0.8}, Outages: []int{100, 200}}
+	none, err := study.Metastability(ctx, sc, base, control.Controls{}, grid, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +455,7 @@ func TestMetastableRegionAndControls(t *testing.T) {
 		t.Errorf("no control, reject cost 0.05: %d stuck cells of 4, want 4: %+v", n, none.Cells)
 	}
 	for _, ctl := range []control.Controls{{Bucket: control.DefaultBucket(control.BrookerBucket)}, {Breaker: control.DefaultBreaker()}} {
-		m, err := analysis.Metastability(ctx, sc, base, ctl, grid, opt)
+		m, err := study.Metastability(ctx, sc, base, ctl, grid, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -463,7 +464,7 @@ func TestMetastableRegionAndControls(t *testing.T) {
 		}
 	}
 	base.RejectCost = 0
-	capMap, err := analysis.Metastability(ctx, sc, base, control.Controls{}, grid, opt)
+	capMap, err := study.Metastability(ctx, sc, base, control.Controls{}, grid, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,10 +43,10 @@ func NewCache() *Cache {
 	return &Cache{m: map[cacheKey]*cacheEntry{}, tapes: montecarlo.NewArrivalTapes()}
 }
 
-// withTapes is opt reading and keeping the arrival tapes of the cache of
+// WithTapes is opt reading and keeping the arrival tapes of the cache of
 // ctx, when it carries one: the runs of one process share the arrivals of
 // their trials, which never changes a result.
-func withTapes(ctx context.Context, opt montecarlo.Options) montecarlo.Options {
+func WithTapes(ctx context.Context, opt montecarlo.Options) montecarlo.Options {
 	if c := CacheOf(ctx); c != nil && opt.Tapes == nil {
 		opt.Tapes = c.tapes
 	}
@@ -66,6 +66,9 @@ type cacheEntry struct {
 // Stats are how many results were found in the cache and how many were
 // computed.
 func (c *Cache) Stats() (hits, misses int64) { return c.hits.Load(), c.misses.Load() }
+
+// TapesKept is how many arrival tapes the cache holds.
+func (c *Cache) TapesKept() int { return c.tapes.Len() }
 
 type cacheCtxKey struct{}
 
@@ -113,11 +116,11 @@ func address(what string, sc model.Scenario, opt montecarlo.Options, extra any) 
 // when absent; without a cache it computes. what must name one function
 // of (sc, opt): two computations under one name must give the same result.
 func Cached[T any](ctx context.Context, what string, sc model.Scenario, opt montecarlo.Options, compute func() (T, error)) (T, error) {
-	return cachedWith(ctx, what, sc, opt, nil, compute)
+	return CachedWith(ctx, what, sc, opt, nil, compute)
 }
 
-// cachedWith is Cached with a workload's own parameters in the address.
-func cachedWith[T any](ctx context.Context, what string, sc model.Scenario, opt montecarlo.Options, extra any, compute func() (T, error)) (T, error) {
+// CachedWith is Cached with a workload's own parameters in the address.
+func CachedWith[T any](ctx context.Context, what string, sc model.Scenario, opt montecarlo.Options, extra any, compute func() (T, error)) (T, error) {
 	c := CacheOf(ctx)
 	if c == nil {
 		return compute()

@@ -134,7 +134,7 @@ type BreakerJSON struct {
 	Cooldown  int     `json:"cooldown"`
 }
 
-func controlsJSON(c control.Controls) ControlsJSON {
+func NewControlsJSON(c control.Controls) ControlsJSON {
 	j := ControlsJSON{Name: c.String(), MaxAttempts: c.MaxAttempts}
 	if c.Bucket.Kind != control.NoBucket && c.Bucket.Kind != "" {
 		b := c.Bucket
@@ -158,7 +158,7 @@ func controlsJSON(c control.Controls) ControlsJSON {
 	return j
 }
 
-func trafficJSON(sc model.Scenario, t model.Traffic) TrafficJSON {
+func NewTrafficJSON(sc model.Scenario, t model.Traffic) TrafficJSON {
 	return TrafficJSON{
 		Rate: t.Rate, Load: t.Rate / float64(sc.Capacity), Ticks: t.Ticks, OutageStart: t.OutageStart,
 		OutageLength: t.OutageLength, OutageCapacity: t.OutageCapacity, RejectCost: t.RejectCost,
@@ -170,7 +170,7 @@ func trafficJSON(sc model.Scenario, t model.Traffic) TrafficJSON {
 // and controls and summarizes them.
 func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl control.Controls, opt montecarlo.Options) (TrafficSummary, error) {
 	w := montecarlo.OpenLoop{Traffic: tr, Controls: ctl}
-	return cachedWith(ctx, "traffic", sc, opt, w, func() (TrafficSummary, error) {
+	return CachedWith(ctx, "traffic", sc, opt, w, func() (TrafficSummary, error) {
 		return simulateRequests(ctx, sc, tr, w, ctl, opt)
 	})
 }
@@ -181,7 +181,7 @@ func SimulateTraffic(ctx context.Context, sc model.Scenario, tr model.Traffic, c
 // as SimulateTraffic does.
 func SimulateClosedLoop(ctx context.Context, sc model.Scenario, tr model.Traffic, l model.ClosedLoop, ctl control.Controls, opt montecarlo.Options) (TrafficSummary, error) {
 	w := montecarlo.ClosedLoop{Traffic: tr, Loop: l, Controls: ctl}
-	return cachedWith(ctx, "closed-loop", sc, opt, w, func() (TrafficSummary, error) {
+	return CachedWith(ctx, "closed-loop", sc, opt, w, func() (TrafficSummary, error) {
 		s, err := simulateRequests(ctx, sc, tr, w, ctl, opt)
 		s.Traffic.Loop, s.Traffic.Think = "closed", &l.Think
 		return s, err
@@ -206,8 +206,8 @@ type RecoverySummary struct {
 // change neither.
 func SimulateRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl control.Controls, opt montecarlo.Options) (RecoverySummary, error) {
 	w := montecarlo.OpenLoopToRecovery{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}
-	return cachedWith(ctx, "recovery", sc, opt, w, func() (RecoverySummary, error) {
-		plan, err := montecarlo.NewPlan(sc, w, withTapes(ctx, opt))
+	return CachedWith(ctx, "recovery", sc, opt, w, func() (RecoverySummary, error) {
+		plan, err := montecarlo.NewPlan(sc, w, WithTapes(ctx, opt))
 		if err != nil {
 			return RecoverySummary{}, err
 		}
@@ -235,7 +235,7 @@ func SimulateRecovery(ctx context.Context, sc model.Scenario, tr model.Traffic, 
 // simulateRequests plays a workload of the request engine and folds its
 // trials.
 func simulateRequests(ctx context.Context, sc model.Scenario, tr model.Traffic, w montecarlo.Workload, ctl control.Controls, opt montecarlo.Options) (TrafficSummary, error) {
-	plan, err := montecarlo.NewPlan(sc, w, withTapes(ctx, opt))
+	plan, err := montecarlo.NewPlan(sc, w, WithTapes(ctx, opt))
 	if err != nil {
 		return TrafficSummary{}, err
 	}
@@ -292,7 +292,7 @@ func simulateRequests(ctx context.Context, sc model.Scenario, tr model.Traffic, 
 		return TrafficSummary{}, err
 	}
 	s := TrafficSummary{
-		Scenario: sc, Traffic: trafficJSON(sc, tr), Controls: controlsJSON(ctl),
+		Scenario: sc, Traffic: NewTrafficJSON(sc, tr), Controls: NewControlsJSON(ctl),
 		Trials: opt.Trials, Seed: opt.Seed, Engine: plan.Choice, Recovered: stats.NewShare(recovered, opt.Trials),
 		NewRequests: fresh.Estimate(), Calls: calls.Estimate(), Load: load.Estimate(),
 		Served: served.Estimate(), ServedShare: share.Estimate(), Goodput: goodput.Estimate(),

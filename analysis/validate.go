@@ -129,9 +129,12 @@ func DefaultValidationGrid() []ValidationCase {
 	var g []ValidationCase
 	cap, col := model.Capacity, model.Collision
 	closed := func(sc model.Scenario) { g = append(g, ValidationCase{Method: MethodClosed, Scenario: sc, Trials: 20}) }
-	for _, n := range []int{50, 100, 200} {
-		closed(SeedScenario(n, policy.Fixed))
-		closed(SeedScenario(n, policy.Expo))
+	for _, n := range []int{50, 100, 200} { // the seed article's scenarios
+		for _, kind := range []policy.Kind{policy.Fixed, policy.Expo} {
+			sc := model.Default()
+			sc.Clients, sc.Policy.Kind = n, kind
+			closed(sc)
+		}
 	}
 	closed(scenario(30, 7, cap, policy.None, 1, 32, policy.HalfUp))
 	closed(scenario(37, 4, cap, policy.Expo, 0.75, 10, policy.Ceil))

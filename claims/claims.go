@@ -12,6 +12,7 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -337,7 +338,7 @@ func Scenario(m string, n int, kind policy.Kind) model.Scenario {
 	if m == ModelOCC {
 		return model.AWSScenario(n, kind)
 	}
-	return analysis.SeedScenario(n, kind)
+	return reproduce.SeedScenario(n, kind)
 }
 
 func describeModel(m string) string {

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 )
 
 // A synthetic claim that holds exactly from N = 37 on: bisection must name
@@ -92,15 +92,15 @@ func TestClaimCheckDetectsWrongInput(t *testing.T) {
 // Σ_{j≥0} max(0, N − 10j) calls, 550 at N = 100 and 2100 at N = 200.
 func TestLocalExponentExact(t *testing.T) {
 	l := NewLab(context.Background(), montecarlo.Options{Seed: 1})
-	var rungs []analysis.Rung
+	var rungs []study.Rung
 	for _, n := range []int{100, 200} {
-		r, err := analysis.ScalingStudy().RunRung(context.Background(), Scenario(ModelCapacity, n, policy.None), l.opt)
+		r, err := study.ScalingStudy().RunRung(context.Background(), Scenario(ModelCapacity, n, policy.None), l.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rungs = append(rungs, r)
 	}
-	e := analysis.LocalExponent(rungs[0], rungs[1], analysis.RungCalls)
+	e := study.LocalExponent(rungs[0], rungs[1], study.RungCalls)
 	if want := math.Log2(2100.0 / 550); e.Value != want || e.SE != 0 || e.CI95 != (stats.Interval{want, want}) {
 		t.Fatalf("exponent %+v, want exactly %v with no spread", e, want)
 	}
@@ -108,20 +108,20 @@ func TestLocalExponentExact(t *testing.T) {
 
 // exactLadder is a ladder of the scaling study whose means are f(N)
 // exactly, for tests of the growth rule.
-func exactLadder(f func(n float64) float64) []analysis.Rung {
-	var r []analysis.Rung
-	for _, n := range analysis.ScalingStudy().Clients {
+func exactLadder(f func(n float64) float64) []study.Rung {
+	var r []study.Rung
+	for _, n := range study.ScalingStudy().Clients {
 		e := stats.Estimate{Mean: f(float64(n)), N: 5, CI95: &stats.Interval{f(float64(n)), f(float64(n))}}
-		r = append(r, analysis.Rung{Clients: n, Trials: 5, Calls: e, Completion: e})
+		r = append(r, study.Rung{Clients: n, Trials: 5, Calls: e, Completion: e})
 	}
 	return r
 }
 
 // labWith is a lab whose scaling study is the given ladders of policy
 // none in both models.
-func labWith(rungs []analysis.Rung) *Lab {
+func labWith(rungs []study.Rung) *Lab {
 	l := NewLab(context.Background(), montecarlo.Options{Seed: 1})
-	s := &Scaling{Seed: 1, Study: analysis.ScalingStudy()}
+	s := &Scaling{Seed: 1, Study: study.ScalingStudy()}
 	for _, m := range ScalingModels {
 		s.Ladders = append(s.Ladders, Ladder{Model: m, Policy: policy.None, Rungs: rungs})
 	}
@@ -141,7 +141,7 @@ func TestGrowthRule(t *testing.T) {
 	if f.Verdict != Holds || !strings.HasPrefix(f.Regime, "for N ≥ 40:") {
 		t.Errorf("quadratic: %s (%s), want holds for N ≥ 40", f.Verdict, f.Regime)
 	}
-	if n := len(f.Exponents); n != len(analysis.ScalingStudy().Clients)-1 {
+	if n := len(f.Exponents); n != len(study.ScalingStudy().Clients)-1 {
 		t.Errorf("%d local exponents, want one per doubling", n)
 	}
 	if f := quadratic.growth(ModelOCC, growth{kinds: g.kinds, metric: calls, power: 1, tolerance: namedPower}); f.Verdict != Fails {
@@ -179,7 +179,7 @@ const smallOCCRung = 640
 func checkCommittedScaling(t *testing.T, rerun func(m string, clients int) bool) {
 	c, ok := Committed()
 	if !ok || c.Seed != 1 {
-		t.Fatalf("%s is not a run of analysis.ScalingStudy at seed 1 (rerun: herd claims --scaling fresh --scaling-out %s)", CommittedScalingPath, CommittedScalingPath)
+		t.Fatalf("%s is not a run of study.ScalingStudy at seed 1 (rerun: herd claims --scaling fresh --scaling-out %s)", CommittedScalingPath, CommittedScalingPath)
 	}
 	for _, m := range ScalingModels {
 		for _, kind := range ScalingKinds {
@@ -189,8 +189,8 @@ func checkCommittedScaling(t *testing.T, rerun func(m string, clients int) bool)
 			}
 			// The sequential choice of trials reached its target: ±0.03 on
 			// every local exponent at 95%.
-			for _, pick := range []func(analysis.Rung) stats.Estimate{analysis.RungCalls, analysis.RungCompletion} {
-				for _, e := range analysis.LocalExponents(rungs, pick) {
+			for _, pick := range []func(study.Rung) stats.Estimate{study.RungCalls, study.RungCompletion} {
+				for _, e := range study.LocalExponents(rungs, pick) {
 					if h := (e.CI95[1] - e.CI95[0]) / 2; h > c.Study.HalfWidth {
 						t.Errorf("%s, %s, N = %d→%d: exponent %.3f ± %.4f, wider than ±%g", m, kind, e.From, e.To, e.Value, h, c.Study.HalfWidth)
 					}

@@ -9,6 +9,7 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 )
 
 // Control claims have no capacity/OCC counterpart: they are about layers
@@ -158,15 +159,15 @@ func stackClaim(ctx context.Context, opt montecarlo.Options, layers int, c Resul
 	for i := range tries {
 		tries[i], retries[i] = 3, 4
 	}
-	a, err := analysis.Amplify(ctx, 1, tries, opt)
+	a, err := study.Amplify(ctx, 1, tries, opt)
 	if err != nil {
 		return c, err
 	}
-	b, err := analysis.Amplify(ctx, 1, retries, opt)
+	b, err := study.Amplify(ctx, 1, retries, opt)
 	if err != nil {
 		return c, err
 	}
-	half, err := analysis.Amplify(ctx, 0.5, tries, opt)
+	half, err := study.Amplify(ctx, 0.5, tries, opt)
 	if err != nil {
 		return c, err
 	}
@@ -247,14 +248,14 @@ func claimBucketBound(ctx context.Context, opt montecarlo.Options) (Result, erro
 }
 
 // stuckCells counts the non-recovering cells of the metastability map of
-// each control on a server (analysis.StuckBelowCapacity: each cell's
+// each control on a server (study.StuckBelowCapacity: each cell's
 // trials played until they decide it).
-func stuckCells(ctx context.Context, rejectCost float64, ctls []control.Controls, opt montecarlo.Options) ([]analysis.StuckCount, error) {
-	sc, base := analysis.MetastabilityScenario()
+func stuckCells(ctx context.Context, rejectCost float64, ctls []control.Controls, opt montecarlo.Options) ([]study.StuckCount, error) {
+	sc, base := study.MetastabilityScenario()
 	base.RejectCost = rejectCost
-	var out []analysis.StuckCount
+	var out []study.StuckCount
 	for _, ctl := range ctls {
-		m, err := analysis.StuckBelowCapacity(ctx, sc, base, ctl, analysis.DefaultMapGrid(), opt)
+		m, err := study.StuckBelowCapacity(ctx, sc, base, ctl, study.DefaultMapGrid(), opt)
 		if err != nil {
 			return nil, err
 		}
@@ -289,7 +290,7 @@ func claimMetastable(ctx context.Context, opt montecarlo.Options) (Result, error
 
 func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, error) {
 	c := controlClaim("controls-shrink-metastable-region")
-	ms, err := stuckCells(ctx, 0.05, analysis.StandardControls(), opt)
+	ms, err := stuckCells(ctx, 0.05, study.StandardControls(), opt)
 	if err != nil {
 		return c, err
 	}
@@ -304,11 +305,11 @@ func claimControlsShrink(ctx context.Context, opt montecarlo.Options) (Result, e
 			}
 		}
 	}
-	sc, tr := analysis.MetastabilityScenario()
+	sc, tr := study.MetastabilityScenario()
 	sc.Server, tr.RejectCost, sc.Capacity = model.Collision, 0, 100
 	tr.Rate, tr.OutageLength, tr.CollapseBacklog = 0.5*float64(sc.Capacity), 20, 50*sc.Capacity
 	limitStuck := false
-	for _, ctl := range analysis.StandardControls() {
+	for _, ctl := range study.StandardControls() {
 		s, err := analysis.SimulateRecovery(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return c, err
@@ -331,7 +332,7 @@ func claimFirstRequest(ctx context.Context, opt montecarlo.Options) (Result, err
 	c := controlClaim("jitter-first-request")
 	sc := model.Default()
 	sc.Clients, sc.Capacity = 1000, 10
-	rows, err := analysis.FirstWindowEffect(ctx, sc, []int{1, 25, 100}, opt)
+	rows, err := study.FirstWindowEffect(ctx, sc, []int{1, 25, 100}, opt)
 	if err != nil {
 		return c, err
 	}

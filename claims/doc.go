@@ -22,7 +22,7 @@
 //     words is flagged Paraphrase; where the seed article's own table
 //     contradicts its words, the Finding's Note says so.
 //   - The growth claims are judged by one rule, GrowthRule, from the local
-//     exponents of the scaling study (analysis.ScalingStudy, RunScaling):
+//     exponents of the scaling study (study.ScalingStudy, RunScaling):
 //     doublings of N up to where the delays sit at the cap. Its OCC rungs
 //     cost minutes, so a run at seed 1 is committed (data/scaling.json,
 //     Committed) and a test checks that it is what the code computes.

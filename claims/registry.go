@@ -6,10 +6,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 )
 
 // Where the claims come from.
@@ -131,7 +132,7 @@ func within(l *Lab, a, b model.Scenario, me metric, lo, hi float64) Verdict {
 
 var registry = []Claim{
 	{
-		ID: "aws-work-grows-n2", Origin: "aws", Source: analysis.AWSSource + " (the introduction)", Model: ModelOCC,
+		ID: "aws-work-grows-n2", Origin: "aws", Source: reproduce.AWSSource + " (the introduction)", Model: ModelOCC,
 		Quote: "With N clients contending, the total amount of work done by the system increases with N2.",
 		Check: fmt.Sprintf("policy none, mean calls, by the growth rule with p = 2 and τ = %g: the words name a power and nothing finer, so the local exponent must be nearer 2 than the half-powers 1.5 and 2.5 a writer would have named instead", namedPower),
 		check: func(l *Lab, m string) Finding {
@@ -139,7 +140,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-time-grows-linearly", Origin: "aws", Source: analysis.AWSSource + " (the introduction)", Model: ModelOCC,
+		ID: "aws-time-grows-linearly", Origin: "aws", Source: reproduce.AWSSource + " (the introduction)", Model: ModelOCC,
 		Quote: "the time to complete all the updates grows linearly with contention",
 		Check: fmt.Sprintf("policy none, mean completion time, by the growth rule with p = 1 and τ = %g: \"linearly\" names a power and nothing finer, so the local exponent must be nearer 1 than 0.5 or 1.5", namedPower),
 		check: func(l *Lab, m string) Finding {
@@ -147,7 +148,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-reduces-work-slightly", Origin: "aws", Source: analysis.AWSSource + " (Adding Backoff)", Model: ModelOCC,
+		ID: "aws-expo-reduces-work-slightly", Origin: "aws", Source: reproduce.AWSSource + " (Adding Backoff)", Model: ModelOCC,
 		Key:   "N=100: calls expo/none",
 		Quote: "backoff helps a small amount, but doesn’t solve the problem. Client work has only been reduced slightly.",
 		Check: fmt.Sprintf("expo against none, paired: holds at N when %.2f < calls(expo)/calls(none) < 1: \"reduced\" is a real cut (above 0), and \"only … slightly\" and \"a small amount\" bound it at %.0f%%, a cut that leaves the work approximately the same", 1-slight, 100*slight),
@@ -159,7 +160,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-clusters", Origin: "aws", Source: analysis.AWSSource + " (Adding Backoff)", Model: ModelOCC,
+		ID: "aws-expo-clusters", Origin: "aws", Source: reproduce.AWSSource + " (Adding Backoff)", Model: ModelOCC,
 		Quote: "there are still clusters of calls",
 		Check: fmt.Sprintf("expo at N = 100, over the whole run after the initial spike (bins of 100 ms, or 1 tick, from the end of the spike to the last call): holds when the mean share of empty bins is above %.2f — clusters are groups of calls with silence between, so most of the run is silent", clustered),
 		check: func(l *Lab, m string) Finding {
@@ -170,7 +171,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-gaps-gone", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-gaps-gone", Origin: "aws", Source: reproduce.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Key:   "variation of the rate",
 		Quote: "The gaps are gone, and beyond the initial spike, there’s an approximately constant rate of calls.",
 		Check: fmt.Sprintf("full at N = 100, over the whole run after the initial spike (bins of 100 ms, or 1 tick, from the end of the spike to the last call): holds when both halves of the sentence hold — \"the gaps are gone\": under %.0f%% of the bins empty (gone: essentially none); \"an approximately constant rate\": the rate's variation across bins net of Poisson noise, √(var − mean)/mean of the calls per bin, under %.0f%% (approximately: ±10%%). The index of dispersion is reported", 100*gapsGone, 100*constantRate),
@@ -186,7 +187,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-halves-calls-at-100", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-halves-calls-at-100", Origin: "aws", Source: reproduce.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Quote: "In the case with 100 contending clients, we’ve reduced our call count by more than half.",
 		Check: "full against expo (the backoff without jitter of the section before) at N = 100, paired: holds when calls(full)/calls(expo) < 0.5, the words' own number (Fieller)",
 		check: func(l *Lab, m string) Finding {
@@ -197,7 +198,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-faster-than-expo", Origin: "aws", Source: analysis.AWSSource + " (Adding Jitter)", Model: ModelOCC,
+		ID: "aws-full-faster-than-expo", Origin: "aws", Source: reproduce.AWSSource + " (Adding Jitter)", Model: ModelOCC,
 		Quote: "We’ve also significantly improved the time to completion, when compared to un-jittered exponential backoff.",
 		Check: fmt.Sprintf("full against expo at N = 100, paired: holds when completion(expo)/completion(full) > %.2f — \"significantly\" is read as \"much\", beyond every slight (≤ %.0f%%) difference by as much again", much, 100*slight),
 		check: func(l *Lab, m string) Finding {
@@ -208,7 +209,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-equal-same-calls", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-full-equal-same-calls", Origin: "aws", Source: reproduce.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Key:   "N=100: calls equal/full",
 		Quote: "the number of calls is approximately the same for “Full” and “Equal” jitter",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when calls(equal)/calls(full) lies within 1 ± %.2f (Fieller at each end) — \"approximately\": the customary ±10%%", approxSame),
@@ -220,7 +221,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-decorrelated-more-calls", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-decorrelated-more-calls", Origin: "aws", Source: reproduce.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Key:   "N=100: calls decorrelated/full",
 		Quote: "and higher for “Decorrelated”",
 		Check: "decorrelated against full and equal, paired: holds at N when calls(decorrelated) exceeds both — \"higher\" with no qualifier: any real excess, decided at 99.9%",
@@ -233,7 +234,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-expo-clear-loser", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-expo-clear-loser", Origin: "aws", Source: reproduce.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Key:   "N=100: completion expo/full",
 		Quote: "The no-jitter exponential backoff approach is the clear loser. It not only takes more work, but also takes more time than the jittered approaches.",
 		Check: "expo against full, equal and decorrelated, paired: holds at N when expo has more calls and a longer completion than each — \"more\" with no qualifier, and \"clear\": every one of the six comparisons decided at 99.9%",
@@ -242,7 +243,7 @@ var registry = []Claim{
 				x := Scenario(m, n, policy.Expo)
 				var vs []Verdict
 				var ev []Evidence
-				for _, k := range analysis.Jittered {
+				for _, k := range study.Jittered {
 					j := Scenario(m, n, k)
 					vs = append(vs, l.greater(x, j, calls, 1), l.greater(x, j, completion, 1))
 					ev = append(ev, l.ratio("completion expo/"+string(k), x, j, completion))
@@ -252,7 +253,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-equal-slightly-more-work", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-equal-slightly-more-work", Origin: "aws", Source: reproduce.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Key:   "N=100: calls equal/full",
 		Quote: "“Equal Jitter” is the loser. It does slightly more work than “Full Jitter”",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when 1 < calls(equal)/calls(full) < %.2f — \"slightly more\": a real excess of at most %.0f%%, one that leaves the work approximately the same", 1+slight, 100*slight),
@@ -264,7 +265,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-equal-much-longer", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-equal-much-longer", Origin: "aws", Source: reproduce.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Key:   "N=100: completion equal/full",
 		Quote: "and takes much longer",
 		Check: fmt.Sprintf("equal against full, paired: holds at N when completion(equal)/completion(full) > %.2f — \"much\": beyond every slight (≤ %.0f%%) difference by as much again", much, 100*slight),
@@ -276,7 +277,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-full-less-work-more-time-than-decorrelated", Origin: "aws", Source: analysis.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
+		ID: "aws-full-less-work-more-time-than-decorrelated", Origin: "aws", Source: reproduce.AWSSource + " (Which approach do you think is best?)", Model: ModelOCC,
 		Key:   "N=100: completion full/decorrelated",
 		Quote: "The “Full Jitter” approach uses less work, but slightly more time.",
 		Check: fmt.Sprintf("full against decorrelated, paired: holds at N when calls(full) < calls(decorrelated) (\"less\": any real difference) and 1 < completion(full)/completion(decorrelated) < %.2f (\"slightly more\": a real excess of at most %.0f%%)", 1+slight, 100*slight),
@@ -289,7 +290,7 @@ var registry = []Claim{
 		},
 	},
 	{
-		ID: "aws-jitter-keeps-n2", Origin: "aws", Source: analysis.AWSSource + " (the conclusion)", Model: ModelOCC,
+		ID: "aws-jitter-keeps-n2", Origin: "aws", Source: reproduce.AWSSource + " (the conclusion)", Model: ModelOCC,
 		Key:   "local exponent of mean calls, expo",
 		Quote: "none of these approaches fundamentally change the N2 nature of the work to be done",
 		Check: fmt.Sprintf("expo, full, equal and decorrelated, mean calls, by the growth rule with p = 2 and τ = %g: \"fundamentally\" allows any change short of a change of order, and the order such a change would reach is N (a bounded number of calls per client), so each local exponent must be nearer 2 than 1", samePowerNature),
@@ -338,7 +339,7 @@ var registry = []Claim{
 				f := Scenario(m, n, policy.Fixed)
 				var vs []Verdict
 				var ev []Evidence
-				for _, k := range analysis.Jittered {
+				for _, k := range study.Jittered {
 					j := Scenario(m, n, k)
 					vs = append(vs, within(l, j, f, calls, 1-0.645, 1-0.205))
 					ev = append(ev, cut(l.ratio("cut in calls, "+string(k)+" vs fixed", j, f, calls)))
@@ -355,7 +356,7 @@ var registry = []Claim{
 		check: func(l *Lab, m string) Finding {
 			var vs []Verdict
 			var ev []Evidence
-			for _, k := range analysis.Jittered {
+			for _, k := range study.Jittered {
 				var cuts []Evidence
 				for _, n := range seedGrid {
 					c := cut(l.ratio(fmt.Sprintf("cut %s N=%d", k, n), Scenario(m, n, k), Scenario(m, n, policy.Fixed), calls))
@@ -384,7 +385,7 @@ var registry = []Claim{
 			third := l.overSettings(m, []int{50}, test)
 			named.Scenario = describeModel(m) + "; N = " + joinInts(seedGrid)
 			named.Evidence = append(third.Evidence, named.Evidence...)
-			lowest, printed := publishedLowest(50, analysis.Jittered, func(p analysis.SeedPublished) float64 { return p.Calls.Mean })
+			lowest, printed := publishedLowest(50, study.Jittered, func(p reproduce.SeedPublished) float64 { return p.Calls.Mean })
 			switch {
 			case m != ModelCapacity: // the article's table is of the capacity server
 			case third.Verdict == Holds && lowest == policy.Decorrelated:
@@ -517,10 +518,10 @@ var registry = []Claim{
 
 // publishedLowest is the policy of the seed table with the lowest printed
 // value at n among kinds, and the printed values, lowest first.
-func publishedLowest(n int, kinds []policy.Kind, pick func(analysis.SeedPublished) float64) (policy.Kind, string) {
-	var rows []analysis.SeedPublished
+func publishedLowest(n int, kinds []policy.Kind, pick func(reproduce.SeedPublished) float64) (policy.Kind, string) {
+	var rows []reproduce.SeedPublished
 	for _, k := range kinds {
-		if r, ok := analysis.SeedTableRow(n, k); ok {
+		if r, ok := reproduce.SeedTableRow(n, k); ok {
 			rows = append(rows, r)
 		}
 	}
@@ -541,13 +542,13 @@ func publishedLowest(n int, kinds []policy.Kind, pick func(analysis.SeedPublishe
 func seedNotNearlyFastest(margin float64) string {
 	var bad []string
 	for _, n := range seedGrid {
-		d, ok := analysis.SeedTableRow(n, policy.Decorrelated)
+		d, ok := reproduce.SeedTableRow(n, policy.Decorrelated)
 		if !ok {
 			continue
 		}
-		best, slowest := analysis.SeedPublished{}, true
+		best, slowest := reproduce.SeedPublished{}, true
 		for _, k := range []policy.Kind{policy.Full, policy.Equal} {
-			r, ok := analysis.SeedTableRow(n, k)
+			r, ok := reproduce.SeedTableRow(n, k)
 			if !ok {
 				continue
 			}
@@ -620,7 +621,7 @@ func (l *Lab) jitterDominance(m string, n int) stats.Difference {
 	less := func(a, b float64) bool { return a < b }
 	more := func(a, b float64) bool { return a > b }
 	noJitter := pick([]policy.Kind{policy.Fixed, policy.Expo}, less)
-	worst, best := pick(analysis.Jittered, more), pick(analysis.Jittered, less)
+	worst, best := pick(study.Jittered, more), pick(study.Jittered, less)
 	rn, rw, rb := l.outcomes(noJitter, 0), l.outcomes(worst, 0), l.outcomes(best, 0)
 	var mo stats.Moments
 	for i := range min(len(rn), len(rw), len(rb)) {

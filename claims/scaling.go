@@ -10,10 +10,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/study"
 )
 
 // GrowthRule is the one rule by which every claim about how a quantity
@@ -31,29 +31,29 @@ const GrowthRule = "Growth rule (every claim about growth with N): along the lad
 type LocalExponent struct {
 	Policy string `json:"policy"`
 	Metric string `json:"metric"`
-	analysis.Exponent
+	study.Exponent
 	Verdict Verdict `json:"verdict"`
 }
 
 // Ladder is the scaling study of one policy in one model.
 type Ladder struct {
-	Model  string          `json:"model"`
-	Policy policy.Kind     `json:"policy"`
-	Rungs  []analysis.Rung `json:"rungs"`
+	Model  string       `json:"model"`
+	Policy policy.Kind  `json:"policy"`
+	Rungs  []study.Rung `json:"rungs"`
 }
 
-// Scaling is the scaling study (analysis.ScalingStudy) run for the AWS
+// Scaling is the scaling study (study.ScalingStudy) run for the AWS
 // blog's five policies in both models: the OCC row of the blog and the
 // capacity server (k = 10) of the seed article, the latter on the count
 // engine wherever it is exact (the default engine).
 type Scaling struct {
-	Seed    uint64                 `json:"seed"`
-	Study   analysis.ScalingLadder `json:"study"`
-	Ladders []Ladder               `json:"ladders"`
+	Seed    uint64              `json:"seed"`
+	Study   study.ScalingLadder `json:"study"`
+	Ladders []Ladder            `json:"ladders"`
 }
 
 // Ladder finds the ladder of a model and policy.
-func (s Scaling) Ladder(m string, kind policy.Kind) ([]analysis.Rung, bool) {
+func (s Scaling) Ladder(m string, kind policy.Kind) ([]study.Rung, bool) {
 	for _, l := range s.Ladders {
 		if l.Model == m && l.Policy == kind {
 			return l.Rungs, true
@@ -79,7 +79,7 @@ func Committed() (Scaling, bool) {
 	if err := json.Unmarshal(committedScaling, &s); err != nil {
 		return Scaling{}, false
 	}
-	return s, reflect.DeepEqual(s.Study, analysis.ScalingStudy())
+	return s, reflect.DeepEqual(s.Study, study.ScalingStudy())
 }
 
 // ScalingModels and ScalingKinds are what the scaling study covers.
@@ -94,19 +94,19 @@ var (
 // minutes the OCC rungs at N ≈ 10⁴ cost; progress, if set, is called after
 // each ladder.
 func RunScaling(ctx context.Context, opt montecarlo.Options, fresh bool, progress func(done, total int)) (Scaling, error) {
-	study := analysis.ScalingStudy()
+	ladder := study.ScalingStudy()
 	if c, ok := Committed(); ok && !fresh && c.Seed == opt.Seed {
 		return c, nil
 	}
-	if err := study.Validate(); err != nil {
+	if err := ladder.Validate(); err != nil {
 		return Scaling{}, err
 	}
-	s := Scaling{Seed: opt.Seed, Study: study}
+	s := Scaling{Seed: opt.Seed, Study: ladder}
 	total := len(ScalingModels) * len(ScalingKinds)
 	for _, m := range ScalingModels {
 		for _, kind := range ScalingKinds {
 			l := Ladder{Model: m, Policy: kind}
-			for _, n := range study.Clients {
+			for _, n := range ladder.Clients {
 				r, err := RunRung(ctx, m, kind, n, opt)
 				if err != nil {
 					return Scaling{}, err
@@ -125,8 +125,8 @@ func RunScaling(ctx context.Context, opt montecarlo.Options, fresh bool, progres
 // RunRung runs one rung of the scaling study: n clients of a policy in a
 // model, each on its default engine (the capacity server's count engine
 // wherever it is exact).
-func RunRung(ctx context.Context, m string, kind policy.Kind, n int, opt montecarlo.Options) (analysis.Rung, error) {
-	r, err := analysis.ScalingStudy().RunRung(ctx, Scenario(m, n, kind), opt)
+func RunRung(ctx context.Context, m string, kind policy.Kind, n int, opt montecarlo.Options) (study.Rung, error) {
+	r, err := study.ScalingStudy().RunRung(ctx, Scenario(m, n, kind), opt)
 	if err != nil {
 		return r, fmt.Errorf("scaling study, %s, %s, N = %d: %w", m, kind, n, err)
 	}
@@ -144,7 +144,7 @@ type scalingRun struct {
 }
 
 // ladder is a policy's rungs in a model, from the lab's scaling study.
-func (l *Lab) ladder(m string, kind policy.Kind) []analysis.Rung {
+func (l *Lab) ladder(m string, kind policy.Kind) []study.Rung {
 	if l.err != nil {
 		return nil
 	}
@@ -180,7 +180,7 @@ type growth struct {
 // at is the growth rule at one doubling, from rung a to rung b: undecided
 // when a rung has censored trials (its mean is then conditional on
 // finishing).
-func (g growth) at(e analysis.Exponent, a, b analysis.Rung) Verdict {
+func (g growth) at(e study.Exponent, a, b study.Rung) Verdict {
 	if a.Censored > 0 || b.Censored > 0 || math.IsNaN(e.Value) {
 		return Inconclusive
 	}
@@ -200,28 +200,28 @@ func (g growth) band() string { return fmt.Sprintf("%g ± %g", g.power, g.tolera
 
 // growth applies the growth rule to every policy of the claim in one model.
 func (l *Lab) growth(m string, g growth) Finding {
-	study := analysis.ScalingStudy()
+	ladder := study.ScalingStudy()
 	names := make([]string, len(g.kinds))
 	for i, k := range g.kinds {
 		names[i] = string(k)
 	}
-	top := study.Clients[len(study.Clients)-1]
+	top := ladder.Clients[len(ladder.Clients)-1]
 	f := Finding{Model: m, Scenario: fmt.Sprintf("%s; %s; N = %d, %d, …, %d (doublings); trials per rung chosen sequentially from a pilot of %d for ±%g on each exponent",
-		describeModel(m), strings.Join(names, ", "), study.Clients[0], study.Clients[1], top, study.Pilot, study.HalfWidth)}
-	pick := analysis.RungCalls
+		describeModel(m), strings.Join(names, ", "), ladder.Clients[0], ladder.Clients[1], top, ladder.Pilot, ladder.HalfWidth)}
+	pick := study.RungCalls
 	if g.metric == completion {
-		pick = analysis.RungCompletion
+		pick = study.RungCompletion
 	}
 	var verdicts []Verdict
-	from := study.Clients[0]
+	from := ladder.Clients[0]
 	var failing, undecided []string
 	for _, k := range g.kinds {
 		rungs := l.ladder(m, k)
-		if len(rungs) != len(study.Clients) {
+		if len(rungs) != len(ladder.Clients) {
 			f.Verdict = Inconclusive
 			return f
 		}
-		exps := analysis.LocalExponents(rungs, pick)
+		exps := study.LocalExponents(rungs, pick)
 		vs := make([]Verdict, len(exps))
 		for j, e := range exps {
 			vs[j] = g.at(e, rungs[j], rungs[j+1])
@@ -249,7 +249,7 @@ func (l *Lab) growth(m string, g growth) Finding {
 	f.Verdict = all(verdicts...)
 	switch f.Verdict {
 	case Holds:
-		if from == study.Clients[0] {
+		if from == ladder.Clients[0] {
 			f.Regime = fmt.Sprintf("at every doubling from N = %d to %d the local exponent lies within %s", from, top, g.band())
 		} else {
 			f.Regime = fmt.Sprintf("for N ≥ %d: every local exponent from %d→%d up to %d→%d lies within %s", from, from, 2*from, top/2, top, g.band())
@@ -265,11 +265,11 @@ func (l *Lab) growth(m string, g growth) Finding {
 // saturation is the evidence that a ladder's top rung is in the regime
 // where delays sit at the cap: the calls per client, and the share of them
 // that at least come after a delay drawn at the cap.
-func saturation(m string, kind policy.Kind, r analysis.Rung) Evidence {
+func saturation(m string, kind policy.Kind, r study.Rung) Evidence {
 	sc := Scenario(m, r.Clients, kind)
 	per := r.Calls.Scale(1 / float64(r.Clients))
 	e := Evidence{Name: fmt.Sprintf("calls per client, %s, N = %d", kind, r.Clients), Value: per.Mean, CI95: per.CI95}
-	switch b := analysis.AttemptsBeforeCap(sc.Policy); {
+	switch b := study.AttemptsBeforeCap(sc.Policy); {
 	case b > 0 && per.Mean > 0:
 		e.Name += fmt.Sprintf(" (≥ %.0f%% of them after a delay drawn at the cap)", 100*math.Max(0, 1-float64(b)/per.Mean))
 	case b == 0:

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -64,9 +64,9 @@ func callsOf(t *montecarlo.Trial) float64 { return float64(t.Calls) }
 func backoffSetting(backoff bool) model.Scenario {
 	sc := model.Default()
 	sc.Clients, sc.Capacity, sc.Server, sc.FailureRate = 100, 1_000_000, model.Flaky, 0.5
-	sc.Policy = policy.Policy{Kind: policy.None, Base: 1, Cap: 32, FixedDelay: 2, Tick: analysis.BrookerTick}
+	sc.Policy = policy.Policy{Kind: policy.None, Base: 1, Cap: 32, FixedDelay: 2, Tick: reproduce.BrookerTick}
 	if backoff {
-		sc.Policy = policy.Policy{Kind: policy.Expo, Base: 5, Cap: 320, FixedDelay: 2, Tick: analysis.BrookerTick}
+		sc.Policy = policy.Policy{Kind: policy.Expo, Base: 5, Cap: 320, FixedDelay: 2, Tick: reproduce.BrookerTick}
 	}
 	return sc
 }
@@ -109,7 +109,7 @@ func claimBackoffOpenClosed(ctx context.Context, opt montecarlo.Options) (Result
 		estimated("closed loop: total calls, backoff 0.1 s doubling", mean(closedCalls[1])),
 		estimated("closed loop: paired ratio, backoff / none", rc),
 	}
-	if rec, err := analysis.Brooker(); err == nil {
+	if rec, err := reproduce.Brooker(); err == nil {
 		for _, r := range rec.Rows {
 			if r.FailureRate != 0.5 || !(r.Experiment == "run_sims_retry_backoff" && strings.HasPrefix(r.Name, "three") || strings.HasPrefix(r.Experiment, "run_sims_retry_serial") || strings.HasPrefix(r.Experiment, "extra:")) {
 				continue

@@ -17,7 +17,7 @@
 // The statistics come from packages analysis, claims and stats; this
 // package only chooses what to tabulate and formats the results. Where a
 // section matches a figure of package plots it runs the same study
-// (analysis.LoadStudy, SensitivityStudy, TailStudy, AuditStudy: their
+// (study.LoadStudy, SensitivityStudy, TailStudy, AuditStudy: their
 // scenarios and trial counts are defined there once) with the same seed,
 // so the numbers in the text are the figure's numbers.
 package paperdata

@@ -12,8 +12,10 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 )
 
 // Config says how much Monte Carlo the paper's numbers get and how.
@@ -79,14 +81,14 @@ func Generate(ctx context.Context, cfg Config) ([]File, error) {
 // trials per row, as `herd reproduce seed` does.
 func seedSection(ctx context.Context, cfg Config, d *doc) error {
 	opt := cfg.options(10_000)
-	rows, err := analysis.ReproduceSeed(ctx, opt, nil)
+	rows, err := reproduce.ReproduceSeed(ctx, opt, nil)
 	if err != nil {
 		return err
 	}
 	d.set("seed.trials", num(float64(opt.Trials), 0))
 	agree, total := 0, 0
 	maxZ := 0.0
-	byKey := map[string]analysis.SeedComparison{}
+	byKey := map[string]reproduce.SeedComparison{}
 	var body [][]string
 	lastN := 0
 	for _, r := range rows {
@@ -94,7 +96,7 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 			return fmt.Errorf("N = %d, %s: %d censored trials", r.Clients, r.Policy, r.Censored)
 		}
 		byKey[fmt.Sprint(r.Policy, r.Clients)] = r
-		for _, c := range []analysis.Compared{r.Calls, r.Completion} {
+		for _, c := range []reproduce.Compared{r.Calls, r.Completion} {
 			total++
 			if c.Agrees {
 				agree++
@@ -107,7 +109,7 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 			body = append(body, nil)
 		}
 		lastN = r.Clients
-		mark := func(c analysis.Compared) string {
+		mark := func(c reproduce.Compared) string {
 			if c.Agrees {
 				return `\checkmark`
 			}
@@ -127,7 +129,7 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("seed.agree", num(float64(agree), 0))
 	d.set("seed.maxz", num(maxZ, 2))
 
-	get := func(kind policy.Kind, n int) analysis.SeedComparison { return byKey[fmt.Sprint(kind, n)] }
+	get := func(kind policy.Kind, n int) reproduce.SeedComparison { return byKey[fmt.Sprint(kind, n)] }
 	minSaving, maxSaving := math.Inf(1), math.Inf(-1)
 	var fastest []fastestAt
 	for _, n := range []int{50, 100, 200} {
@@ -140,7 +142,7 @@ func seedSection(ctx context.Context, cfg Config, d *doc) error {
 		// The saving of each jittered policy against fixed (exact), with the
 		// interval carried over from the calls' interval.
 		best, bestKind := math.Inf(1), policy.Kind("")
-		for _, k := range analysis.Jittered {
+		for _, k := range study.Jittered {
 			c := get(k, n).Calls
 			base := fixed.Calls.Mean
 			saving := 100 * (1 - c.Mean/base)
@@ -215,12 +217,12 @@ func stale(format string, a ...any) error {
 // form's calls and completion.
 func closedSection(ctx context.Context, cfg Config, d *doc) error {
 	opt := cfg.options(30)
-	study := analysis.LoadStudy()
+	st := study.LoadStudy()
 	checked, match := 0, 0
-	for _, k := range study.Capacities {
-		for _, load := range study.Loads {
-			for _, kind := range analysis.Certain {
-				sc := study.Scenario(k, load, kind)
+	for _, k := range st.Capacities {
+		for _, load := range st.Loads {
+			for _, kind := range study.Certain {
+				sc := st.Scenario(k, load, kind)
 				c, err := solve.ClosedForm(sc)
 				if err != nil {
 					return err
@@ -244,7 +246,7 @@ func closedSection(ctx context.Context, cfg Config, d *doc) error {
 	d.set("closed.match", num(float64(match), 0))
 	d.set("closed.trials", num(float64(opt.Trials), 0))
 	// The worked example of the text: N = 200, k = 10.
-	sc := analysis.SeedScenario(200, policy.Expo)
+	sc := reproduce.SeedScenario(200, policy.Expo)
 	c, err := solve.ClosedForm(sc)
 	if err != nil {
 		return err
@@ -261,19 +263,19 @@ func closedSection(ctx context.Context, cfg Config, d *doc) error {
 // exponent of calls per client at high load.
 func loadSection(ctx context.Context, cfg Config, d *doc) error {
 	// The figures' load sweep, for the jittered policies at k = 10 and 100.
-	study := analysis.LoadStudy()
-	study.Capacities, study.Kinds = []int{10, 100}, analysis.Jittered
-	opt := cfg.options(study.Trials)
+	st := study.LoadStudy()
+	st.Capacities, st.Kinds = []int{10, 100}, study.Jittered
+	opt := cfg.options(st.Trials)
 	d.set("load.trials", num(float64(opt.Trials), 0))
-	sweep, err := study.Run(ctx, opt, nil)
+	sweep, err := st.Run(ctx, opt, nil)
 	if err != nil {
 		return err
 	}
 	// at[k][kind][j]
 	at := map[int]map[policy.Kind][]analysis.Summary{}
-	for i, k := range study.Capacities {
+	for i, k := range st.Capacities {
 		at[k] = sweep[i]
-		for _, kind := range study.Kinds {
+		for _, kind := range st.Kinds {
 			for _, s := range sweep[i][kind] {
 				if s.Censored > 0 || s.Calls == nil {
 					return fmt.Errorf("%s, N = %d, k = %d: %d censored trials", kind, s.Scenario.Clients, k, s.Censored)
@@ -284,17 +286,17 @@ func loadSection(ctx context.Context, cfg Config, d *doc) error {
 	perClient := func(s analysis.Summary) stats.Estimate { return s.Calls.Scale(1 / float64(s.Scenario.Clients)) }
 	var body [][]string
 	maxRel := 0.0
-	for j, load := range study.Loads {
+	for j, load := range st.Loads {
 		sync := (float64(load) + 1) / 2
 		row := []string{num(float64(load), 0), num(sync, 1)}
-		for _, kind := range study.Kinds {
+		for _, kind := range st.Kinds {
 			row = append(row, est(perClient(at[10][kind][j]), 2))
 		}
-		for _, kind := range study.Kinds {
+		for _, kind := range st.Kinds {
 			row = append(row, est(at[10][kind][j].Completion.Estimate, 1))
 		}
 		body = append(body, row)
-		for _, kind := range study.Kinds {
+		for _, kind := range st.Kinds {
 			a, b := perClient(at[10][kind][j]).Mean, perClient(at[100][kind][j]).Mean
 			maxRel = math.Max(maxRel, math.Abs(a-b)/b)
 		}
@@ -306,11 +308,11 @@ func loadSection(ctx context.Context, cfg Config, d *doc) error {
 	// Savings against the synchronized cohort at the highest load, and the
 	// growth exponent of calls per client between the two highest loads
 	// (a conservative interval from the ends of the two means' intervals).
-	last := len(study.Loads) - 1
-	hi, lo := study.Loads[last], study.Loads[last-1]
+	last := len(st.Loads) - 1
+	hi, lo := st.Loads[last], st.Loads[last-1]
 	d.set("load.top", num(float64(hi), 0))
 	d.set("load.top.sync", num((float64(hi)+1)/2, 1))
-	for _, kind := range study.Kinds {
+	for _, kind := range st.Kinds {
 		a, b := perClient(at[10][kind][last-1]), perClient(at[10][kind][last])
 		d.set(fmt.Sprintf("load.top.%s", kind), num(b.Mean, 2))
 		d.set(fmt.Sprintf("load.top.saving.%s", kind), num(100*(1-b.Mean/((float64(hi)+1)/2)), 1))
@@ -328,8 +330,8 @@ func loadSection(ctx context.Context, cfg Config, d *doc) error {
 var tailCheckpoints = []int{30, 100, 300, 1000, 3000, 10_000}
 
 func tailsSection(ctx context.Context, cfg Config, d *doc) error {
-	study := analysis.TailStudy()
-	sc := study.Seed
+	st := study.TailStudy()
+	sc := st.Seed
 	opt := cfg.options(tailCheckpoints[len(tailCheckpoints)-1])
 	var at []int
 	for _, n := range tailCheckpoints {
@@ -337,8 +339,8 @@ func tailsSection(ctx context.Context, cfg Config, d *doc) error {
 			at = append(at, n)
 		}
 	}
-	ps := study.Levels
-	conv, err := study.Run(ctx, sc, opt, at)
+	ps := st.Levels
+	conv, err := st.Run(ctx, sc, opt, at)
 	if err != nil {
 		return err
 	}
@@ -385,22 +387,22 @@ func tailsSection(ctx context.Context, cfg Config, d *doc) error {
 
 func sensitivitySection(ctx context.Context, cfg Config, d *doc) error {
 	// The grid of the sensitivity-base-cap figure, restricted to three caps.
-	study := analysis.SensitivityStudy()
-	study.Caps = []float64{8, 32, 1024}
-	opt := cfg.options(study.Trials)
+	st := study.SensitivityStudy()
+	st.Caps = []float64{8, 32, 1024}
+	opt := cfg.options(st.Trials)
 	d.set("sens.trials", num(float64(opt.Trials), 0))
-	grid, diff, err := study.RunPaired(ctx, opt, nil)
+	grid, diff, err := st.RunPaired(ctx, opt, nil)
 	if err != nil {
 		return err
 	}
 	var body [][]string
 	maxCallsHW, maxCompHW := 0.0, 0.0
 	callsAt := map[string]float64{} // kind/base at cap 32
-	for ki, kind := range study.Kinds {
+	for ki, kind := range st.Kinds {
 		if ki > 0 {
 			body = append(body, nil)
 		}
-		for b, base := range study.Bases {
+		for b, base := range st.Bases {
 			sums := grid[kind][b]
 			row := []string{`\texttt{` + string(kind) + `}`, num(base, 2)}
 			for _, s := range sums {
@@ -421,14 +423,14 @@ func sensitivitySection(ctx context.Context, cfg Config, d *doc) error {
 		}
 	}
 	head := []string{"policy", "base"}
-	for _, c := range study.Caps {
+	for _, c := range st.Caps {
 		head = append(head, fmt.Sprintf("cap %s", num(c, 0)))
 	}
-	for _, c := range study.Caps {
+	for _, c := range st.Caps {
 		head = append(head, fmt.Sprintf("cap %s", num(c, 0)))
 	}
 	d.table("sensitivity-table", tabular("lr rrr rrr", head, body))
-	for _, kind := range study.Kinds {
+	for _, kind := range st.Kinds {
 		d.set(fmt.Sprintf("sens.cut.%s", kind), num(100*(1-callsAt[fmt.Sprint(kind, "/", 4.0)]/callsAt[fmt.Sprint(kind, "/", 1.0)]), 0))
 	}
 	d.set("sens.hw.calls", num(maxCallsHW, 1))
@@ -437,7 +439,7 @@ func sensitivitySection(ctx context.Context, cfg Config, d *doc) error {
 	// Which of full and decorrelated costs fewer calls depends on base:
 	// paired differences with common random numbers at cap 32.
 	for _, base := range []float64{0.25, 1, 4} {
-		c := diff[slices.Index(study.Bases, base)][slices.Index(study.Caps, 32)]
+		c := diff[slices.Index(st.Bases, base)][slices.Index(st.Caps, 32)]
 		key := fmt.Sprintf("sens.diff.%s", baseKey(base))
 		d.set(key, est(c.Calls.Estimate, 1))
 		sig := "no"
@@ -469,19 +471,19 @@ func baseKey(b float64) string {
 
 func auditSection(ctx context.Context, cfg Config, d *doc) error {
 	// The audit of library defaults at 1 s and at 100 ms ticks.
-	study := analysis.AuditStudy()
-	opt := cfg.options(study.Trials)
-	audits := make([]analysis.Audit, len(study.Ticks))
-	for i, tick := range study.Ticks {
-		a, err := study.Run(ctx, tick, opt, nil)
+	st := study.AuditStudy()
+	opt := cfg.options(st.Trials)
+	audits := make([]study.Audit, len(st.Ticks))
+	for i, tick := range st.Ticks {
+		a, err := st.Run(ctx, tick, opt, nil)
 		if err != nil {
 			return err
 		}
 		audits[i] = a
 	}
 	d.set("audit.trials", num(float64(opt.Trials), 0))
-	d.set("audit.clients", num(float64(study.Clients), 0))
-	d.set("audit.capacity", num(float64(study.Capacity), 0))
+	d.set("audit.clients", num(float64(st.Clients), 0))
+	d.set("audit.capacity", num(float64(st.Capacity), 0))
 	presets := 0
 	for _, r := range audits[0].Rows {
 		if r.Preset {
@@ -499,7 +501,7 @@ func auditSection(ctx context.Context, cfg Config, d *doc) error {
 	}
 	d.set("audit.gaveup.1s", num(float64(gaveUp), 0))
 
-	fine := map[string]analysis.AuditRow{}
+	fine := map[string]study.AuditRow{}
 	for _, r := range audits[1].Rows {
 		fine[r.Policy] = r
 	}
@@ -521,7 +523,7 @@ func auditSection(ctx context.Context, cfg Config, d *doc) error {
 		name := `\texttt{` + escape(r.Policy) + `}`
 		body = append(body, []string{
 			num(float64(r.Rank), 0), name,
-			num(r.GaveUp.Mean/float64(study.Clients)*100, 1),
+			num(r.GaveUp.Mean/float64(st.Clients)*100, 1),
 			est(*r.Calls, 0), est(*r.Completion, 1), yes(r.Synchronized), yes(f.Synchronized),
 		})
 	}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"image/color"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -23,14 +23,14 @@ var presetGlyph = draw.GlyphStyle{Color: grey, Radius: vg.Points(4), Shape: draw
 // the share of the cohort's first retries within one second (exact, in
 // real time), against the synchronization threshold.
 func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
-	// The README's audit: analysis.AuditStudy at its first tick, 1 s.
-	study := analysis.AuditStudy()
-	opt := cfg.options(study.Trials)
-	a, err := study.Run(ctx, study.Ticks[0], opt, cfg.progress)
+	// The README's audit: study.AuditStudy at its first tick, 1 s.
+	st := study.AuditStudy()
+	opt := cfg.options(st.Trials)
+	a, err := st.Run(ctx, st.Ticks[0], opt, cfg.progress)
 	if err != nil {
 		return nil, err
 	}
-	data := analysis.PresetsAuditData(a)
+	data := study.PresetsAuditData(a)
 	if len(data) == 0 {
 		return nil, fmt.Errorf("presets audit: no policy finished a trial")
 	}
@@ -48,13 +48,13 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 	metrics := []struct {
 		title      string
 		log        bool
-		of         func(analysis.PresetsAuditPoint) stats.Estimate
+		of         func(study.PresetsAuditPoint) stats.Estimate
 		completion bool
 	}{
-		{"share of clients that gave up", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.GaveUpRate }, false},
-		{"calls per client (log axis)", true, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.CallsPerClient }, false},
-		{fmt.Sprintf("completion (%s, log axis)", a.Unit), true, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Completion }, true},
-		{"share of first retries within 1 s (exact)", false, func(d analysis.PresetsAuditPoint) stats.Estimate { return d.Sync }, false},
+		{"share of clients that gave up", false, func(d study.PresetsAuditPoint) stats.Estimate { return d.GaveUpRate }, false},
+		{"calls per client (log axis)", true, func(d study.PresetsAuditPoint) stats.Estimate { return d.CallsPerClient }, false},
+		{fmt.Sprintf("completion (%s, log axis)", a.Unit), true, func(d study.PresetsAuditPoint) stats.Estimate { return d.Completion }, true},
+		{"share of first retries within 1 s (exact)", false, func(d study.PresetsAuditPoint) stats.Estimate { return d.Sync }, false},
 	}
 	row := Row{}
 	for mi, m := range metrics {
@@ -117,13 +117,13 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 	keys = append(keys, Key{fmt.Sprintf("synchronized threshold %.0f%% (* = synchronized)", 100*a.SyncThreshold),
 		[]plot.Thumbnailer{&plotter.Line{LineStyle: dotted(black)}}})
 	return &Drawing{
-		Title:  fmt.Sprintf("Library defaults in a thundering herd: %d clients fail together, capacity %d per %s tick", study.Clients, study.Capacity, a.Scenario.Policy.TickLength()),
+		Title:  fmt.Sprintf("Library defaults in a thundering herd: %d clients fail together, capacity %d per %s tick", st.Clients, st.Capacity, a.Scenario.Policy.TickLength()),
 		Legend: keys,
 		Rows:   []Row{row},
 		Note: fmt.Sprintf("herd audit --clients %d --capacity %d: %d trials per policy, seed %d, common random numbers; bars are 95%% Student-t intervals of the mean (often narrower than the marker). "+
 			"Ranked (top to bottom) by %s. Textbook policies use base 1, cap 32; presets their libraries' defaults and retry limits. "+
 			"Completion and the cohort share are over the trials that finished; a policy whose clients give up finishes early by abandoning them.",
-			study.Clients, study.Capacity, opt.Trials, opt.Seed, a.RankedBy),
+			st.Clients, st.Capacity, opt.Trials, opt.Seed, a.RankedBy),
 		Width: vg.Inch * 15, Height: vg.Inch * 9,
 	}, nil
 }
@@ -132,7 +132,7 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 // completion is drawn as abandoned rather than finished.
 const abandonShare = 0.01
 
-func abandons(d analysis.PresetsAuditPoint) bool { return d.GaveUpRate.Mean >= abandonShare }
+func abandons(d study.PresetsAuditPoint) bool { return d.GaveUpRate.Mean >= abandonShare }
 
 var (
 	abandonedColor = tint(grey, 0.45)

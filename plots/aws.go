@@ -10,9 +10,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/reproduce"
+	"github.com/herdlab/herd/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -26,8 +27,8 @@ const awsTrials = 500
 // awsRows is `herd reproduce aws` at the figure's trial count; both AWS
 // figures ask for it, and the second finds its points in the run's
 // analysis.Cache.
-func awsRows(ctx context.Context, cfg Config) ([]analysis.AWSRow, error) {
-	rows, err := analysis.ReproduceAWS(ctx, model.AWSClients(), model.AWSKinds(), cfg.options(awsTrials), cfg.progress)
+func awsRows(ctx context.Context, cfg Config) ([]reproduce.AWSRow, error) {
+	rows, err := reproduce.ReproduceAWS(ctx, model.AWSClients(), model.AWSKinds(), cfg.options(awsTrials), cfg.progress)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +48,7 @@ func AWSCallsVersusClients(ctx context.Context, cfg Config) (*Drawing, error) {
 	if err != nil {
 		return nil, err
 	}
-	return drawAWS(cfg, rows, analysis.AWSCallsVersusClients(rows), "Calls (writes) against clients: the AWS blog's OCC simulation rerun by herd",
+	return drawAWS(cfg, rows, reproduce.AWSCallsVersusClients(rows), "Calls (writes) against clients: the AWS blog's OCC simulation rerun by herd",
 		"calls (writes, all clients)", false, func(b blogMean) float64 { return b.calls })
 }
 
@@ -60,7 +61,7 @@ func AWSTimeVersusClients(ctx context.Context, cfg Config) (*Drawing, error) {
 	if err != nil {
 		return nil, err
 	}
-	return drawAWS(cfg, rows, analysis.AWSTimeVersusClients(rows), "Completion time against clients: the AWS blog's OCC simulation rerun by herd",
+	return drawAWS(cfg, rows, reproduce.AWSTimeVersusClients(rows), "Completion time against clients: the AWS blog's OCC simulation rerun by herd",
 		"completion (ms, log axis)", true, func(b blogMean) float64 { return b.time })
 }
 
@@ -124,7 +125,7 @@ var awsSideBySide = map[policy.Kind]float64{policy.Full: -1.5, policy.Equal: 1.5
 
 // drawAWS draws one panel of series against the client count, with the
 // blog simulator's means (blog picks the metric) overlaid.
-func drawAWS(cfg Config, rows []analysis.AWSRow, series []analysis.Series, title, yLabel string, log bool, blog func(blogMean) float64) (*Drawing, error) {
+func drawAWS(cfg Config, rows []reproduce.AWSRow, series []reproduce.Series, title, yLabel string, log bool, blog func(blogMean) float64) (*Drawing, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: no data", title)
 	}
@@ -213,7 +214,7 @@ func drawAWS(cfg Config, rows []analysis.AWSRow, series []analysis.Series, title
 			"N clients update one row under optimistic concurrency control, every network hop taking |Normal(10, 2)| ms; base %g ms, cap %g ms, as in %s. "+
 			"Crosses: the means printed by the blog's own simulator (backoff_simulator.py, run once unchanged, 100 unseeded trials per point; %s). "+
 			"full and equal are drawn 1.5 clients left and right of their N, which they would otherwise share.%s",
-			opt.Trials, opt.Trials, opt.Seed, sc.Policy.Base, sc.Policy.Cap, analysis.AWSSource, blogFile, ratioNote),
+			opt.Trials, opt.Trials, opt.Seed, sc.Policy.Base, sc.Policy.Cap, reproduce.AWSSource, blogFile, ratioNote),
 		Width: vg.Inch * 10, Height: height,
 	}, nil
 }
@@ -221,7 +222,7 @@ func drawAWS(cfg Config, rows []analysis.AWSRow, series []analysis.Series, title
 // awsRatioPanel draws the jittered policies' means divided by full's mean
 // at the same N, with their 95% intervals divided likewise (full's own
 // uncertainty, under 1%, is left out), and the blog simulator's ratios.
-func awsRatioPanel(series []analysis.Series, pts [][]point, means map[policy.Kind]map[int]blogMean, blog func(blogMean) float64, xs span) (*plot.Plot, error) {
+func awsRatioPanel(series []reproduce.Series, pts [][]point, means map[policy.Kind]map[int]blogMean, blog func(blogMean) float64, xs span) (*plot.Plot, error) {
 	var full []point
 	for i, s := range series {
 		if policy.Kind(s.Policy) == policy.Full {
@@ -238,7 +239,7 @@ func awsRatioPanel(series []analysis.Series, pts [][]point, means map[policy.Kin
 	var blogPts []point
 	for i, s := range series {
 		kind := policy.Kind(s.Policy)
-		if !slices.Contains(analysis.Jittered, kind) {
+		if !slices.Contains(study.Jittered, kind) {
 			continue
 		}
 		for j, q := range pts[i] {
@@ -262,7 +263,7 @@ func awsRatioPanel(series []analysis.Series, pts [][]point, means map[policy.Kin
 		return nil, err
 	}
 	p.X.Tick.Marker = powerTicks{10, 50, 100, 150, 190}
-	for _, kind := range analysis.Jittered {
+	for _, kind := range study.Jittered {
 		if err := addBandedCurve(p, ratios[kind], policyColor(kind), policyGlyph(kind)); err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -26,7 +27,7 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 	opt := cfg.options(comparisonTrials)
 	kinds := policy.Kinds()
 	total := len(comparisonClients) * len(kinds)
-	rows, err := analysis.ReproduceSeed(ctx, opt, func(done, _ int) { cfg.progress(done, total) })
+	rows, err := reproduce.ReproduceSeed(ctx, opt, func(done, _ int) { cfg.progress(done, total) })
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +46,7 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 	for _, n := range comparisonClients {
 		for _, kind := range kinds {
 			if _, ok := cells[n][kind]; !ok {
-				missing = append(missing, analysis.SeedScenario(n, kind))
+				missing = append(missing, reproduce.SeedScenario(n, kind))
 			}
 		}
 	}

@@ -6,17 +6,17 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
+	"github.com/herdlab/herd/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Both figures of open-loop traffic run analysis.MetastabilityScenario (100
+// Both figures of open-loop traffic run study.MetastabilityScenario (100
 // clients, k = 20, Full Jitter, a server where rejecting costs 5% of
-// serving, a total outage from tick 100) under analysis.StandardControls.
+// serving, a total outage from tick 100) under study.StandardControls.
 const (
 	recoveryTrials = 100
 	// metastabilityTrials per cell: enough for a Clopper–Pearson interval
@@ -35,18 +35,18 @@ var recoveryLoads = []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95}
 // request, against the load λ/k.
 func RecoveryVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 	opt := cfg.options(recoveryTrials)
-	sc, base := analysis.MetastabilityScenario()
+	sc, base := study.MetastabilityScenario()
 	base.OutageLength = recoveryOutage
-	ctls := analysis.StandardControls()
+	ctls := study.StandardControls()
 	// The controls run last first: the breaker's trials recover at every
 	// load and so play their arrivals to the horizon, which the other
 	// controls' runs of the same trials then read from the process's
 	// tapes (montecarlo.ArrivalTapes) rather than draw. The order changes
 	// no number.
-	series := make([]analysis.RecoverySeries, len(ctls))
+	series := make([]study.RecoverySeries, len(ctls))
 	for done := range len(ctls) {
 		i := len(ctls) - 1 - done
-		s, err := analysis.RecoveryVersusLoad(ctx, sc, base, []control.Controls{ctls[i]}, recoveryLoads, opt)
+		s, err := study.RecoveryVersusLoad(ctx, sc, base, []control.Controls{ctls[i]}, recoveryLoads, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -205,12 +205,12 @@ var (
 // labelled with the recovered percentage.
 func MetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 	opt := cfg.options(metastabilityTrials)
-	sc, base := analysis.MetastabilityScenario()
-	grid := analysis.DefaultMapGrid()
-	ctls := analysis.StandardControls()
+	sc, base := study.MetastabilityScenario()
+	grid := study.DefaultMapGrid()
+	ctls := study.StandardControls()
 	row := Row{YLabel: "outage length (ticks)"}
 	for i, ctl := range ctls {
-		m, err := analysis.Metastability(ctx, sc, base, ctl, grid, opt)
+		m, err := study.Metastability(ctx, sc, base, ctl, grid, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +254,7 @@ func recoveryShade(t float64) color.NRGBA {
 // panels in which everything recovers still tell the controls apart);
 // other cells, and every cell without times, with the percentage of trials
 // that recovered.
-func mapPanel(title string, m analysis.MetastabilityMap, g analysis.MapGrid, times bool) (*plot.Plot, error) {
+func mapPanel(title string, m study.MetastabilityMap, g study.MapGrid, times bool) (*plot.Plot, error) {
 	p := newPanel(title, "load lambda/k", "")
 	col := map[float64]int{}
 	for i, l := range g.Loads {

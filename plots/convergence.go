@@ -7,16 +7,16 @@ import (
 	"math"
 	"strings"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/solve"
+	"github.com/herdlab/herd/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// convergenceStyles draw the quantiles of analysis.TailStudy's Levels, in
+// convergenceStyles draw the quantiles of study.TailStudy's Levels, in
 // order: each its own colour and glyph (the policy is one, Full Jitter, so
 // the colours are free to tell the quantiles apart).
 var convergenceStyles = []struct {
@@ -41,7 +41,7 @@ type convergenceCohort struct {
 // of a second) and the seed article's N = 100. The chain is not tried on
 // N = 100: it needs more than its two million states by tick 2 and takes
 // tens of seconds to find out.
-func convergenceCohorts(study analysis.TailQuantiles) []convergenceCohort {
+func convergenceCohorts(study study.TailQuantiles) []convergenceCohort {
 	return []convergenceCohort{{study.Small, true}, {study.Seed, false}}
 }
 
@@ -53,16 +53,16 @@ const markovStates = 200_000
 // p95 and p99 of completion with their order-statistic 95% bands as trials
 // accumulate, and the bands' half-widths against a 1/sqrt(n) guide.
 func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
-	study := analysis.TailStudy()
-	opt := cfg.options(study.Trials)
+	st := study.TailStudy()
+	opt := cfg.options(st.Trials)
 	// Checkpoints from 10 trials up, ten per decade.
-	at := analysis.LogSpaced(10, max(opt.Trials, 10), 10)
-	cohorts := convergenceCohorts(study)
+	at := study.LogSpaced(10, max(opt.Trials, 10), 10)
+	cohorts := convergenceCohorts(st)
 	top, bottom := Row{YLabel: "completion (ticks)"}, Row{YLabel: "half-width (ticks)"}
 	var withExact []string
 	for ci, cohort := range cohorts {
 		sc := cohort.sc
-		conv, err := study.Run(ctx, sc, opt, at)
+		conv, err := st.Run(ctx, sc, opt, at)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +101,7 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 			if m.Unfinished > 0 {
 				return nil, fmt.Errorf("%s: the Markov chain left probability %g unfinished at the horizon", name, m.Unfinished)
 			}
-			for _, p := range study.Levels {
+			for _, p := range st.Levels {
 				q := float64(m.Quantile(p))
 				exact = append(exact, q)
 				ys.add(q)
@@ -130,7 +130,7 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 			}
 			est.Add(line)
 		}
-		for i, l := range convergenceStyles[:len(study.Levels)] {
+		for i, l := range convergenceStyles[:len(st.Levels)] {
 			c := l.color
 			g := draw.GlyphStyle{Color: c, Radius: vg.Points(2.5), Shape: l.shape}
 			b, err := band(est, paths[i], translucent(c))
@@ -172,7 +172,7 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 		bottom.Panels = append(bottom.Panels, hw)
 	}
 	var keys []Key
-	for i, p := range study.Levels {
+	for i, p := range st.Levels {
 		l := convergenceStyles[i]
 		g := draw.GlyphStyle{Color: l.color, Radius: vg.Points(2.5), Shape: l.shape}
 		keys = append(keys, Key{fmt.Sprintf("p%.0f with 95%% band", 100*p), []plot.Thumbnailer{

@@ -3,7 +3,7 @@
 // Each figure is one function that computes its data through package
 // analysis (Monte Carlo with the intervals of package stats, paired
 // comparisons; analytical models) — the studies it shares with the paper
-// are analysis.LoadStudy, SensitivityStudy, TailStudy and AuditStudy — and
+// are study.LoadStudy, SensitivityStudy, TailStudy and AuditStudy — and
 // lays it out as a Drawing: a title, a
 // legend strip that never covers data, rows of panels and a note saying
 // what the intervals are and how many trials stand behind them. The

@@ -15,16 +15,17 @@ import (
 	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
 
 // loadSweep is the Monte Carlo summary of every (k, policy, load) of
-// analysis.LoadStudy, which calls-vs-load and completion-vs-load share
+// study.LoadStudy, which calls-vs-load and completion-vs-load share
 // through the run's analysis.Cache.
 type loadSweep struct {
-	analysis.LoadSweep
+	study.LoadSweep
 	trials int
 	seed   uint64
 	// at[i][policy][j] summarizes k = Capacities[i], load Loads[j].
@@ -34,10 +35,10 @@ type loadSweep struct {
 // runLoadSweep simulates the sweep, each point once per run (its second
 // figure finds the points in the run's cache).
 func runLoadSweep(ctx context.Context, cfg Config) (loadSweep, error) {
-	study := analysis.LoadStudy()
-	opt := cfg.options(study.Trials)
-	at, err := study.Run(ctx, opt, cfg.progress)
-	return loadSweep{LoadSweep: study, trials: opt.Trials, seed: opt.Seed, at: at}, err
+	st := study.LoadStudy()
+	opt := cfg.options(st.Trials)
+	at, err := st.Run(ctx, opt, cfg.progress)
+	return loadSweep{LoadSweep: st, trials: opt.Trials, seed: opt.Seed, at: at}, err
 }
 
 // meanFields is the mean field (default options) of every scenario, in

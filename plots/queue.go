@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"image/color"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// The queue server's figures run analysis.QueueMetastabilityScenario (100
+// The queue server's figures run study.QueueMetastabilityScenario (100
 // clients, k = 10, clients timing out after 10 ticks, a total outage from
-// tick 100) on each of analysis.QueueVariants.
+// tick 100) on each of study.QueueVariants.
 const (
 	// queueMapTrials per cell, as metastabilityTrials.
 	queueMapTrials = 50
@@ -24,8 +24,8 @@ const (
 )
 
 // queueMapGrid is the map's loads λ/k and outage lengths.
-func queueMapGrid() analysis.MapGrid {
-	return analysis.MapGrid{Loads: []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}, Outages: []int{0, 5, 10, 20, 50, 100}}
+func queueMapGrid() study.MapGrid {
+	return study.MapGrid{Loads: []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}, Outages: []int{0, 5, 10, 20, 50, 100}}
 }
 
 // QueueMetastabilityMap draws one map per variant of the queue server:
@@ -34,12 +34,12 @@ func queueMapGrid() analysis.MapGrid {
 // apart from ½ (the colours of MetastabilityMap).
 func QueueMetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 	opt := cfg.options(queueMapTrials)
-	sc, base := analysis.QueueMetastabilityScenario()
+	sc, base := study.QueueMetastabilityScenario()
 	grid := queueMapGrid()
-	variants := analysis.QueueVariants(sc)
+	variants := study.QueueVariants(sc)
 	rows := []Row{{YLabel: "outage length (ticks)"}, {YLabel: "outage length (ticks)"}}
 	for i, v := range variants {
-		m, err := analysis.QueueMetastability(ctx, v.Scenario, base, v.Controls, grid, opt)
+		m, err := study.QueueMetastability(ctx, v.Scenario, base, v.Controls, grid, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.Name, err)
 		}
@@ -69,7 +69,7 @@ func QueueMetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 }
 
 // hysteresisVariants are the variants the hysteresis figure draws, by name
-// in analysis.QueueVariants.
+// in study.QueueVariants.
 var hysteresisVariants = []int{0, 1, 5, 7, 8, 9}
 
 // QueueHysteresis draws goodput against load as the load rises step by
@@ -78,9 +78,9 @@ var hysteresisVariants = []int{0, 1, 5, 7, 8, 9}
 // has left the system stuck at loads it served before.
 func QueueHysteresis(ctx context.Context, cfg Config) (*Drawing, error) {
 	opt := cfg.options(hysteresisTrials)
-	sc, _ := analysis.QueueMetastabilityScenario()
-	variants := analysis.QueueVariants(sc)
-	loads := analysis.HysteresisLoads()
+	sc, _ := study.QueueMetastabilityScenario()
+	variants := study.QueueVariants(sc)
+	loads := study.HysteresisLoads()
 	rows := []Row{{YLabel: "goodput / k (useful completions per tick)"}, {YLabel: "goodput / k (useful completions per tick)"}}
 	xs, ys := newSpan(), newSpan()
 	xs.add(loads...)
@@ -89,7 +89,7 @@ func QueueHysteresis(ctx context.Context, cfg Config) (*Drawing, error) {
 	falling := policyStyle{vermillion, draw.PyramidGlyph{}}
 	for i, vi := range hysteresisVariants {
 		v := variants[vi]
-		pts, err := analysis.Hysteresis(ctx, v.Scenario, v.Controls, loads, hysteresisStep, opt)
+		pts, err := study.Hysteresis(ctx, v.Scenario, v.Controls, loads, hysteresisStep, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", v.Name, err)
 		}

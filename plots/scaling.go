@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/claims"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -18,7 +18,7 @@ import (
 // LocalExponents draws the growth claims' evidence: the local exponent of
 // mean calls and of mean completion over every doubling of N, per policy,
 // with 95% intervals, in the AWS blog's OCC model and on the seed
-// article's capacity server — the scaling study (analysis.ScalingStudy)
+// article's capacity server — the scaling study (study.ScalingStudy)
 // that claims.GrowthRule judges, from its committed run when the seed is
 // its seed.
 func LocalExponents(ctx context.Context, cfg Config) (*Drawing, error) {
@@ -29,8 +29,8 @@ func LocalExponents(ctx context.Context, cfg Config) (*Drawing, error) {
 	metrics := []struct {
 		name  string
 		power float64 // the power the growth claims name
-		pick  func(analysis.Rung) stats.Estimate
-	}{{"calls", 2, analysis.RungCalls}, {"completion", 1, analysis.RungCompletion}}
+		pick  func(study.Rung) stats.Estimate
+	}{{"calls", 2, study.RungCalls}, {"completion", 1, study.RungCompletion}}
 	models := []struct{ name, title string }{
 		{claims.ModelOCC, "AWS blog's OCC row (base 5 ms, cap 2 s)"},
 		{claims.ModelCapacity, "capacity server, k = 10 (base 1, cap 32 ticks)"},
@@ -48,7 +48,7 @@ func LocalExponents(ctx context.Context, cfg Config) (*Drawing, error) {
 				if !ok {
 					return nil, fmt.Errorf("scaling study: no ladder for %s in %s", kind, m.name)
 				}
-				for _, e := range analysis.LocalExponents(rungs, me.pick) {
+				for _, e := range study.LocalExponents(rungs, me.pick) {
 					x := float64(e.From) * math.Sqrt2
 					pts[kind] = append(pts[kind], point{x, e.Value, e.CI95[0], e.CI95[1]})
 					xs.add(x)

@@ -10,6 +10,7 @@ import (
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
@@ -22,12 +23,12 @@ import (
 // and jittered policy, then the paired difference full − decorrelated over
 // the (base, cap) grid, estimated with common random numbers.
 func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
-	study := analysis.SensitivityStudy()
-	opt := cfg.options(study.Trials)
-	nc := len(study.Caps)
+	st := study.SensitivityStudy()
+	opt := cfg.options(st.Trials)
+	nc := len(st.Caps)
 	// sums[kind][b][c], and the paired differences diff[b][c] from the
 	// same trials.
-	sums, diff, err := study.RunPaired(ctx, opt, cfg.progress)
+	sums, diff, err := st.RunPaired(ctx, opt, cfg.progress)
 	if err != nil {
 		return nil, err
 	}
@@ -41,26 +42,26 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		{"completion (ticks)", false, func(s analysis.Summary) stats.Estimate { return s.Completion.Estimate }},
 	}
 	xs := newSpan()
-	xs.add(study.Caps[0], study.Caps[nc-1])
+	xs.add(st.Caps[0], st.Caps[nc-1])
 	var rows []Row
 	for mi, m := range metrics {
 		pts := map[policy.Kind][][]point{}
 		ys := newSpan()
-		for _, kind := range study.Kinds {
-			for b := range study.Bases {
+		for _, kind := range st.Kinds {
+			for b := range st.Bases {
 				var line []point
 				for c, s := range sums[kind][b] {
 					if s.Calls == nil {
-						return nil, fmt.Errorf("%s, base %g, cap %g: every trial was censored", kind, study.Bases[b], study.Caps[c])
+						return nil, fmt.Errorf("%s, base %g, cap %g: every trial was censored", kind, st.Bases[b], st.Caps[c])
 					}
-					line = append(line, meanAt(study.Caps[c], m.of(s)))
+					line = append(line, meanAt(st.Caps[c], m.of(s)))
 				}
 				ys.addPoints(line)
 				pts[kind] = append(pts[kind], line)
 			}
 		}
 		row := Row{YLabel: m.label}
-		for b, base := range study.Bases {
+		for b, base := range st.Bases {
 			title := ""
 			if mi == 0 {
 				title = fmt.Sprintf("base %s ticks", formatTick(base))
@@ -73,7 +74,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 			if err := frame(&p.Y, ys, m.log); err != nil {
 				return nil, err
 			}
-			for _, kind := range study.Kinds {
+			for _, kind := range st.Kinds {
 				line := pts[kind][b]
 				bars, err := errorBars(p, line, policyColor(kind))
 				if err != nil {
@@ -101,7 +102,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		{"calls", func(c analysis.Comparison) stats.Difference { return c.Calls }},
 		{"completion (ticks)", func(c analysis.Comparison) stats.Difference { return c.Completion }},
 	} {
-		hm, bar, err := differenceMap(study, "full - decorrelated: "+m.label, "full - decorrelated, "+m.label, diff, m.of)
+		hm, bar, err := differenceMap(st, "full - decorrelated: "+m.label, "full - decorrelated, "+m.label, diff, m.of)
 		if err != nil {
 			return nil, err
 		}
@@ -111,8 +112,8 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		heat.Panels = append(heat.Panels, hm, bar)
 	}
 	rows = append(rows, heat)
-	sc := study.Scenario(study.Kinds[0], study.Bases[0], study.Caps[0])
-	keys := policyMarkerKeys(study.Kinds)
+	sc := st.Scenario(st.Kinds[0], st.Bases[0], st.Caps[0])
+	keys := policyMarkerKeys(st.Kinds)
 	keys = append(keys, Key{"heat maps: paired difference and its 95% half-width (+/-), or n.s. where the interval contains 0", nil})
 	return &Drawing{
 		Title:  "Sensitivity to base and cap, N = 100 clients, capacity k = 10 requests/tick",
@@ -120,7 +121,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		Rows:   rows,
 		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed %d; error bars and the paired differences are 95%% Student-t intervals; "+
 			"the differences use common random numbers (trial i of both policies draws from one stream). Every point is herd sweep -n %d -k %d --policy %s --base %s --cap %s --trials %d --seed %d.",
-			opt.Trials, opt.Seed, sc.Clients, sc.Capacity, joinKinds(study.Kinds), joinValues(study.Bases), joinValues(study.Caps), opt.Trials, opt.Seed),
+			opt.Trials, opt.Seed, sc.Clients, sc.Capacity, joinKinds(st.Kinds), joinValues(st.Bases), joinValues(st.Caps), opt.Trials, opt.Seed),
 		Width: vg.Inch * 15, Height: vg.Inch * 9,
 	}, nil
 }
@@ -138,7 +139,7 @@ func (g grid) Y(r int) float64    { return float64(r) }
 // differenceMap draws the paired differences as a heat map on a diverging
 // blue–red scale centred on 0, each cell labelled with its estimate or
 // marked n.s., and returns it with its colour bar.
-func differenceMap(study analysis.SensitivityGrid, title, barLabel string, diff [][]analysis.Comparison, of func(analysis.Comparison) stats.Difference) (*plot.Plot, *plot.Plot, error) {
+func differenceMap(study study.SensitivityGrid, title, barLabel string, diff [][]analysis.Comparison, of func(analysis.Comparison) stats.Difference) (*plot.Plot, *plot.Plot, error) {
 	g := grid{}
 	lim := 0.0
 	labels := plotter.XYLabels{}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/study"
 )
 
 // TestControlStylesDistinct: the figures of open-loop traffic tell the
@@ -19,7 +19,7 @@ import (
 // two of the standard controls may share either.
 func TestControlStylesDistinct(t *testing.T) {
 	colours, glyphs := map[any]string{}, map[any]string{}
-	for _, c := range analysis.StandardControls() {
+	for _, c := range study.StandardControls() {
 		s, name := controlStyle(c), controlName(c)
 		if other, ok := colours[s.color]; ok {
 			t.Errorf("%s and %s share a colour", name, other)

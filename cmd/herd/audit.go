@@ -1,9 +1,9 @@
 package main
 
 import (
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/study"
 	"github.com/spf13/cobra"
 )
 
@@ -68,14 +68,14 @@ ignored.`,
 
 func auditRun(opts *auditOptions) error {
 	sc := opts.Scenario
-	bar := newProgress(opts.IO, "policies", len(analysis.AuditPolicies(sc)))
-	a, err := analysis.RunAudit(opts.Ctx, sc, opts.Run, func(done, _ int) { bar.set(done) })
+	bar := newProgress(opts.IO, "policies", len(study.AuditPolicies(sc)))
+	a, err := study.RunAudit(opts.Ctx, sc, opts.Run, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	var scs []model.Scenario
-	for _, p := range analysis.AuditPolicies(sc) {
+	for _, p := range study.AuditPolicies(sc) {
 		s := sc
 		s.Policy = p
 		scs = append(scs, s)

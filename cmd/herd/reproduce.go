@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/spf13/cobra"
 )
 
@@ -36,7 +36,7 @@ func newCmdReproduceSeed(f *factory, runF func(*reproduceSeedOptions) error) *co
 		Use:   "seed",
 		Short: "The seed article's table (N = 50, 100, 200; k = 10) beside herd's estimates",
 		Long: `seed reruns the table of section 5.2 of the seed article
-(` + analysis.SeedSource + `): N = 50, 100, 200 clients, capacity
+(` + reproduce.SeedSource + `): N = 50, 100, 200 clients, capacity
 k = 10, base 1, cap 32, fixed delay 2, for fixed, expo, full, equal and
 decorrelated. It prints herd's mean and 95% interval for calls and completion
 beside the article's mean ± sd over 30 trials, and whether the two agree by a
@@ -61,8 +61,8 @@ two-sided z test at 99.9% on the difference of means (standard error
 
 func reproduceSeedRun(opts *reproduceSeedOptions) error {
 	opt := opts.Run
-	bar := newProgress(opts.IO, "scenarios", analysis.SeedRows())
-	rows, err := analysis.ReproduceSeed(opts.Ctx, opt, func(done, _ int) { bar.set(done) })
+	bar := newProgress(opts.IO, "scenarios", reproduce.SeedRows())
+	rows, err := reproduce.ReproduceSeed(opts.Ctx, opt, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func reproduceSeedRun(opts *reproduceSeedOptions) error {
 		scs = append(scs, r.Scenario)
 	}
 	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
-	res := render.SeedReproduction{Source: analysis.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: opts.Output.Cite}
+	res := render.SeedReproduction{Source: reproduce.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: opts.Output.Cite}
 	for _, r := range rows {
 		if r.Agrees() {
 			res.Agree++

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +18,7 @@ func newCmdReproduceAWS(f *factory, runF func(*reproduceAWSOptions) error) *cobr
 		Use:   "aws",
 		Short: "The AWS blog's OCC simulation (N = 10…190 × 5 policies) with 95% CIs",
 		Long: `aws reruns the simulation of the AWS Architecture Blog post "Exponential
-Backoff And Jitter" (` + analysis.AWSSource + `):
+Backoff And Jitter" (` + reproduce.AWSSource + `):
 N = 10, 20, …, 190 clients update one row under optimistic concurrency
 control, every network hop taking |Normal(10, 2)| ms, with the policies none,
 expo, full, equal and decorrelated (base 5 ms, cap 2000 ms). It prints the
@@ -47,7 +47,7 @@ func reproduceAWSRun(opts *reproduceAWSOptions) error {
 	opt := opts.Run
 	clients, kinds := model.AWSClients(), model.AWSKinds()
 	bar := newProgress(opts.IO, "scenarios", len(clients)*len(kinds))
-	rows, err := analysis.ReproduceAWS(opts.Ctx, clients, kinds, opt, func(done, _ int) { bar.set(done) })
+	rows, err := reproduce.ReproduceAWS(opts.Ctx, clients, kinds, opt, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err
@@ -57,6 +57,6 @@ func reproduceAWSRun(opts *reproduceAWSOptions) error {
 		scs = append(scs, r.Scenario)
 	}
 	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
-	res := render.AWSReproduction{Source: analysis.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: opts.Output.Cite}
+	res := render.AWSReproduction{Source: reproduce.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: opts.Output.Cite}
 	return opts.Output.writeResult(opts.IO, res)
 }

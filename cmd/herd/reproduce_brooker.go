@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/spf13/cobra"
 )
 
@@ -19,7 +19,7 @@ func newCmdReproduceBrooker(f *factory, runF func(*reproduceBrookerOptions) erro
 		Use:   "brooker",
 		Short: "Brooker's retry_sim experiments (no retries, 3 retries, his bucket and breaker, client counts) beside his simulator's values",
 		Long: `brooker reruns the experiments of Marc Brooker's retry simulator
-(` + analysis.BrookerSource + `), the source of the numbers
+(` + reproduce.BrookerSource + `), the source of the numbers
 in his posts "Fixing retries with token buckets and circuit breakers" and
 "What is Backoff For?" (2022): load (calls per new request) and success rate
 against the server's failure rate p for no retries, three retries, his token
@@ -60,12 +60,12 @@ are shown where a row has one.`,
 
 func reproduceBrookerRun(opts *reproduceBrookerOptions) error {
 	opt := opts.Run
-	rec, err := analysis.Brooker()
+	rec, err := reproduce.Brooker()
 	if err != nil {
 		return err
 	}
 	bar := newProgress(opts.IO, "rows", len(rec.Reproduced()))
-	r, err := analysis.ReproduceBrooker(opts.Ctx, opt, func(done, _ int) { bar.set(done) })
+	r, err := reproduce.ReproduceBrooker(opts.Ctx, opt, func(done, _ int) { bar.set(done) })
 	bar.finish()
 	if err != nil {
 		return err

@@ -7,13 +7,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/stats"
+	"github.com/herdlab/herd/study"
 )
 
 // Audit is herd audit's result, its JSON document: the ranking, the
 type Audit struct {
-	analysis.Audit
+	study.Audit
 	Synchronized []string   `json:"synchronized_presets"`
 	Provenance   Provenance `json:"provenance"`
 }
@@ -47,12 +47,12 @@ func censoredLine(r Audit) string {
 
 // censoredText is a row's censored trials out of all, as the audit's
 // formats print it.
-func censoredText(row analysis.AuditRow, trials int) string {
+func censoredText(row study.AuditRow, trials int) string {
 	return fmt.Sprintf("%d/%d", row.Censored, trials)
 }
 
 // describeHerd says the audited cohort and server.
-func describeHerd(a analysis.Audit) string {
+func describeHerd(a study.Audit) string {
 	sc := a.Scenario
 	return fmt.Sprintf("Audit: %d clients fail together, %s server accepting %d per tick, tick %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, sc.Policy.TickLength(), sc.Rounding)
@@ -95,7 +95,7 @@ func auditRows(r Audit) *Table {
 
 // syncText says whether a policy keeps the cohort synchronized and the
 // share of first retries in one window.
-func syncText(r analysis.AuditRow) string {
+func syncText(r study.AuditRow) string {
 	if r.Sync == nil {
 		return "—"
 	}

@@ -8,19 +8,19 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/reproduce"
 	"github.com/herdlab/herd/stats"
 )
 
 // SeedReproduction is herd reproduce seed's result, its JSON document:
 // herd's estimates beside the seed article's table.
 type SeedReproduction struct {
-	Source     string                    `json:"source"`
-	Trials     int                       `json:"trials"`
-	Seed       uint64                    `json:"seed"`
-	Rows       []analysis.SeedComparison `json:"rows"`
-	Agree      int                       `json:"agree"`
-	Provenance Provenance                `json:"provenance"`
+	Source     string                     `json:"source"`
+	Trials     int                        `json:"trials"`
+	Seed       uint64                     `json:"seed"`
+	Rows       []reproduce.SeedComparison `json:"rows"`
+	Agree      int                        `json:"agree"`
+	Provenance Provenance                 `json:"provenance"`
 }
 
 // reproduceHead says what the table compares.
@@ -99,7 +99,7 @@ func (r SeedReproduction) CSV(w io.Writer) error {
 	for _, row := range r.Rows {
 		for _, m := range []struct {
 			name string
-			c    analysis.Compared
+			c    reproduce.Compared
 		}{{"calls", row.Calls}, {"completion", row.Completion}} {
 			lo, hi := "", ""
 			if m.c.CI95 != nil {
@@ -115,12 +115,12 @@ func (r SeedReproduction) CSV(w io.Writer) error {
 
 // AWSReproduction is herd reproduce aws's result, its JSON document.
 type AWSReproduction struct {
-	Source     string            `json:"source"`
-	Trials     int               `json:"trials"`
-	Seed       uint64            `json:"seed"`
-	Unit       string            `json:"unit"` // of completion
-	Rows       []analysis.AWSRow `json:"rows"`
-	Provenance Provenance        `json:"provenance"`
+	Source     string             `json:"source"`
+	Trials     int                `json:"trials"`
+	Seed       uint64             `json:"seed"`
+	Unit       string             `json:"unit"` // of completion
+	Rows       []reproduce.AWSRow `json:"rows"`
+	Provenance Provenance         `json:"provenance"`
 }
 
 // reproduceAWSHead says what was rerun.
@@ -178,18 +178,18 @@ func (r AWSReproduction) CSV(w io.Writer) error {
 // BrookerReproduction is herd reproduce brooker's result, its JSON
 // document: herd's values beside his simulator's.
 type BrookerReproduction struct {
-	Source     string                       `json:"source"`
-	Commit     string                       `json:"commit"`
-	Command    string                       `json:"his_command"`
-	Date       string                       `json:"his_date"`
-	HisRuns    [2]int                       `json:"his_seeds"`
-	Trials     int                          `json:"trials"`
-	Seed       uint64                       `json:"seed"`
-	Level      float64                      `json:"level"`
-	Compared   int                          `json:"comparisons"`
-	Agree      int                          `json:"agree"`
-	Rows       []analysis.BrookerComparison `json:"rows"`
-	Provenance Provenance                   `json:"provenance"`
+	Source     string                        `json:"source"`
+	Commit     string                        `json:"commit"`
+	Command    string                        `json:"his_command"`
+	Date       string                        `json:"his_date"`
+	HisRuns    [2]int                        `json:"his_seeds"`
+	Trials     int                           `json:"trials"`
+	Seed       uint64                        `json:"seed"`
+	Level      float64                       `json:"level"`
+	Compared   int                           `json:"comparisons"`
+	Agree      int                           `json:"agree"`
+	Rows       []reproduce.BrookerComparison `json:"rows"`
+	Provenance Provenance                    `json:"provenance"`
 }
 
 // brookerAgrees is a comparison's verdict by the t test.
@@ -239,7 +239,7 @@ func (r BrookerReproduction) CSV(w io.Writer) error {
 	for _, row := range r.Rows {
 		for _, m := range []struct {
 			name string
-			c    analysis.Compared
+			c    reproduce.Compared
 		}{{"load", row.Load}, {"success", row.Success}} {
 			lo, hi := "", ""
 			if m.c.CI95 != nil {

@@ -1,4 +1,4 @@
-package analysis
+package study
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -34,19 +35,19 @@ func TestCacheIsUncachedBytes(t *testing.T) {
 
 	uncached := make([][]byte, len(runs))
 	for i, r := range runs {
-		s, err := Simulate(WithCache(context.Background(), nil), r.sc, r.opt)
+		s, err := analysis.Simulate(analysis.WithCache(context.Background(), nil), r.sc, r.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		uncached[i], _ = json.Marshal(s)
 	}
-	c := NewCache()
-	ctx := WithCache(context.Background(), c)
+	c := analysis.NewCache()
+	ctx := analysis.WithCache(context.Background(), c)
 	order := []int{5, 0, 1, 0, 2, 3, 4, 2, 1, 5, 3, 4}
 	got := make([][]byte, len(order))
-	if err := EachPoint(ctx, len(order), 4, func(ctx context.Context, j int) error {
+	if err := analysis.EachPoint(ctx, len(order), 4, func(ctx context.Context, j int) error {
 		r := runs[order[j]]
-		s, err := Simulate(ctx, r.sc, r.opt)
+		s, err := analysis.Simulate(ctx, r.sc, r.opt)
 		got[j], _ = json.Marshal(s)
 		return err
 	}, nil); err != nil {
@@ -68,11 +69,11 @@ func TestCacheIsUncachedBytes(t *testing.T) {
 	tr2.Rate = 12
 	opt := montecarlo.Options{Trials: 20, Seed: 1}
 	for _, tr := range []model.Traffic{tr, tr2, tr} {
-		a, err := SimulateTraffic(ctx, sc, tr, control.Controls{}, opt)
+		a, err := analysis.SimulateTraffic(ctx, sc, tr, control.Controls{}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := SimulateTraffic(WithCache(context.Background(), nil), sc, tr, control.Controls{}, opt)
+		b, err := analysis.SimulateTraffic(analysis.WithCache(context.Background(), nil), sc, tr, control.Controls{}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,15 +88,15 @@ func TestCacheIsUncachedBytes(t *testing.T) {
 // A failed run is not kept: a cancelled context fails the run, and the
 // next ask plays it.
 func TestCacheDropsFailures(t *testing.T) {
-	c := NewCache()
-	ctx := WithCache(context.Background(), c)
+	c := analysis.NewCache()
+	ctx := analysis.WithCache(context.Background(), c)
 	dead, cancel := context.WithCancel(ctx)
 	cancel()
 	opt := montecarlo.Options{Trials: 10, Seed: 1}
-	if _, err := Simulate(dead, model.Default(), opt); err == nil {
+	if _, err := analysis.Simulate(dead, model.Default(), opt); err == nil {
 		t.Fatal("a cancelled run succeeded")
 	}
-	if _, err := Simulate(ctx, model.Default(), opt); err != nil {
+	if _, err := analysis.Simulate(ctx, model.Default(), opt); err != nil {
 		t.Fatalf("after a cancelled run: %v", err)
 	}
 	if _, misses := c.Stats(); misses != 2 {
@@ -114,16 +115,16 @@ func TestRunPairedPlaysOnce(t *testing.T) {
 	opt := montecarlo.Options{Trials: 60, Seed: 5, Workers: 2}
 	for _, kinds := range [][]policy.Kind{Jittered, {policy.Equal, policy.Full}} {
 		g := SensitivityGrid{Kinds: kinds, Bases: []float64{0.5, 2}, Caps: []float64{8, 64}, Trials: opt.Trials}
-		bare := WithCache(context.Background(), nil)
+		bare := analysis.WithCache(context.Background(), nil)
 		want, err := g.Run(bare, opt, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var wantDiff [][]Comparison
+		var wantDiff [][]analysis.Comparison
 		for _, base := range g.Bases {
-			var row []Comparison
+			var row []analysis.Comparison
 			for _, cap := range g.Caps {
-				c, err := Compare(bare, g.Scenario(policy.Full, base, cap), g.Scenario(policy.Decorrelated, base, cap), opt)
+				c, err := analysis.Compare(bare, g.Scenario(policy.Full, base, cap), g.Scenario(policy.Decorrelated, base, cap), opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -131,9 +132,9 @@ func TestRunPairedPlaysOnce(t *testing.T) {
 			}
 			wantDiff = append(wantDiff, row)
 		}
-		c := NewCache()
+		c := analysis.NewCache()
 		calls := 0
-		got, diff, err := g.RunPaired(WithCache(context.Background(), c), opt, func(done, total int) { calls = total })
+		got, diff, err := g.RunPaired(analysis.WithCache(context.Background(), c), opt, func(done, total int) { calls = total })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,9 +155,9 @@ func TestRunPairedPlaysOnce(t *testing.T) {
 			t.Errorf("kinds %v: %d runs played, progress over %d; want %d", kinds, misses, calls, plays)
 		}
 		// The paired policies' summaries are in the cache, kept by their play.
-		ctx := WithCache(context.Background(), c)
+		ctx := analysis.WithCache(context.Background(), c)
 		for _, k := range []policy.Kind{policy.Full, policy.Decorrelated} {
-			if _, err := Simulate(ctx, g.Scenario(k, g.Bases[0], g.Caps[0]), opt); err != nil {
+			if _, err := analysis.Simulate(ctx, g.Scenario(k, g.Bases[0], g.Caps[0]), opt); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -195,13 +196,13 @@ func TestCacheTapesAreUncachedBytes(t *testing.T) {
 		b, _ := json.Marshal([]any{r, maps})
 		return b
 	}
-	uncached := play(WithCache(context.Background(), nil))
-	c := NewCache()
-	cached := play(WithCache(context.Background(), c))
+	uncached := play(analysis.WithCache(context.Background(), nil))
+	c := analysis.NewCache()
+	cached := play(analysis.WithCache(context.Background(), c))
 	if string(cached) != string(uncached) {
 		t.Errorf("with tapes\n%s\nwithout\n%s", cached, uncached)
 	}
-	if c.tapes.Len() == 0 {
+	if c.TapesKept() == 0 {
 		t.Error("no tape was kept")
 	}
 }

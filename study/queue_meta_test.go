@@ -1,10 +1,12 @@
-package analysis
+package study
 
 import (
 	"context"
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
@@ -38,7 +40,7 @@ func TestQueueMetastableCellExactAndSimulated(t *testing.T) {
 		if c.recovers != (lo > 0.5) || c.recovers == (hi < 0.5) || (c.recovers && lo < 0.999) {
 			t.Errorf("%s: exact P(recovered within %d ticks) in [%.4g, %.4g]", c.ctl, tr.Ticks, lo, hi)
 		}
-		s, err := SimulateTraffic(context.Background(), sc, tr, c.ctl, montecarlo.Options{Trials: 4000, Seed: 1})
+		s, err := analysis.SimulateTraffic(context.Background(), sc, tr, c.ctl, montecarlo.Options{Trials: 4000, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +72,7 @@ func TestQueueMetastableCellSimulatedAtScale(t *testing.T) {
 		default:
 			continue
 		}
-		s, err := SimulateTraffic(context.Background(), v.Scenario, base, v.Controls, montecarlo.Options{Trials: 50, Seed: 1})
+		s, err := analysis.SimulateTraffic(context.Background(), v.Scenario, base, v.Controls, montecarlo.Options{Trials: 50, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +126,7 @@ func TestQueueMetastabilityMapIsTheFullTrials(t *testing.T) {
 			out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
 			tr := base
 			tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
-			s, err := SimulateTraffic(context.Background(), v.Scenario, tr, v.Controls, montecarlo.Options{Trials: 50, Seed: 1, Workers: 1})
+			s, err := analysis.SimulateTraffic(context.Background(), v.Scenario, tr, v.Controls, montecarlo.Options{Trials: 50, Seed: 1, Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,10 @@
-package analysis
+package study
 
 import (
 	"context"
 	"fmt"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
@@ -30,10 +32,10 @@ func (c MetastabilityCell) Recovers() bool { return c.Recovered.CI95[0] > 0.5 }
 
 // MetastabilityMap is a grid of cells for one policy and set of controls.
 type MetastabilityMap struct {
-	Scenario model.Scenario      `json:"scenario"`
-	Traffic  TrafficJSON         `json:"traffic"`
-	Controls ControlsJSON        `json:"controls"`
-	Cells    []MetastabilityCell `json:"cells"`
+	Scenario model.Scenario        `json:"scenario"`
+	Traffic  analysis.TrafficJSON  `json:"traffic"`
+	Controls analysis.ControlsJSON `json:"controls"`
+	Cells    []MetastabilityCell   `json:"cells"`
 }
 
 // StuckBelowCapacity counts the cells with λ < k that clearly do not
@@ -77,13 +79,13 @@ func MetastabilityScenario() (model.Scenario, model.Traffic) {
 // each load and outage length, opt.Trials trials of the base traffic with
 // that rate and outage, each played until it recovers (SimulateRecovery).
 func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl control.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
-	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
+	m := MetastabilityMap{Scenario: sc, Traffic: analysis.NewTrafficJSON(sc, base), Controls: analysis.NewControlsJSON(ctl)}
 	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
-	err := EachPoint(ctx, len(m.Cells), opt.Workers, func(ctx context.Context, i int) error {
+	err := analysis.EachPoint(ctx, len(m.Cells), opt.Workers, func(ctx context.Context, i int) error {
 		out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
 		tr := base
 		tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
-		s, err := SimulateRecovery(ctx, sc, tr, ctl, opt)
+		s, err := analysis.SimulateRecovery(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return fmt.Errorf("λ/k = %g, outage %d: %w", load, out, err)
 		}
@@ -99,9 +101,9 @@ func Metastability(ctx context.Context, sc model.Scenario, base model.Traffic, c
 // StuckCount is how many cells of a metastability map with λ < k clearly
 // do not recover (MetastabilityMap.StuckBelowCapacity), of how many.
 type StuckCount struct {
-	Controls ControlsJSON `json:"controls"`
-	Cells    int          `json:"cells"`
-	Stuck    int          `json:"stuck"`
+	Controls analysis.ControlsJSON `json:"controls"`
+	Cells    int                   `json:"cells"`
+	Stuck    int                   `json:"stuck"`
 }
 
 // StuckBelowCapacity is Metastability(ctx, sc, base, ctl, g,
@@ -114,7 +116,7 @@ func StuckBelowCapacity(ctx context.Context, sc model.Scenario, base model.Traff
 	n := len(g.Outages) * len(g.Loads)
 	stuck := make([]bool, n)
 	atMost, ok := stuckAtMost(opt.Trials)
-	err := EachPoint(ctx, n, opt.Workers, func(ctx context.Context, i int) error {
+	err := analysis.EachPoint(ctx, n, opt.Workers, func(ctx context.Context, i int) error {
 		out, load := g.Outages[i/len(g.Loads)], g.Loads[i%len(g.Loads)]
 		if load >= 1 {
 			return nil
@@ -123,8 +125,8 @@ func StuckBelowCapacity(ctx context.Context, sc model.Scenario, base model.Traff
 		tr.Rate, tr.OutageLength = load*float64(sc.Capacity), out
 		var err error
 		if !ok {
-			var s RecoverySummary
-			s, err = SimulateRecovery(ctx, sc, tr, ctl, opt)
+			var s analysis.RecoverySummary
+			s, err = analysis.SimulateRecovery(ctx, sc, tr, ctl, opt)
 			stuck[i] = MetastabilityCell{Recovered: s.Recovered}.Stuck()
 		} else {
 			stuck[i], err = stuckCell(ctx, sc, tr, ctl, atMost, opt)
@@ -134,7 +136,7 @@ func StuckBelowCapacity(ctx context.Context, sc model.Scenario, base model.Traff
 		}
 		return nil
 	}, nil)
-	c := StuckCount{Controls: controlsJSON(ctl), Cells: n}
+	c := StuckCount{Controls: analysis.NewControlsJSON(ctl), Cells: n}
 	for _, s := range stuck {
 		if s {
 			c.Stuck++
@@ -168,8 +170,8 @@ func stuckCell(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl con
 		AtMost int
 	}
 	w := montecarlo.OpenLoop{Traffic: tr, Controls: ctl}
-	return cachedWith(ctx, "stuck", sc, opt, question{w, atMost}, func() (bool, error) {
-		plan, err := montecarlo.NewPlan(sc, montecarlo.NewOpenLoopUntilDecided(w, atMost, opt.Trials), withTapes(ctx, opt))
+	return analysis.CachedWith(ctx, "stuck", sc, opt, question{w, atMost}, func() (bool, error) {
+		plan, err := montecarlo.NewPlan(sc, montecarlo.NewOpenLoopUntilDecided(w, atMost, opt.Trials), analysis.WithTapes(ctx, opt))
 		if err != nil {
 			return false, err
 		}
@@ -201,8 +203,8 @@ type RecoveryPoint struct {
 
 // RecoverySeries is recovery against load for one set of controls.
 type RecoverySeries struct {
-	Controls ControlsJSON    `json:"controls"`
-	Points   []RecoveryPoint `json:"points"`
+	Controls analysis.ControlsJSON `json:"controls"`
+	Points   []RecoveryPoint       `json:"points"`
 }
 
 // RecoveryVersusLoad measures, for each set of controls, the time to
@@ -210,13 +212,13 @@ type RecoverySeries struct {
 func RecoveryVersusLoad(ctx context.Context, sc model.Scenario, base model.Traffic, ctls []control.Controls, loads []float64, opt montecarlo.Options) ([]RecoverySeries, error) {
 	out := make([]RecoverySeries, len(ctls))
 	for i, ctl := range ctls {
-		out[i] = RecoverySeries{Controls: controlsJSON(ctl), Points: make([]RecoveryPoint, len(loads))}
+		out[i] = RecoverySeries{Controls: analysis.NewControlsJSON(ctl), Points: make([]RecoveryPoint, len(loads))}
 	}
-	err := EachPoint(ctx, len(ctls)*len(loads), opt.Workers, func(ctx context.Context, i int) error {
+	err := analysis.EachPoint(ctx, len(ctls)*len(loads), opt.Workers, func(ctx context.Context, i int) error {
 		ctl, load := ctls[i/len(loads)], loads[i%len(loads)]
 		tr := base
 		tr.Rate = load * float64(sc.Capacity)
-		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+		s, err := analysis.SimulateTraffic(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return fmt.Errorf("%s, λ/k = %g: %w", ctl, load, err)
 		}
@@ -264,7 +266,7 @@ func FirstWindowEffect(ctx context.Context, sc model.Scenario, windows []int, op
 	for _, w := range windows {
 		s := sc
 		s.FirstWindow = w
-		sum, err := Simulate(ctx, s, opt)
+		sum, err := analysis.Simulate(ctx, s, opt)
 		if err != nil {
 			return nil, fmt.Errorf("first window %d: %w", w, err)
 		}

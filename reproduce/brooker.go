@@ -1,4 +1,4 @@
-package analysis
+package reproduce
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
@@ -225,7 +227,7 @@ func (rec BrookerRecord) Reproduce(ctx context.Context, rows []BrookerRow, opt m
 		if err != nil {
 			return out, err
 		}
-		s, err := SimulateTraffic(ctx, sc, tr, ctl, opt)
+		s, err := analysis.SimulateTraffic(ctx, sc, tr, ctl, opt)
 		if err != nil {
 			return out, fmt.Errorf("%s %s p = %g: %w", r.Experiment, r.Name, r.FailureRate, err)
 		}

@@ -1,4 +1,4 @@
-package analysis
+package study
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -18,7 +19,7 @@ import (
 // each standard control, and on the queue server (whose engine plays every
 // tick).
 func TestSimulateRecoveryIsSimulateTrafficsRecovery(t *testing.T) {
-	ctx := WithCache(context.Background(), nil)
+	ctx := analysis.WithCache(context.Background(), nil)
 	sc, base := MetastabilityScenario()
 	base.Ticks, base.RejectCost = 800, 0.05
 	opt := montecarlo.Options{Trials: 12, Seed: 4}
@@ -43,11 +44,11 @@ func TestSimulateRecoveryIsSimulateTrafficsRecovery(t *testing.T) {
 	cells = append(cells, cell{qsc, qbase, control.Controls{}})
 	for _, c := range cells {
 		name := fmt.Sprintf("%s λ=%g outage %d %s", c.sc.Server, c.tr.Rate, c.tr.OutageLength, c.ctl)
-		full, err := SimulateTraffic(ctx, c.sc, c.tr, c.ctl, opt)
+		full, err := analysis.SimulateTraffic(ctx, c.sc, c.tr, c.ctl, opt)
 		if err != nil {
 			t.Fatal(name, err)
 		}
-		r, err := SimulateRecovery(ctx, c.sc, c.tr, c.ctl, opt)
+		r, err := analysis.SimulateRecovery(ctx, c.sc, c.tr, c.ctl, opt)
 		if err != nil {
 			t.Fatal(name, err)
 		}
@@ -55,7 +56,7 @@ func TestSimulateRecoveryIsSimulateTrafficsRecovery(t *testing.T) {
 		if full.RecoveryTicks != nil {
 			ticks = &full.RecoveryTicks.Estimate
 		}
-		want, _ := json.Marshal(RecoverySummary{Recovered: full.Recovered, RecoveryTicks: ticks})
+		want, _ := json.Marshal(analysis.RecoverySummary{Recovered: full.Recovered, RecoveryTicks: ticks})
 		got, _ := json.Marshal(r)
 		if string(got) != string(want) {
 			t.Errorf("%s: SimulateRecovery says %s, SimulateTraffic %s", name, got, want)
@@ -68,7 +69,7 @@ func TestSimulateRecoveryIsSimulateTrafficsRecovery(t *testing.T) {
 // whose cells recover, collapse or are undecided at 40 trials, and at a
 // budget of 12 trials too.
 func TestStuckBelowCapacityIsTheMapsCount(t *testing.T) {
-	ctx := WithCache(context.Background(), nil)
+	ctx := analysis.WithCache(context.Background(), nil)
 	sc, base := MetastabilityScenario()
 	base.Ticks, base.RejectCost = 800, 0.05
 	g := MapGrid{Loads: []float64{0.5, 0.7, 0.8, 0.9}, Outages: []int{25, 100, 200}}

@@ -1,7 +1,9 @@
-package analysis
+package reproduce
 
 import (
 	"context"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -65,14 +67,14 @@ func pub(mean, sd float64) stats.Published { return stats.Published{Mean: mean, 
 
 // SeedComparison is one row of the reproduction of the seed table.
 type SeedComparison struct {
-	Clients    int            `json:"clients"`
-	Policy     string         `json:"policy"`
-	Summary    Summary        `json:"-"`
-	Calls      Compared       `json:"calls"`
-	Completion Compared       `json:"completion"`
-	Censored   int            `json:"censored"`
-	Warnings   []string       `json:"warnings,omitempty"`
-	Scenario   model.Scenario `json:"scenario"`
+	Clients    int              `json:"clients"`
+	Policy     string           `json:"policy"`
+	Summary    analysis.Summary `json:"-"`
+	Calls      Compared         `json:"calls"`
+	Completion Compared         `json:"completion"`
+	Censored   int              `json:"censored"`
+	Warnings   []string         `json:"warnings,omitempty"`
+	Scenario   model.Scenario   `json:"scenario"`
 }
 
 // Agrees reports whether herd agrees with the article on both calls and
@@ -98,7 +100,7 @@ func ReproduceSeed(ctx context.Context, opt montecarlo.Options, progress func(do
 	var rows []SeedComparison
 	for i, r := range seedTable {
 		sc := SeedScenario(r.clients, r.policy)
-		s, err := Simulate(ctx, sc, opt)
+		s, err := analysis.Simulate(ctx, sc, opt)
 		if err != nil {
 			return nil, err
 		}

@@ -1,9 +1,11 @@
-package analysis
+package study
 
 import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -43,7 +45,7 @@ func TestRunningQuantiles(t *testing.T) {
 		t.Fatalf("checkpoints %v, want sorted without repeats [20 100 500]", conv.Paths[0].Trials)
 	}
 	opt.Trials = 500
-	s, err := Simulate(context.Background(), sc, opt)
+	s, err := analysis.Simulate(context.Background(), sc, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestSimulateEach(t *testing.T) {
 	}
 	var calls []int
 	opt := montecarlo.Options{Trials: 50, Seed: 3}
-	sums, err := SimulateEach(context.Background(), scs, opt, func(done, total int) { calls = append(calls, done*10+total) })
+	sums, err := analysis.SimulateEach(context.Background(), scs, opt, func(done, total int) { calls = append(calls, done*10+total) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +107,7 @@ func TestSimulateEach(t *testing.T) {
 		t.Errorf("progress calls %v, want (1 of 2), (2 of 2)", calls)
 	}
 	for i, sc := range scs {
-		one, err := Simulate(context.Background(), sc, opt)
+		one, err := analysis.Simulate(context.Background(), sc, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +117,7 @@ func TestSimulateEach(t *testing.T) {
 	}
 	bad := scs[0]
 	bad.Capacity = 0
-	if _, err := SimulateEach(context.Background(), []model.Scenario{scs[0], bad}, opt, nil); err == nil {
+	if _, err := analysis.SimulateEach(context.Background(), []model.Scenario{scs[0], bad}, opt, nil); err == nil {
 		t.Error("an invalid scenario was accepted")
 	}
 }

@@ -1,9 +1,11 @@
-package analysis
+package reproduce
 
 import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/montecarlo"
@@ -96,7 +98,7 @@ func checkBrooker(t *testing.T, rec BrookerRecord, rows []BrookerRow) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := SimulateTraffic(ctx, sc, tr, control.Controls{Bucket: control.DefaultBucket(control.BrookerBucket)}, opt)
+		s, err := analysis.SimulateTraffic(ctx, sc, tr, control.Controls{Bucket: control.DefaultBucket(control.BrookerBucket)}, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

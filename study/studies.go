@@ -1,4 +1,4 @@
-package analysis
+package study
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -57,7 +59,7 @@ func (s LoadSweep) Scenario(k, load int, kind policy.Kind) model.Scenario {
 // Capacities[i] at load Loads[j]. The points play as one batch
 // (SimulateEach), so that the cores stay busy from one capacity and
 // policy to the next. progress, if set, is called after each point.
-func (s LoadSweep) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at []map[policy.Kind][]Summary, err error) {
+func (s LoadSweep) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at []map[policy.Kind][]analysis.Summary, err error) {
 	var scs []model.Scenario
 	for _, k := range s.Capacities {
 		for _, kind := range s.Kinds {
@@ -66,12 +68,12 @@ func (s LoadSweep) Run(ctx context.Context, opt montecarlo.Options, progress fun
 			}
 		}
 	}
-	sums, err := SimulateEach(ctx, scs, opt, progress)
+	sums, err := analysis.SimulateEach(ctx, scs, opt, progress)
 	if err != nil {
 		return nil, err
 	}
 	for range s.Capacities {
-		byKind := map[policy.Kind][]Summary{}
+		byKind := map[policy.Kind][]analysis.Summary{}
 		for _, kind := range s.Kinds {
 			byKind[kind], sums = sums[:len(s.Loads)], sums[len(s.Loads):]
 		}
@@ -110,7 +112,7 @@ func (g SensitivityGrid) Scenario(kind policy.Kind, base, cap float64) model.Sce
 // Run simulates every point with opt, as one batch (SimulateEach);
 // at[kind][b][c] is base Bases[b] and cap Caps[c]. progress, if set, is
 // called after each point.
-func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (map[policy.Kind][][]Summary, error) {
+func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (map[policy.Kind][][]analysis.Summary, error) {
 	var scs []model.Scenario
 	for _, kind := range g.Kinds {
 		for _, base := range g.Bases {
@@ -119,11 +121,11 @@ func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progre
 			}
 		}
 	}
-	sums, err := SimulateEach(ctx, scs, opt, progress)
+	sums, err := analysis.SimulateEach(ctx, scs, opt, progress)
 	if err != nil {
 		return nil, err
 	}
-	at := map[policy.Kind][][]Summary{}
+	at := map[policy.Kind][][]analysis.Summary{}
 	for _, kind := range g.Kinds {
 		for range g.Bases {
 			at[kind] = append(at[kind], sums[:len(g.Caps)])
@@ -139,7 +141,7 @@ func (g SensitivityGrid) Run(ctx context.Context, opt montecarlo.Options, progre
 // diff[b][c] is base Bases[b], cap Caps[c]. Each point is played once (and
 // Full and Decorrelated once each on the grid if Kinds lacks them);
 // progress, if set, is called after each.
-func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at map[policy.Kind][][]Summary, diff [][]Comparison, err error) {
+func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, progress func(done, total int)) (at map[policy.Kind][][]analysis.Summary, diff [][]analysis.Comparison, err error) {
 	type point struct {
 		kind    policy.Kind
 		b, c    int
@@ -163,22 +165,22 @@ func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, 
 			}
 		}
 	}
-	sums := make([]Summary, len(pts))
-	outs := map[policy.Kind][][][]Outcome{}
+	sums := make([]analysis.Summary, len(pts))
+	outs := map[policy.Kind][][][]analysis.Outcome{}
 	for kind := range paired {
-		outs[kind] = make([][][]Outcome, len(g.Bases))
+		outs[kind] = make([][][]analysis.Outcome, len(g.Bases))
 		for b := range g.Bases {
-			outs[kind][b] = make([][]Outcome, len(g.Caps))
+			outs[kind][b] = make([][]analysis.Outcome, len(g.Caps))
 		}
 	}
-	err = EachPoint(ctx, len(pts), opt.Workers, func(ctx context.Context, i int) error {
+	err = analysis.EachPoint(ctx, len(pts), opt.Workers, func(ctx context.Context, i int) error {
 		p := pts[i]
 		sc := g.Scenario(p.kind, g.Bases[p.b], g.Caps[p.c])
 		var err error
 		if paired[p.kind] {
-			sums[i], outs[p.kind][p.b][p.c], err = SimulateOutcomes(ctx, sc, opt)
+			sums[i], outs[p.kind][p.b][p.c], err = analysis.SimulateOutcomes(ctx, sc, opt)
 		} else {
-			sums[i], err = Simulate(ctx, sc, opt)
+			sums[i], err = analysis.Simulate(ctx, sc, opt)
 		}
 		return err
 	}, func(done int) {
@@ -189,20 +191,20 @@ func (g SensitivityGrid) RunPaired(ctx context.Context, opt montecarlo.Options, 
 	if err != nil {
 		return nil, nil, err
 	}
-	at = map[policy.Kind][][]Summary{}
+	at = map[policy.Kind][][]analysis.Summary{}
 	for i, p := range pts {
 		if !p.summary {
 			continue
 		}
 		if p.c == 0 {
-			at[p.kind] = append(at[p.kind], make([]Summary, len(g.Caps)))
+			at[p.kind] = append(at[p.kind], make([]analysis.Summary, len(g.Caps)))
 		}
 		at[p.kind][p.b][p.c] = sums[i]
 	}
-	diff = make([][]Comparison, len(g.Bases))
+	diff = make([][]analysis.Comparison, len(g.Bases))
 	for b, base := range g.Bases {
 		for c, cap := range g.Caps {
-			diff[b] = append(diff[b], CompareOutcomes(g.Scenario(policy.Full, base, cap), g.Scenario(policy.Decorrelated, base, cap),
+			diff[b] = append(diff[b], analysis.CompareOutcomes(g.Scenario(policy.Full, base, cap), g.Scenario(policy.Decorrelated, base, cap),
 				outs[policy.Full][b][c], outs[policy.Decorrelated][b][c]))
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build long
 
-package analysis
+package reproduce
 
 import "testing"
 

@@ -1,7 +1,9 @@
-package analysis
+package reproduce
 
 import (
 	"context"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -16,12 +18,12 @@ const AWSSource = "https://aws.amazon.com/blogs/architecture/exponential-backoff
 // AWSRow is one point of the blog's figures: mean calls (writes) and mean
 // completion time, in ms, over the trials of one client count and policy.
 type AWSRow struct {
-	Clients    int            `json:"clients"`
-	Policy     string         `json:"policy"`
-	Calls      stats.Estimate `json:"calls"`
-	Completion Distribution   `json:"completion"`
-	Censored   int            `json:"censored"`
-	Scenario   model.Scenario `json:"scenario"`
+	Clients    int                   `json:"clients"`
+	Policy     string                `json:"policy"`
+	Calls      stats.Estimate        `json:"calls"`
+	Completion analysis.Distribution `json:"completion"`
+	Censored   int                   `json:"censored"`
+	Scenario   model.Scenario        `json:"scenario"`
 }
 
 // ReproduceAWS reruns the blog's simulation — model.AWSScenario for every
@@ -33,7 +35,7 @@ func ReproduceAWS(ctx context.Context, clients []int, kinds []policy.Kind, opt m
 	for _, n := range clients {
 		for _, k := range kinds {
 			sc := model.AWSScenario(n, k)
-			s, err := Simulate(ctx, sc, opt)
+			s, err := analysis.Simulate(ctx, sc, opt)
 			if err != nil {
 				return nil, err
 			}

@@ -1,8 +1,10 @@
-package analysis
+package study
 
 import (
 	"context"
 	"fmt"
+
+	"github.com/herdlab/herd/analysis"
 
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
@@ -67,9 +69,9 @@ func QueueVariants(sc model.Scenario) []QueueVariant {
 // which the outage's length does not change, are played once for all of
 // them.
 func QueueMetastability(ctx context.Context, sc model.Scenario, base model.Traffic, ctl control.Controls, g MapGrid, opt montecarlo.Options) (MetastabilityMap, error) {
-	m := MetastabilityMap{Scenario: sc, Traffic: trafficJSON(sc, base), Controls: controlsJSON(ctl)}
+	m := MetastabilityMap{Scenario: sc, Traffic: analysis.NewTrafficJSON(sc, base), Controls: analysis.NewControlsJSON(ctl)}
 	m.Cells = make([]MetastabilityCell, len(g.Outages)*len(g.Loads))
-	err := EachPoint(ctx, len(g.Loads), opt.Workers, func(ctx context.Context, i int) error {
+	err := analysis.EachPoint(ctx, len(g.Loads), opt.Workers, func(ctx context.Context, i int) error {
 		load := g.Loads[i]
 		tr := base
 		tr.Rate = load * float64(sc.Capacity)
@@ -90,9 +92,9 @@ func QueueMetastability(ctx context.Context, sc model.Scenario, base model.Traff
 
 // recoveryByOutage is SimulateRecovery of the traffic with each of the
 // outage lengths, from one run.
-func recoveryByOutage(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl control.Controls, outages []int, opt montecarlo.Options) ([]RecoverySummary, error) {
+func recoveryByOutage(ctx context.Context, sc model.Scenario, tr model.Traffic, ctl control.Controls, outages []int, opt montecarlo.Options) ([]analysis.RecoverySummary, error) {
 	w := montecarlo.OpenLoopOutages{OpenLoopToRecovery: montecarlo.OpenLoopToRecovery{OpenLoop: montecarlo.OpenLoop{Traffic: tr, Controls: ctl}}, Outages: outages}
-	return cachedWith(ctx, "recovery-by-outage", sc, opt, w, func() ([]RecoverySummary, error) {
+	return analysis.CachedWith(ctx, "recovery-by-outage", sc, opt, w, func() ([]analysis.RecoverySummary, error) {
 		plan, err := montecarlo.NewPlan(sc, w, opt)
 		if err != nil {
 			return nil, err
@@ -111,7 +113,7 @@ func recoveryByOutage(ctx context.Context, sc model.Scenario, tr model.Traffic, 
 		if err != nil {
 			return nil, err
 		}
-		out := make([]RecoverySummary, len(outages))
+		out := make([]analysis.RecoverySummary, len(outages))
 		for j := range out {
 			out[j].Recovered = stats.NewShare(recovered[j], opt.Trials)
 			if recovered[j] > 0 {

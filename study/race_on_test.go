@@ -1,0 +1,8 @@
+//go:build race
+
+package study
+
+// raceDetector is set by the race build (go test -race): the statistical
+// suites that grow under the long tag then keep their default size, since
+// the detector slows the engines about tenfold (see longSuite).
+const raceDetector = true
