@@ -145,3 +145,27 @@ func (o PolicyOutcome) CompletionCDF() (at, share []float64) {
 	}
 	return at, share
 }
+
+// ArrivalRateBins is at most how many points an arrival-rate curve has:
+// ticks are pooled into bins of equal length beyond it.
+const ArrivalRateBins = 400
+
+// ArrivalRate is the policy's mean arrivals per tick after the first wave
+// (every client within the first window, which would dwarf the retries),
+// pooled into at most bins bins of equal length, each at its middle tick.
+// It is empty when every trial was censored (only finished trials record
+// their arrivals).
+func (o PolicyOutcome) ArrivalRate(bins int) (at, perTick []float64) {
+	arr := o.Summary.Arrivals
+	first := o.Summary.Scenario.FirstWindow
+	bin := max(1, (len(arr)-first+bins-1)/bins)
+	for start := first; start < len(arr); start += bin {
+		end := min(start+bin, len(arr))
+		sum := 0.0
+		for _, e := range arr[start:end] {
+			sum += e.Mean
+		}
+		at, perTick = append(at, float64(start+end)/2), append(perTick, sum/float64(end-start))
+	}
+	return at, perTick
+}

@@ -26,10 +26,6 @@ var serviceStyles = []policyStyle{
 
 func serviceStyle(i int) policyStyle { return serviceStyles[i%len(serviceStyles)] }
 
-// serviceBins is at most how many points a policy's arrivals curve has:
-// ticks are pooled into bins of equal length beyond it.
-const serviceBins = 400
-
 // ServiceComparison draws a comparison of policies on one service: the
 // mean arrival rate over time against the server's capacity, and the
 // distribution of completion (share of trials finished by each time), one
@@ -55,26 +51,17 @@ func ServiceComparison(c analysis.ServiceComparison, unit string, perTick float6
 	var keys []Key
 	for i, o := range c.Policies {
 		sty := serviceStyle(i)
-		arr := o.Summary.Arrivals
-		if len(arr) == 0 { // only finished trials have arrivals to show
+		if len(o.Summary.Arrivals) == 0 { // only finished trials have arrivals to show
 			keys = append(keys, Key{o.Label + " (every trial censored)", []plot.Thumbnailer{&plotter.Line{LineStyle: solid(sty.color)}}})
 			continue
 		}
-		// The first wave (every client within the first window) would
-		// dwarf the retries: the curve starts after it.
-		first := o.Summary.Scenario.FirstWindow
-		bin := max(1, (len(arr)-first+serviceBins-1)/serviceBins)
 		var pts []point
-		for start := first; start < len(arr); start += bin {
-			end := min(start+bin, len(arr))
-			sum := 0.0
-			for _, e := range arr[start:end] {
-				sum += e.Mean
-			}
+		at, perTickRate := o.ArrivalRate(analysis.ArrivalRateBins)
+		for j := range at {
 			// Mean arrivals per tick over the bin, as a rate per second,
 			// at the bin's middle.
-			r := sum / float64(end-start) / perTick * perSecond
-			x := (float64(start+end) / 2) * perTick
+			r := perTickRate[j] / perTick * perSecond
+			x := at[j] * perTick
 			xs.add(x)
 			if r > 0 { // a log axis: the quiet end is left out
 				pts = append(pts, point{x, r, r, r})

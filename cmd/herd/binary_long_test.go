@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/herdlab/herd/internal/render"
 )
 
 // citedCommands are the commands whose results people copy into reviews,
@@ -136,7 +138,7 @@ func checkCited(t *testing.T, bin, dir, head string, modified bool) {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("herd compare: %v\n%s", err, b)
 	}
-	for file, format := range map[string]string{compareFiles.report: "markdown", compareFiles.data: "json", compareFiles.svg: "svg"} {
+	for file, format := range map[string]string{render.CompareFiles.Report: "markdown", render.CompareFiles.Data: "json", render.CompareFiles.SVG: "svg"} {
 		b, err := os.ReadFile(filepath.Join(out, file))
 		if err != nil {
 			t.Fatal(err)

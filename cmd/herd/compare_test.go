@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/herdlab/herd/internal/render"
-	"github.com/herdlab/herd/policy"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/policy"
 )
 
 // --policy lists the policies; --policies gives each its parameters, a
@@ -88,7 +89,7 @@ func TestCompareWritesDirectory(t *testing.T) {
 			t.Fatalf("exit %d: %s%s", code, out, errs)
 		}
 		files := map[string][]byte{}
-		for _, f := range []string{compareFiles.report, compareFiles.svg, compareFiles.png, compareFiles.data} {
+		for _, f := range []string{render.CompareFiles.Report, render.CompareFiles.SVG, render.CompareFiles.PNG, render.CompareFiles.Data} {
 			b, err := os.ReadFile(filepath.Join(dir, f))
 			if err != nil || len(b) == 0 {
 				t.Fatalf("%s: %v", f, err)
@@ -105,9 +106,9 @@ func TestCompareWritesDirectory(t *testing.T) {
 			}
 		}
 	}
-	report := string(first[compareFiles.report])
-	checkGolden(t, "compare.report", first[compareFiles.report])
-	checkGolden(t, "compare.figure.svg", first[compareFiles.svg])
+	report := string(first[render.CompareFiles.Report])
+	checkGolden(t, "compare.report", first[render.CompareFiles.Report])
+	checkGolden(t, "compare.figure.svg", first[render.CompareFiles.SVG])
 	var doc struct {
 		Pairs []struct {
 			A, B       string
@@ -119,7 +120,7 @@ func TestCompareWritesDirectory(t *testing.T) {
 		} `json:"pairs"`
 		Provenance render.Provenance `json:"provenance"`
 	}
-	if err := json.Unmarshal(first[compareFiles.data], &doc); err != nil {
+	if err := json.Unmarshal(first[render.CompareFiles.Data], &doc); err != nil {
 		t.Fatal(err)
 	}
 	if len(doc.Pairs) != 3 || !strings.Contains(doc.Provenance.Cite, testBuild().Revision) {

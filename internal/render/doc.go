@@ -28,7 +28,7 @@
 // writes itself as a table, and as markdown and CSV where the command
 // offers them (Simulation, TrafficSimulation, Audit, Validation,
 // SeedReproduction, AWSReproduction, BrookerReproduction, ClaimsReport,
-// DelayLaws, PresetList). The writers only arrange and spell what the
+// DelayLaws, PresetList, CompareReport). The writers only arrange and spell what the
 // library computed: cmd/herd parses the flags, calls the library and
 // hands the result to its writer.
 package render

@@ -1,0 +1,121 @@
+package model
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// PolicyEntry is one policy of a comparison: its label, if given, and its
+// fields in the order given, spelled as the scenario flags.
+type PolicyEntry struct {
+	Label  string
+	Fields [][2]string
+}
+
+// PolicyFields are the fields a policy of a comparison may set.
+var PolicyFields = []string{"policy", "base", "cap", "fixed-delay", "retries", "max-elapsed"}
+
+// ReadPolicies reads a policies file: a list under "policies:" of
+// policies, each a map of its fields (PolicyFields) and an optional label.
+func ReadPolicies(path string) ([]PolicyEntry, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--policies: %w", err)
+	}
+	var doc struct {
+		Policies []yaml.Node `yaml:"policies"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("--policies %s: %w", path, err)
+	}
+	var out []PolicyEntry
+	for i, n := range doc.Policies {
+		if n.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("--policies %s: policy %d must be a map of fields (policy, base, cap, fixed-delay, retries, max-elapsed, label)", path, i+1)
+		}
+		var e PolicyEntry
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			key, val := n.Content[j].Value, n.Content[j+1].Value
+			switch {
+			case key == "label":
+				e.Label = val
+			case slices.Contains(PolicyFields, key):
+				e.Fields = append(e.Fields, [2]string{key, val})
+			default:
+				return nil, fmt.Errorf("--policies %s: policy %d: %q is not a policy field (fields: %s, label)", path, i+1, key, strings.Join(PolicyFields, ", "))
+			}
+		}
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--policies %s: no policies listed (want a list under \"policies:\")", path)
+	}
+	return out, nil
+}
+
+// ComparedScenarios is the service of spec under each policy of entries,
+// with each policy's label: the one given, or its name and the fields it
+// sets. A delay given as a duration (base: 20ms) is converted to ticks of
+// the spec's tick. A comparison needs two or more policies with distinct
+// labels, on a server with ticks.
+func ComparedScenarios(spec Spec, entries []PolicyEntry) ([]string, []Scenario, error) {
+	if len(entries) < 2 {
+		return nil, nil, fmt.Errorf("--policy must list two or more policies to compare, got %d", len(entries))
+	}
+	sc0, err := spec.Scenario()
+	if err != nil {
+		return nil, nil, err
+	}
+	tick := sc0.Policy.TickLength()
+	var labels []string
+	var scs []Scenario
+	for _, e := range entries {
+		s := spec
+		var params []string
+		name := ""
+		for _, kv := range e.Fields {
+			field, text := kv[0], kv[1]
+			if field == "base" || field == "cap" || field == "fixed-delay" {
+				if d, err := time.ParseDuration(text); err == nil && strings.TrimLeft(text, "0123456789.") != "" {
+					text = strconv.FormatFloat(float64(d)/float64(tick), 'g', -1, 64)
+				}
+			}
+			if s, err = s.With(field, text); err != nil {
+				return nil, nil, err
+			}
+			if field == "policy" {
+				name = text
+			} else {
+				params = append(params, field+" "+kv[1])
+			}
+		}
+		if name == "" {
+			return nil, nil, fmt.Errorf("--policies: every policy needs a policy: name")
+		}
+		sc, err := s.Scenario()
+		if err != nil {
+			return nil, nil, fmt.Errorf("policy %s: %w", name, err)
+		}
+		label := e.Label
+		if label == "" {
+			label = name
+			if len(params) > 0 {
+				label += " (" + strings.Join(params, ", ") + ")"
+			}
+		}
+		if slices.Contains(labels, label) {
+			return nil, nil, fmt.Errorf("policy %q is listed twice; give each its own label", label)
+		}
+		labels, scs = append(labels, label), append(scs, sc)
+	}
+	if sc0.Continuous() {
+		return nil, nil, fmt.Errorf("--server occ has no ticks; compare policies on the capacity or collision server")
+	}
+	return labels, scs, nil
+}
