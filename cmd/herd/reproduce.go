@@ -25,25 +25,29 @@ func newCmdReproduce(f *factory) *cobra.Command {
 	return c
 }
 
-// reproduceSeedOptions are what herd reproduce seed's flags said.
-type reproduceSeedOptions struct{ runOutput }
+// reproduceOptions are what a reproduction's flags said.
+type reproduceOptions struct{ runOutput }
 
-func newCmdReproduceSeed(f *factory, runF func(*reproduceSeedOptions) error) *cobra.Command {
-	opts := &reproduceSeedOptions{runOutput{IO: f.IO}}
+// experiment is one published experiment as a command: its words, its
+// default trials, whether it writes markdown, and its run, which reports
+// progress in units of what and returns the result to write.
+type experiment struct {
+	use, short, long, example string
+	trials                    int
+	markdown                  bool
+	run                       func(opts *reproduceOptions, progress func(what string, total int) func(done, total int)) (document, error)
+}
+
+func newCmdExperiment(f *factory, e experiment, runF func(*reproduceOptions) error) *cobra.Command {
+	opts := &reproduceOptions{runOutput{IO: f.IO}}
 	var run runFlags
-	out := outputFlags{markdown: true}
+	out := outputFlags{markdown: e.markdown}
 	c := &cobra.Command{
-		Use:   "seed",
-		Short: "The seed article's table (N = 50, 100, 200; k = 10) beside herd's estimates",
-		Long: `seed reruns the table of section 5.2 of the seed article
-(` + reproduce.SeedSource + `): N = 50, 100, 200 clients, capacity
-k = 10, base 1, cap 32, fixed delay 2, for fixed, expo, full, equal and
-decorrelated. It prints herd's mean and 95% interval for calls and completion
-beside the article's mean ± sd over 30 trials, and whether the two agree by a
-two-sided z test at 99.9% on the difference of means (standard error
-√(SE_herd² + (sd/√30)²); rows without variance must match exactly).
---trials 30 mimics the article's own budget.`,
-		Args: cobra.NoArgs,
+		Use:     e.use,
+		Short:   e.short,
+		Long:    e.long,
+		Example: e.example,
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := opts.resolve(c, f, &run, &out); err != nil {
 				return err
@@ -51,32 +55,138 @@ two-sided z test at 99.9% on the difference of means (standard error
 			if runF != nil {
 				return runF(opts)
 			}
-			return reproduceSeedRun(opts)
+			var bar *progress
+			res, err := e.run(opts, func(what string, total int) func(done, total int) {
+				bar = newProgress(opts.IO, what, total)
+				return func(done, _ int) { bar.set(done) }
+			})
+			bar.finish()
+			if err != nil {
+				return err
+			}
+			return opts.Output.writeResult(opts.IO, res)
 		},
 	}
-	run.register(c, 10000)
+	run.register(c, e.trials)
 	out.register(c)
 	return c
 }
 
-func reproduceSeedRun(opts *reproduceSeedOptions) error {
-	opt := opts.Run
-	bar := newProgress(opts.IO, "scenarios", reproduce.SeedRows())
-	rows, err := reproduce.ReproduceSeed(opts.Ctx, opt, func(done, _ int) { bar.set(done) })
-	bar.finish()
-	if err != nil {
-		return err
-	}
-	var scs []model.Scenario
-	for _, r := range rows {
-		scs = append(scs, r.Scenario)
-	}
-	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, engines(opt.Use, scs...))
-	res := render.SeedReproduction{Source: reproduce.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: opts.Output.Cite}
-	for _, r := range rows {
-		if r.Agrees() {
-			res.Agree++
-		}
-	}
-	return opts.Output.writeResult(opts.IO, res)
+// citeRun adds the run over scs (seed, trials, engines) to the cite line
+// the result is written with, and returns it.
+func (o *reproduceOptions) citeRun(scs []model.Scenario) render.Provenance {
+	o.Output.Cite = o.Output.Cite.WithRun(o.Run.Seed, o.Run.Trials, engines(o.Run.Use, scs...))
+	return o.Output.Cite
+}
+
+func newCmdReproduceSeed(f *factory, runF func(*reproduceOptions) error) *cobra.Command {
+	return newCmdExperiment(f, experiment{
+		use:   "seed",
+		short: "The seed article's table (N = 50, 100, 200; k = 10) beside herd's estimates",
+		long: `seed reruns the table of section 5.2 of the seed article
+(` + reproduce.SeedSource + `): N = 50, 100, 200 clients, capacity
+k = 10, base 1, cap 32, fixed delay 2, for fixed, expo, full, equal and
+decorrelated. It prints herd's mean and 95% interval for calls and completion
+beside the article's mean ± sd over 30 trials, and whether the two agree by a
+two-sided z test at 99.9% on the difference of means (standard error
+√(SE_herd² + (sd/√30)²); rows without variance must match exactly).
+--trials 30 mimics the article's own budget.`,
+		trials:   10000,
+		markdown: true,
+		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (document, error) {
+			opt := opts.Run
+			rows, err := reproduce.ReproduceSeed(opts.Ctx, opt, progress("scenarios", reproduce.SeedRows()))
+			if err != nil {
+				return nil, err
+			}
+			var scs []model.Scenario
+			for _, r := range rows {
+				scs = append(scs, r.Scenario)
+			}
+			res := render.SeedReproduction{Source: reproduce.SeedSource, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: opts.citeRun(scs)}
+			for _, r := range rows {
+				if r.Agrees() {
+					res.Agree++
+				}
+			}
+			return res, nil
+		},
+	}, runF)
+}
+
+func newCmdReproduceAWS(f *factory, runF func(*reproduceOptions) error) *cobra.Command {
+	return newCmdExperiment(f, experiment{
+		use:   "aws",
+		short: "The AWS blog's OCC simulation (N = 10…190 × 5 policies) with 95% CIs",
+		long: `aws reruns the simulation of the AWS Architecture Blog post "Exponential
+Backoff And Jitter" (` + reproduce.AWSSource + `):
+N = 10, 20, …, 190 clients update one row under optimistic concurrency
+control, every network hop taking |Normal(10, 2)| ms, with the policies none,
+expo, full, equal and decorrelated (base 5 ms, cap 2000 ms). It prints the
+mean calls (writes) and the mean completion time in ms (when the last
+winning write's response arrives), each with its 95% Student-t interval.
+The defaults mirror the blog's own run: 100 trials per point.`,
+		example: `  herd reproduce aws
+  herd reproduce aws --trials 10000 --format json --out aws.json`,
+		trials:   100,
+		markdown: true,
+		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (document, error) {
+			opt := opts.Run
+			clients, kinds := model.AWSClients(), model.AWSKinds()
+			rows, err := reproduce.ReproduceAWS(opts.Ctx, clients, kinds, opt, progress("scenarios", len(clients)*len(kinds)))
+			if err != nil {
+				return nil, err
+			}
+			var scs []model.Scenario
+			for _, r := range rows {
+				scs = append(scs, r.Scenario)
+			}
+			return render.AWSReproduction{Source: reproduce.AWSSource, Trials: opt.Trials, Seed: opt.Seed, Unit: "ms", Rows: rows, Provenance: opts.citeRun(scs)}, nil
+		},
+	}, runF)
+}
+
+func newCmdReproduceBrooker(f *factory, runF func(*reproduceOptions) error) *cobra.Command {
+	return newCmdExperiment(f, experiment{
+		use:   "brooker",
+		short: "Brooker's retry_sim experiments (no retries, 3 retries, his bucket and breaker, client counts) beside his simulator's values",
+		long: `brooker reruns the experiments of Marc Brooker's retry simulator
+(` + reproduce.BrookerSource + `), the source of the numbers
+in his posts "Fixing retries with token buckets and circuit breakers" and
+"What is Backoff For?" (2022): load (calls per new request) and success rate
+against the server's failure rate p for no retries, three retries, his token
+bucket and his circuit breaker (100 clients at 10 requests per second for
+10 s), the same bucket and breaker with 10, 100 and 1,000 clients sharing 100
+requests per second, and three retries and the bucket with and without a
+retry backoff of 0.1 s.
+
+herd plays each row on the flaky server (--server flaky), his clients as its
+open loop in ticks of 10 ms, each client's first request at its start
+(--start-cohort) and the trial drained at its end (--drain), with his
+strategies as herd's controls: --max-attempts 1 and 4, --bucket brooker-sim,
+--breaker --breaker-kind brooker-sim with --max-attempts 4. It prints herd's
+mean and 95% interval beside his simulator's mean ± sd over its recorded runs
+(his code run outside herd with seeds 1…20; the commit, command and date are
+in the JSON), and whether the two agree by a two-sample t test with the
+pooled variance (under the null hypothesis both simulators draw from one law;
+some of his rows have no variance only because a rare retry did not happen in
+his runs) at a Bonferroni level over every comparison. Values his posts print
+are shown where a row has one.`,
+		example: `  herd reproduce brooker
+  herd reproduce brooker --trials 1000 --format json --out brooker.json`,
+		trials: 200,
+		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (document, error) {
+			opt := opts.Run
+			rec, err := reproduce.Brooker()
+			if err != nil {
+				return nil, err
+			}
+			r, err := reproduce.ReproduceBrooker(opts.Ctx, opt, progress("rows", len(rec.Reproduced())))
+			if err != nil {
+				return nil, err
+			}
+			return render.BrookerReproduction{Source: rec.Source, Commit: rec.Commit, Command: rec.Command, Date: rec.Date, HisRuns: rec.Seeds,
+				Trials: opt.Trials, Seed: opt.Seed, Level: r.Level, Compared: r.Comparisons, Agree: r.Agree, Rows: r.Rows, Provenance: opts.Output.Cite}, nil
+		},
+	}, runF)
 }
