@@ -7,8 +7,8 @@ all: vet test build
 # The revision every output's cite line names. go build stamps it itself in
 # a clone; STAMP gives it where go build cannot (a git worktree, or
 # GOFLAGS=-buildvcs=false), and the binary prefers go build's own stamp.
-STAMP = -X main.stampRevision=$(shell git rev-parse HEAD 2>/dev/null) \
-	-X main.stampModified=$(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
+STAMP = -X github.com/herdlab/herd/internal/buildinfo.stampRevision=$(shell git rev-parse HEAD 2>/dev/null) \
+	-X github.com/herdlab/herd/internal/buildinfo.stampModified=$(shell test -z "$$(git status --porcelain 2>/dev/null)" && echo false || echo true)
 
 build:
 	$(GO) build -buildvcs=auto -ldflags "$(STAMP)" -o bin/herd ./cmd/herd

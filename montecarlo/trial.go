@@ -3,6 +3,7 @@ package montecarlo
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -325,4 +326,20 @@ func classLaws(p policy.Policy) []policy.Law {
 		laws[n] = p.Law(n, p.Start())
 	}
 	return laws
+}
+
+// Engines names the engines that play scs when want is asked for, each
+// once, in the order they first play.
+func Engines(want EngineName, scs ...model.Scenario) string {
+	var names []string
+	for _, sc := range scs {
+		c, err := Choose(sc, want)
+		if err != nil {
+			continue
+		}
+		if n := string(c.Engine); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return strings.Join(names, ", ")
 }

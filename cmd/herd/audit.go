@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/study"
 	"github.com/spf13/cobra"
 )
@@ -69,8 +70,8 @@ ignored.`,
 func auditRun(opts *auditOptions) error {
 	sc := opts.Scenario
 	bar := newProgress(opts.IO, "policies", len(study.AuditPolicies(sc)))
-	a, err := study.RunAudit(opts.Ctx, sc, opts.Run, func(done, _ int) { bar.set(done) })
-	bar.finish()
+	a, err := study.RunAudit(opts.Ctx, sc, opts.Run, func(done, _ int) { bar.Set(done) })
+	bar.Finish()
 	if err != nil {
 		return err
 	}
@@ -80,6 +81,6 @@ func auditRun(opts *auditOptions) error {
 		s.Policy = p
 		scs = append(scs, s)
 	}
-	opts.Output.Cite = opts.Output.Cite.WithRun(opts.Run.Seed, opts.Run.Trials, engines(opts.Run.Use, scs...))
+	opts.Output.Cite = opts.Output.Cite.WithRun(opts.Run.Seed, opts.Run.Trials, montecarlo.Engines(opts.Run.Use, scs...))
 	return opts.Output.writeResult(opts.IO, render.Audit{Audit: a, Synchronized: a.Synchronized(), Provenance: opts.Output.Cite})
 }

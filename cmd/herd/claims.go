@@ -143,8 +143,8 @@ func claimsRun(opts *claimsOptions) error {
 	bar := newProgress(opts.IO, "claims", total)
 	if co.Origin == "" || co.Origin == "aws" || opts.ScalingOut != "" {
 		ladders := newProgress(opts.IO, "scaling ladders", len(claims.ScalingModels)*len(claims.ScalingKinds))
-		s, err := claims.RunScaling(opts.Ctx, montecarlo.Options{Seed: co.Seed, Workers: co.Workers}, co.FreshScaling, func(done, _ int) { ladders.set(done) })
-		ladders.finish()
+		s, err := claims.RunScaling(opts.Ctx, montecarlo.Options{Seed: co.Seed, Workers: co.Workers}, co.FreshScaling, func(done, _ int) { ladders.Set(done) })
+		ladders.Finish()
 		if err != nil {
 			return err
 		}
@@ -156,9 +156,9 @@ func claimsRun(opts *claimsOptions) error {
 		}
 		co.Scaling = &s
 	}
-	co.Progress = bar.of
+	co.Progress = bar.Of
 	res, err := claims.Evaluate(opts.Ctx, co)
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return err
 	}

@@ -152,12 +152,12 @@ func citedCompareArgs(args []string) []string {
 // compareRun plays the comparison and writes its directory.
 func compareRun(opts *compareOptions) error {
 	bar := newProgress(opts.IO, "policies", len(opts.Scenarios))
-	c, err := analysis.ComparePolicies(opts.Ctx, opts.Labels, opts.Scenarios, opts.Run, func(done, _ int) { bar.set(done) })
-	bar.finish()
+	c, err := analysis.ComparePolicies(opts.Ctx, opts.Labels, opts.Scenarios, opts.Run, func(done, _ int) { bar.Set(done) })
+	bar.Finish()
 	if err != nil {
 		return err
 	}
-	engine := engines(opts.Run.Use, opts.Scenarios...)
+	engine := montecarlo.Engines(opts.Run.Use, opts.Scenarios...)
 	cite := opts.Cite.WithRun(opts.Run.Seed, opts.Run.Trials, engine)
 	r := render.NewCompareReport(c, opts.Scenarios[0], cite)
 	files, err := compareDir(r)

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/herdlab/herd/internal/buildinfo"
 )
 
 // testBuild is the herd every test runs as: a fixed version and revision,
 // so that goldens hold no real revision.
-func testBuild() Build {
-	return Build{Version: "0.0.0-test", Revision: "0123456789abcdef0123456789abcdef01234567", Go: "go1.test"}
+func testBuild() buildinfo.Build {
+	return buildinfo.Build{Version: "0.0.0-test", Revision: "0123456789abcdef0123456789abcdef01234567", Go: "go1.test"}
 }
 
 func herd(t *testing.T, args ...string) (stdout, stderr string, code int) {

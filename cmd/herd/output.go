@@ -9,12 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/herdlab/herd/internal/outfile"
+	"github.com/herdlab/herd/internal/progress"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/montecarlo"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -247,66 +246,8 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progress reports work done on stderr when it is a terminal and the run has
-// lasted more than a second; otherwise it stays silent.
-type progress struct {
-	w       io.Writer
-	desc    string
-	total   int
-	started time.Time
-	bar     *progressbar.ProgressBar
-}
-
-func newProgress(ios *iostreams, desc string, total int) *progress {
-	if !ios.ErrTTY {
-		return nil
-	}
-	return &progress{w: ios.ErrOut, desc: desc, total: total, started: time.Now()}
-}
-
-// set records that done of total units are finished.
-func (p *progress) set(done int) {
-	if p == nil {
-		return
-	}
-	if p.bar == nil {
-		if time.Since(p.started) < time.Second {
-			return
-		}
-		p.bar = progressbar.NewOptions(p.total, progressbar.OptionSetWriter(p.w),
-			progressbar.OptionSetDescription(p.desc), progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
-	}
-	_ = p.bar.Set(done)
-}
-
-// of records that done of total units are finished, total being known
-// only as the work goes.
-func (p *progress) of(done, total int) {
-	if p == nil {
-		return
-	}
-	if total != p.total {
-		p.total = total
-		if p.bar != nil {
-			p.bar.ChangeMax(total)
-		}
-	}
-	p.set(done)
-}
-
-// describe replaces the bar's description, e.g. with a rate.
-func (p *progress) describe(desc string) {
-	if p != nil {
-		p.desc = desc
-		if p.bar != nil {
-			p.bar.Describe(desc)
-		}
-	}
-}
-
-func (p *progress) finish() {
-	if p != nil && p.bar != nil {
-		_ = p.bar.Finish()
-	}
+// newProgress is a progress bar on the standard error when it is a
+// terminal.
+func newProgress(ios *iostreams, desc string, total int) *progress.Bar {
+	return progress.New(ios.ErrOut, ios.ErrTTY, desc, total)
 }

@@ -56,9 +56,9 @@ func newCmdPaperData(f *factory, runF func(*paperDataOptions) error) *cobra.Comm
 func paperDataRun(opts *paperDataOptions) error {
 	cfg := opts.Config
 	bar := newProgress(opts.IO, "sections", paperdata.Sections())
-	cfg.Progress = func(done, _ int) { bar.set(done) }
+	cfg.Progress = func(done, _ int) { bar.Set(done) }
 	files, err := paperdata.Generate(opts.Ctx, cfg)
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return err
 	}

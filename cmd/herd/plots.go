@@ -139,7 +139,7 @@ func plotsRun(opts *plotsOptions) error {
 		for _, s := range share {
 			sum += s
 		}
-		bar.set(int(sum * progressUnits))
+		bar.Set(int(sum * progressUnits))
 	}
 	err := analysis.EachPoint(opts.Ctx, len(figs), opts.Config.Workers, func(ctx context.Context, i int) error {
 		f, cfg, start := figs[i], opts.Config, time.Now()
@@ -159,13 +159,13 @@ func plotsRun(opts *plotsOptions) error {
 		defer mu.Unlock()
 		finished++
 		share[i] = 1
-		bar.clear()
+		bar.Clear()
 		fmt.Fprintf(opts.IO.ErrOut, "[%d/%d] %s: wrote %s.{%s} (%.1f s)\n", finished, len(figs), f.Name, filepath.Join(opts.Out, f.Name),
 			strings.Join(plots.Formats, ","), time.Since(start).Seconds())
 		report()
 		return nil
 	}, nil)
-	bar.finish()
+	bar.Finish()
 	return err
 }
 
@@ -221,12 +221,4 @@ func printPalette(opts *plotsOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Policy, e.Color, e.Glyph)
 	}
 	return tw.Flush()
-}
-
-// clear takes the bar off the terminal, so that a line can be printed
-// where it was (it is drawn again at its next update).
-func (p *progress) clear() {
-	if p != nil && p.bar != nil {
-		_ = p.bar.Clear()
-	}
 }

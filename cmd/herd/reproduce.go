@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 
+	"github.com/herdlab/herd/internal/progress"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/reproduce"
 	"github.com/spf13/cobra"
 )
@@ -55,12 +57,12 @@ func newCmdExperiment(f *factory, e experiment, runF func(*reproduceOptions) err
 			if runF != nil {
 				return runF(opts)
 			}
-			var bar *progress
+			var bar *progress.Bar
 			res, err := e.run(opts, func(what string, total int) func(done, total int) {
 				bar = newProgress(opts.IO, what, total)
-				return func(done, _ int) { bar.set(done) }
+				return func(done, _ int) { bar.Set(done) }
 			})
-			bar.finish()
+			bar.Finish()
 			if err != nil {
 				return err
 			}
@@ -75,7 +77,7 @@ func newCmdExperiment(f *factory, e experiment, runF func(*reproduceOptions) err
 // citeRun adds the run over scs (seed, trials, engines) to the cite line
 // the result is written with, and returns it.
 func (o *reproduceOptions) citeRun(scs []model.Scenario) render.Provenance {
-	o.Output.Cite = o.Output.Cite.WithRun(o.Run.Seed, o.Run.Trials, engines(o.Run.Use, scs...))
+	o.Output.Cite = o.Output.Cite.WithRun(o.Run.Seed, o.Run.Trials, montecarlo.Engines(o.Run.Use, scs...))
 	return o.Output.Cite
 }
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/herdlab/herd/internal/buildinfo"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -55,18 +56,18 @@ func systemStreams() *iostreams {
 type factory struct {
 	IO     *iostreams
 	Getenv func(string) string
-	Build  func() Build
+	Build  func() buildinfo.Build
 	Args   []string // as typed, without the program's name
 }
 
 // provenance is the cite line's facts known before a command runs: the
 // build and the command line.
 func (f *factory) provenance() render.Provenance {
-	b := Build{Version: "(unknown)", Revision: unknownRevision}
+	b := buildinfo.Build{Version: "(unknown)", Revision: buildinfo.UnknownRevision}
 	if f.Build != nil {
 		b = f.Build()
 	}
-	return b.provenance(f.Args)
+	return b.Provenance(f.Args)
 }
 
 // The exit statuses (the root command's help lists them).
@@ -80,7 +81,7 @@ const (
 
 // run builds the command tree, executes it and returns the exit status.
 func run(args []string, ios *iostreams) int {
-	return runWith(&factory{IO: ios, Getenv: os.Getenv, Build: sync.OnceValue(detectBuild)}, args)
+	return runWith(&factory{IO: ios, Getenv: os.Getenv, Build: sync.OnceValue(buildinfo.Detect)}, args)
 }
 
 // runWith executes args on the command tree made from f.

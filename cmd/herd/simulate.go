@@ -178,9 +178,9 @@ func simulateRun(opts *simulateOptions) error {
 	}
 	opt := opts.Run
 	bar := newProgress(opts.IO, "trials", opt.Trials)
-	opt.Progress = bar.set
+	opt.Progress = bar.Set
 	s, err := analysis.Simulate(opts.Ctx, sc, opt)
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func simulateRun(opts *simulateOptions) error {
 func simulateTraffic(opts *simulateOptions) error {
 	opt := opts.Run
 	bar := newProgress(opts.IO, "trials", opt.Trials)
-	opt.Progress = bar.set
+	opt.Progress = bar.Set
 	var s analysis.TrafficSummary
 	var err error
 	if opts.Loop != nil {
@@ -200,7 +200,7 @@ func simulateTraffic(opts *simulateOptions) error {
 	} else {
 		s, err = analysis.SimulateTraffic(opts.Ctx, opts.Scenario, *opts.Traffic, opts.Controls, opt)
 	}
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func newCmdSweep(f *factory, runF func(*sweepOptions) error) *cobra.Command {
 	if f.Build != nil {
 		// Without the command line: shards of one sweep, given other
 		// command lines, must merge into the bytes of an unsharded run.
-		opts.Provenance = f.Build().provenance(nil)
+		opts.Provenance = f.Build().Provenance(nil)
 	}
 	o := sweepFlags{grid: map[string]*string{}}
 	c := &cobra.Command{
@@ -214,8 +214,8 @@ func sweepRun(o *sweepOptions) error {
 				return
 			}
 			rate := float64(trials) / time.Since(started).Seconds()
-			bar.describe(fmt.Sprintf("points (%.0f trials/s)", rate))
-			bar.set(rows)
+			bar.Describe(fmt.Sprintf("points (%.0f trials/s)", rate))
+			bar.Set(rows)
 		}}
 	written := done
 	err = sweep.RunSweep(o.Ctx, spec, points, opt, func(row []byte) error {
@@ -226,7 +226,7 @@ func sweepRun(o *sweepOptions) error {
 		written++
 		return nil
 	})
-	bar.finish()
+	bar.Finish()
 	if errors.Is(err, context.Canceled) {
 		msg := fmt.Sprintf("interrupted after %d of shard %s's %d points", written, shard, mine)
 		if o.Out != "" {

@@ -104,7 +104,7 @@ It exits 1 when any check fails.`,
 
 func validateRun(opts *validateOptions) error {
 	bar := newProgress(opts.IO, "scenarios", len(opts.Grid))
-	opt := analysis.ValidateOptions{Seed: opts.Seed, Workers: opts.Workers, Progress: func(done, _ int) { bar.set(done) }}
+	opt := analysis.ValidateOptions{Seed: opts.Seed, Workers: opts.Workers, Progress: func(done, _ int) { bar.Set(done) }}
 	if opts.PerturbDelays != 1 {
 		opt.Perturb = analysis.PerturbDelays(opts.PerturbDelays)
 	}
@@ -121,7 +121,7 @@ func validateRun(opts *validateOptions) error {
 		}
 	}
 	v, err := analysis.Validate(opts.Ctx, opts.Grid, opt)
-	bar.finish()
+	bar.Finish()
 	if err != nil {
 		return err
 	}

@@ -1,17 +1,17 @@
-package main
+// Package buildinfo says which herd a binary is, for the cite line on
+// every result: its version, the revision it was built from, and where
+// that revision was read.
+package buildinfo
 
 import (
 	"bytes"
 	"os"
 	"os/exec"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	toolkit "github.com/herdlab/herd" // the root package: CITATION.cff
 	"github.com/herdlab/herd/internal/render"
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 )
 
 // Build says which herd this binary is: its version (CITATION.cff's) and
@@ -32,13 +32,13 @@ var (
 	stampModified string // "true" or "false"
 )
 
-const unknownRevision = "(unknown: built without VCS information)"
+const UnknownRevision = "(unknown: built without VCS information)"
 
-// detectBuild reads the revision from, in order: go build's VCS stamp, the
+// Detect reads the revision from, in order: go build's VCS stamp, the
 // stamp of make build, and — for go run, which stamps nothing — the git
 // checkout in the working directory when it is herd's own.
-func detectBuild() Build {
-	b := Build{Version: toolkit.Version(), Revision: unknownRevision}
+func Detect() Build {
+	b := Build{Version: toolkit.Version(), Revision: UnknownRevision}
 	info, ok := debug.ReadBuildInfo()
 	if ok {
 		b.Go = info.GoVersion
@@ -79,29 +79,13 @@ func checkoutRevision(b *Build) {
 	}
 }
 
-// provenance is the build's provenance for a command line (args without
+// Provenance is the build's provenance for a command line (args without
 // the program's name); the run's facts are added by WithRun.
-func (b Build) provenance(args []string) render.Provenance {
+func (b Build) Provenance(args []string) render.Provenance {
 	p := render.Provenance{Version: b.Version, Revision: b.Revision, Modified: b.Modified, Go: b.Go, Source: b.Source}
 	if args != nil {
 		p.Command = render.CommandLine(args)
 	}
 	p.Cite = p.Line()
 	return p
-}
-
-// engines names the engines that play scs when want is asked for, each
-// once, in the order they first play.
-func engines(want montecarlo.EngineName, scs ...model.Scenario) string {
-	var names []string
-	for _, sc := range scs {
-		c, err := montecarlo.Choose(sc, want)
-		if err != nil {
-			continue
-		}
-		if n := string(c.Engine); !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	return strings.Join(names, ", ")
 }
