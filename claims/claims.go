@@ -166,6 +166,28 @@ func (o Options) Validate() error {
 	return nil
 }
 
+// Runs is how many claims Evaluate judges with o, and the trials per
+// scenario it spends: the contention claims run their own budget.
+func (o Options) Runs() (claims, trials int) {
+	if o.Origin == OriginContention {
+		return ContentionClaims(), ContentionTrials
+	}
+	if o.Trials == 0 {
+		o.Trials = DefaultTrials
+	}
+	n := 0
+	for _, c := range registry {
+		if o.Origin == "" || c.Origin == o.Origin {
+			n++
+		}
+	}
+	return n, o.Trials
+}
+
+// JudgesScaling says whether Evaluate with o judges the growth claims,
+// which need the scaling study (RunScaling).
+func (o Options) JudgesScaling() bool { return o.Origin == "" || o.Origin == "aws" }
+
 // DefaultTrials is the default budget: enough that every verdict
 // except an inconclusive one is the same under any seed (claims_test.go).
 const DefaultTrials = 1000

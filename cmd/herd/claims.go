@@ -136,12 +136,9 @@ for every λ < 1.`,
 
 func claimsRun(opts *claimsOptions) error {
 	co := opts.Claims
-	total := len(claims.All())
-	if co.Origin == claims.OriginContention {
-		total, co.Trials = claims.ContentionClaims(), claims.ContentionTrials
-	}
+	total, trials := co.Runs()
 	bar := newProgress(opts.IO, "claims", total)
-	if co.Origin == "" || co.Origin == "aws" || opts.ScalingOut != "" {
+	if co.JudgesScaling() || opts.ScalingOut != "" {
 		ladders := newProgress(opts.IO, "scaling ladders", len(claims.ScalingModels)*len(claims.ScalingKinds))
 		s, err := claims.RunScaling(opts.Ctx, montecarlo.Options{Seed: co.Seed, Workers: co.Workers}, co.FreshScaling, func(done, _ int) { ladders.Set(done) })
 		ladders.Finish()
@@ -163,7 +160,7 @@ func claimsRun(opts *claimsOptions) error {
 		return err
 	}
 	// Each claim's scenarios choose their own engine (the default rule).
-	opts.Output.Cite = opts.Output.Cite.WithRun(co.Seed, co.Trials, "default, per scenario")
-	r := render.ClaimsReport{Trials: co.Trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
+	opts.Output.Cite = opts.Output.Cite.WithRun(co.Seed, trials, "default, per scenario")
+	r := render.ClaimsReport{Trials: trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
 	return opts.Output.writeResult(opts.IO, r)
 }
