@@ -82,10 +82,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 			if err := outfile.CheckDir(opts.Dir, opts.Force); err != nil {
 				return outError(err)
 			}
-			spec, err := scenario.spec("policy")
-			if err != nil {
-				return err
-			}
+			spec, err := scenario.spec, error(nil)
 			if !spec.Given("tick") {
 				// One tick for every policy, textbook or preset.
 				if spec, err = spec.With("tick", policy.DefaultTick.String()); err != nil {
@@ -101,7 +98,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 					return usageError{err}
 				}
 			default:
-				for _, name := range strings.Split(scenario.policy, ",") {
+				for _, name := range strings.Split(scenario.text("policy"), ",") {
 					entries = append(entries, model.PolicyEntry{Fields: [][2]string{{"policy", strings.TrimSpace(name)}}})
 				}
 			}
@@ -118,8 +115,10 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 	}
 	scenario.register(c)
 	c.Flags().Lookup("policy").Usage = "the policies to compare, comma-separated: " + kindList() + " or library presets (see herd presets); at least two"
+	scenario.asText("policy")
+	_ = c.Flags().Set("policy", "full,equal")
+	c.Flags().Lookup("policy").Changed = false
 	c.Flags().Lookup("policy").DefValue = "full,equal"
-	scenario.policy = "full,equal"
 	c.Flags().Lookup("tick").Usage = "real length of one tick, shared by every policy, e.g. 10ms (default 1s)"
 	c.Flags().StringVar(&policies, "policies", "", "YAML file listing the policies with their parameters (instead of --policy)")
 	run.register(c, 1000)

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -16,48 +14,68 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// scenarioFlags are the scenario flags of DESIGN.md's CLI contract.
+// scenarioFlags are the scenario flags of DESIGN.md's CLI contract. Each
+// is a specFlag: pflag hands its text to model.Spec's own setter, so a
+// value is read once, by the rule every command and spec file shares.
 type scenarioFlags struct {
-	clients               int
-	capacity              string
-	server, policy, round string
-	base, cap, fixedDelay float64
-	firstWindow, horizon  int
-	retries               int
-	tick, maxElapsed      time.Duration
-	failureRate           float64
-	exponent              float64
-	// The time model (registerTime).
-	timeModel, latency  string
-	firstArrivals       string
-	firstAnswers        string
-	stalls              string
-	window, firstSpread time.Duration
-	latencyPerFlight    time.Duration
-	fs                  *pflag.FlagSet
+	spec model.Spec
+	fs   *pflag.FlagSet
 }
+
+// specFlag is one scenario field as a flag. A text flag keeps its text
+// for the command to read (compare's list of policies) instead of setting
+// the field.
+type specFlag struct {
+	spec      *model.Spec
+	name, typ string
+	text      string
+	asText    bool
+}
+
+func (v *specFlag) String() string { return v.text }
+func (v *specFlag) Type() string   { return v.typ }
+func (v *specFlag) Set(text string) error {
+	if !v.asText {
+		if err := v.spec.Set(v.name, text); err != nil {
+			return err
+		}
+	}
+	v.text = text
+	return nil
+}
+
+// add registers the scenario field name as a flag showing typ and its
+// default def in --help (zero values show no default, as pflag's own).
+func (f *scenarioFlags) add(name, short, typ, def, usage string) {
+	if typ == "duration" && def == "0s" {
+		def = "0"
+	}
+	f.fs.VarP(&specFlag{spec: &f.spec, name: name, typ: typ, text: def}, name, short, usage)
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func (f *scenarioFlags) register(c *cobra.Command) {
 	d := model.Default()
-	fs := c.Flags()
-	fs.IntVarP(&f.clients, "clients", "n", d.Clients, "number of clients N that fail together (≥ 1)")
-	fs.StringVarP(&f.capacity, "capacity", "k", strconv.Itoa(d.Capacity), "requests the server accepts per tick (≥ 1), or a rate such as 100/s or 5/ms converted with --tick")
-	fs.StringVar(&f.server, "server", d.Server.String(), "server model: "+strings.Join(model.ServerNames(), "|"))
-	fs.StringVar(&f.policy, "policy", string(d.Policy.Kind), "retry policy: "+kindList()+", or a library preset (see herd presets); for the collision server the window policies of the contention literature: "+contentionList())
-	fs.Float64Var(&f.base, "base", d.Policy.Base, "base delay in ticks (> 0); with --server occ in ms, default 5")
-	fs.Float64Var(&f.cap, "cap", d.Policy.Cap, "largest delay in ticks (≥ base); with --server occ in ms, default 2000")
-	fs.Float64Var(&f.fixedDelay, "fixed-delay", d.Policy.FixedDelay, "delay of the fixed policy in ticks (≥ 0); with --server occ in ms, default 10")
-	fs.StringVar(&f.round, "rounding", d.Rounding.String(), "delay to ticks: "+strings.Join(policy.RoundingNames(), "|"))
-	fs.IntVar(&f.firstWindow, "first-window", d.FirstWindow, "first sends spread uniformly over ticks 0…W−1 (W ≥ 1)")
-	fs.IntVar(&f.horizon, "horizon", 0, "stop unfinished trials at this tick and count them censored (0: automatic)")
-	fs.DurationVar(&f.tick, "tick", 0, "real length of one tick, e.g. 100ms (default 1s for presets; textbook policies keep abstract ticks)")
-	fs.IntVar(&f.retries, "retries", 0, "retry limit after which a client gives up (0: none; default: the preset's own limit)")
-	fs.DurationVar(&f.maxElapsed, "max-elapsed", 0, "give up when time since the first send plus the next delay exceeds this (0: none; default: the preset's own)")
-	fs.Float64Var(&f.failureRate, "failure-rate", 0, "with --server flaky: the probability p in [0, 1] that each call the server takes fails, whatever the load (the setting of Brooker's retry_sim); -k still caps each tick (-k 1000000: no cap)")
-	fs.Float64Var(&f.exponent, "exponent", 0, "with --policy poly: the exponent r of its windows W_n = ⌈base·n^r⌉, in (0, 16] (0: 2, quadratic backoff; Bender et al., SPAA 2005)")
-	f.registerTime(fs)
-	registerQueueFlags(fs)
-	f.fs = fs
+	f.fs = c.Flags()
+	f.add("clients", "n", "int", strconv.Itoa(d.Clients), "number of clients N that fail together (≥ 1)")
+	f.add("capacity", "k", "string", strconv.Itoa(d.Capacity), "requests the server accepts per tick (≥ 1), or a rate such as 100/s or 5/ms converted with --tick")
+	f.add("server", "", "string", d.Server.String(), "server model: "+strings.Join(model.ServerNames(), "|"))
+	f.add("policy", "", "string", string(d.Policy.Kind), "retry policy: "+kindList()+", or a library preset (see herd presets); for the collision server the window policies of the contention literature: "+contentionList())
+	f.add("base", "", "float64", num(d.Policy.Base), "base delay in ticks (> 0); with --server occ in ms, default 5")
+	f.add("cap", "", "float64", num(d.Policy.Cap), "largest delay in ticks (≥ base); with --server occ in ms, default 2000")
+	f.add("fixed-delay", "", "float64", num(d.Policy.FixedDelay), "delay of the fixed policy in ticks (≥ 0); with --server occ in ms, default 10")
+	f.add("rounding", "", "string", d.Rounding.String(), "delay to ticks: "+strings.Join(policy.RoundingNames(), "|"))
+	f.add("first-window", "", "int", strconv.Itoa(d.FirstWindow), "first sends spread uniformly over ticks 0…W−1 (W ≥ 1)")
+	f.add("horizon", "", "int", "0", "stop unfinished trials at this tick and count them censored (0: automatic)")
+	f.add("tick", "", "duration", "0s", "real length of one tick, e.g. 100ms (default 1s for presets; textbook policies keep abstract ticks)")
+	f.add("retries", "", "int", "0", "retry limit after which a client gives up (0: none; default: the preset's own limit)")
+	f.add("max-elapsed", "", "duration", "0s", "give up when time since the first send plus the next delay exceeds this (0: none; default: the preset's own)")
+	f.add("failure-rate", "", "float64", "0", "with --server flaky: the probability p in [0, 1] that each call the server takes fails, whatever the load (the setting of Brooker's retry_sim); -k still caps each tick (-k 1000000: no cap)")
+	f.add("exponent", "", "float64", "0", "with --policy poly: the exponent r of its windows W_n = ⌈base·n^r⌉, in (0, 16] (0: 2, quadratic backoff; Bender et al., SPAA 2005)")
+	f.registerTime()
+	f.add("queue-limit", "", "int", "0", "--server queue: the most requests the queue holds; a send over it is rejected at once (0: unbounded)")
+	f.add("timeout", "", "int", "0", "--server queue: ticks of response time a client waits before it abandons the attempt and retries, while the server still serves it (0: never)")
 	complete(c, "time", model.TimeNames())
 	complete(c, "server", model.ServerNames())
 	complete(c, "policy", append(append(kindNames(), contentionNames()...), presetNames()...))
@@ -107,31 +125,19 @@ func complete(c *cobra.Command, flag string, values []string) {
 // scenario builds the scenario from the flags that were given: the
 // defaults that depend on the server or the policy are model.Spec's.
 func (f *scenarioFlags) scenario() (model.Scenario, error) {
-	spec, err := f.spec()
-	if err != nil {
-		return model.Scenario{}, err
-	}
-	sc, err := spec.Scenario()
+	sc, err := f.spec.Scenario()
 	if err != nil {
 		return sc, usageError{err}
 	}
 	return sc, nil
 }
 
-// spec is what the scenario flags said, leaving out the fields named in
-// skip (a command that reads them otherwise, as compare reads its list of
-// policies).
-func (f *scenarioFlags) spec(skip ...string) (model.Spec, error) {
-	var spec model.Spec
-	for _, name := range model.SpecFields {
-		if f.changed(name) && !slices.Contains(skip, name) {
-			if err := spec.Set(name, f.fs.Lookup(name).Value.String()); err != nil {
-				return spec, usageError{err}
-			}
-		}
-	}
-	return spec, nil
-}
+// asText makes the field name's flag keep its text for the command (see
+// text) instead of setting the field.
+func (f *scenarioFlags) asText(name string) { f.fs.Lookup(name).Value.(*specFlag).asText = true }
+
+// text is the text given to the flag name, or its default.
+func (f *scenarioFlags) text(name string) string { return f.fs.Lookup(name).Value.String() }
 
 func (f *scenarioFlags) changed(name string) bool { return f.fs != nil && f.fs.Changed(name) }
 

@@ -45,7 +45,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"--workers 100000000", "--workers", "[1, 4096]"},
 		{"--max-memory 12parsecs", "--max-memory", "512MiB"},
 		{"--first-window 0", "--first-window", "[1,"},
-		{"--clients x", "--clients", "invalid"},
+		{"--clients x", "--clients", "must be an integer"},
 	} {
 		out, errs, code := herd(t, append([]string{"simulate"}, strings.Fields(c.args)...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.flag) || !strings.Contains(errs, c.valid) {

@@ -179,6 +179,10 @@ internal error (a bug in herd), reported with its stack on stderr.`,
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// A scenario flag's value is refused by the spec's own words.
+		if fe := (*model.FieldError)(nil); errors.As(err, &fe) {
+			err = fe
+		}
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
 	return root
