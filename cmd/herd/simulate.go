@@ -43,37 +43,9 @@ trial-clustered standard errors). Trials still running at the horizon are
 counted as censored and reported, never folded in as finished.
 
 Retry controls compose with any policy, each held per client and each with
-its source's parameters and rule (control/bucket.go, breaker.go, budget.go and
-throttling.go say them in full):
-  --max-attempts A        at most A sends per request
-  --bucket aws            the AWS SDKs' legacy retry quota (aws-sdk-go-v2
-                          aws/retry/standard.go: 500 tokens, 5 a retry, 10
-                          after a timeout, refund on a successful retry, +1 on
-                          a first-try success)
-  --bucket aws-2026       the same quota with the 2026 costs (aws-sdk-go-v2
-                          v1.42.0, AWS_NEW_RETRIES_2026,
-                          aws/retry/retry2026_test.go: 14 a retry after a
-                          transient error, 5 after throttling)
-  --bucket brooker        herd's reading of Brooker's 2022 post: 10 tokens,
-                          0.1 per success, 1 a retry — not his simulator's
-  --bucket brooker-sim    his simulator's bucket exactly
-                          (github.com/mbrooker/simulator_example retry_sim):
-                          5 tokens, 0.1 per new request as it starts, a retry
-                          only while above 1 token
-  --breaker               herd's sliding-window breaker, which refuses sends;
-                          --breaker-kind brooker-sim is his simulator's, which
-                          stops only retries once failures / requests over the
-                          run exceed 0.1
-  --retry-budget          Finagle's RetryBudget (finagle-core
-                          RetryBudget.scala): 20% of requests over 10 s plus
-                          10 retries per second
-  --retry-throttling      gRPC retry throttling (gRFC A6): maxTokens 10,
-                          tokenRatio 0.1, retries only above half the tokens
-  --adaptive-throttling   the SRE book's client-side throttling (ch. 21,
-                          eq. 21-1): reject locally with probability
-                          max(0, (requests − K·accepts)/(requests + 1)), K = 2,
-                          over two minutes
-Time-based parameters are converted with --tick (one second per tick when
+its source's parameters and rule (the docs of package control say them in
+full):
+` + controlList() + `Time-based parameters are converted with --tick (one second per tick when
 ticks are abstract). A request a control stops gives up; outputs count them
 by cause.
 
@@ -207,4 +179,13 @@ func simulateTraffic(opts *simulateOptions) error {
 	opts.Output.warn(opts.IO, s.Warnings)
 	opts.Output.Cite = opts.Output.Cite.WithRun(opt.Seed, opt.Trials, string(s.Engine.Engine))
 	return opts.Output.writeResult(opts.IO, render.TrafficSimulation{TrafficSummary: s, Provenance: opts.Output.Cite})
+}
+
+// controlList is simulate's list of the retry controls, in control's words.
+func controlList() string {
+	var items [][2]string
+	for _, s := range control.Summaries() {
+		items = append(items, [2]string{s.Flag, s.Text})
+	}
+	return render.Definitions(items, 2, 26, 80)
 }

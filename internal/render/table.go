@@ -461,3 +461,28 @@ func EstimateCells(e *stats.Estimate) []string {
 func EstimateColumns(name string, drop int) []Column {
 	return []Column{{Name: name, Right: true, Glue: true, Drop: drop}, {Drop: drop}}
 }
+
+// Definitions writes terms and their definitions as help does: each term
+// indented by indent, its definition from column on, wrapped at width
+// (continuations at column), one definition per line or more.
+func Definitions(items [][2]string, indent, column, width int) string {
+	var b strings.Builder
+	pad := strings.Repeat(" ", column)
+	for _, it := range items {
+		head := strings.Repeat(" ", indent) + it[0]
+		if textWidth(head) >= column-1 {
+			head += "\n" + pad
+		} else {
+			head += strings.Repeat(" ", column-textWidth(head))
+		}
+		b.WriteString(head)
+		for i, l := range wrapWords(it[1], width-column, textWidth) {
+			if i > 0 {
+				b.WriteString("\n" + pad)
+			}
+			b.WriteString(l)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
