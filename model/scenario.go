@@ -108,6 +108,17 @@ func (s Scenario) EffectiveHorizon() int {
 	return s.DefaultHorizon()
 }
 
+// UsageError is input a user may not give: a parameter without the
+// setting it belongs to, or a name that is not one of the choices. Its
+// message names the flags.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef is a UsageError with a formatted message.
+func Usagef(format string, a ...any) error { return &UsageError{fmt.Errorf(format, a...)} }
+
 // FieldError is a scenario field outside its valid range. Flag is the
 // command-line spelling of the field, so a CLI can name it.
 type FieldError struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/solve"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -36,15 +37,15 @@ func (f *chainFlags) options(fs *pflag.FlagSet, opts *modelOptions, traffic *tra
 				return usageError{fmt.Errorf("--%s needs --method chain", n)}
 			}
 		}
-		if mode != cohortRun || ctl.Active() {
+		if mode != model.CohortRun || ctl.Active() {
 			return usageError{fmt.Errorf("open-loop traffic and retry controls need --method chain (the other models follow a cohort without controls)")}
 		}
 		return nil
 	}
-	if mode == closedRun {
+	if mode == model.ClosedRun {
 		return usageError{fmt.Errorf("--loop closed: the chain follows a cohort or open-loop traffic (--rate)")}
 	}
-	if mode == openRun {
+	if mode == model.OpenRun {
 		opts.Solve.Traffic = &tr
 	}
 	opts.Solve.Controls = ctl

@@ -123,9 +123,10 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	fmt.Fprintln(stderr, "herd:", err)
 	var ue usageError
 	var fe *model.FieldError
+	var mu *model.UsageError
 	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
 	var me *solve.Unsupported     // and so is one beyond a model's bound
-	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &le) || errors.As(err, &me) && me.Limit {
+	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &mu) || errors.As(err, &le) || errors.As(err, &me) && me.Limit {
 		return exitUsage
 	}
 	return exitFailure

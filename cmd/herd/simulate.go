@@ -119,10 +119,10 @@ rounding decides its result.`,
 				return err
 			}
 			opts.Run.Arrivals = arrivals
-			if mode != cohortRun {
+			if mode != model.CohortRun {
 				opts.Traffic, opts.Run.Arrivals = &tr, traffic.series
 			}
-			if mode == closedRun {
+			if mode == model.ClosedRun {
 				opts.Loop = &loop
 			}
 			if runF != nil {

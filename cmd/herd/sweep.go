@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -192,7 +190,7 @@ func sweepRun(o *sweepOptions) error {
 	}
 	hash := spec.Hash(points)
 	mine := sweep.ShardLen(len(points), shard)
-	out, done, err := openSweepOut(o.Out, o.Resume, hash, len(points), shard)
+	out, done, err := sweep.OpenOut(o.Out, o.Resume, hash, len(points), shard)
 	if err != nil {
 		return err
 	}
@@ -241,45 +239,4 @@ func sweepRun(o *sweepOptions) error {
 		return out.Sync()
 	}
 	return nil
-}
-
-// openSweepOut opens --out for appending rows. Resuming, it keeps the whole
-// rows of this sweep's shard already there and cuts off a half-written last
-// one; otherwise it refuses a file that holds rows, which a resume would
-// need.
-func openSweepOut(path string, resume bool, hash string, total int, shard sweep.Shard) (*os.File, int, error) {
-	if path == "" {
-		return nil, 0, nil
-	}
-	// The rows are read back to resume and cut at a half-written row, which
-	// only a regular file allows (reading a FIFO would wait for a writer).
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, 0, usageError{fmt.Errorf("--out %s: is not a regular file (mode %v); a sweep's rows go to a file it can resume, or to standard output without --out", path, fi.Mode().Type())}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, 0, err
-	}
-	done, size := 0, 0
-	if len(bytes.TrimSpace(data)) > 0 {
-		if !resume {
-			return nil, 0, usageError{fmt.Errorf("--out %s already holds rows; pass --resume to continue that sweep, or remove the file", path)}
-		}
-		if done, size, err = sweep.ResumeFrom(data, hash, total, shard); err != nil {
-			return nil, 0, fmt.Errorf("--resume: %s: %w", path, err)
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := f.Truncate(int64(size)); err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	if _, err := f.Seek(int64(size), io.SeekStart); err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	return f, done, nil
 }

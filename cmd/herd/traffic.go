@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -31,15 +30,21 @@ type controlFlags struct {
 	adaptiveWindow              time.Duration
 }
 
-// bucketHelp says each bucket's parameters and source.
-const bucketHelp = `retry control: per-client retry token bucket: none | aws (the AWS SDKs' legacy retry quota, aws-sdk-go-v2 aws/retry/standard.go: 500 tokens, a retry costs 5 (10 after a timeout: --bucket-cost 10), a successful retry refunds its cost, a first-try success adds 1) | aws-2026 (the same quota with the SDKs' 2026 costs, aws-sdk-go-v2 v1.42.0 behind AWS_NEW_RETRIES_2026, aws/retry/retry2026_test.go: a retry after a transient error costs 14, after throttling 5 (--bucket-cost 5)) | brooker (herd's reading of Brooker's 2022 post "Fixing retries with token buckets and circuit breakers": 10 tokens, a retry costs 1, every success deposits 0.1; not his simulator's bucket) | brooker-sim (the bucket of Brooker's simulator exactly as github.com/mbrooker/simulator_example retry_sim has it: 5 tokens, every new request deposits 0.1 as it starts, a retry only while the bucket holds more than 1 token, no limit on attempts)`
+// bucketHelp says each bucket in control's words.
+func bucketHelp() string {
+	var kinds []string
+	for _, k := range control.BucketKinds() {
+		kinds = append(kinds, string(k)+" ("+k.Summary()+")")
+	}
+	return "retry control: per-client retry token bucket: " + strings.Join(kinds, " | ")
+}
 
 func (f *controlFlags) register(c *cobra.Command) {
 	fs := c.Flags()
 	b := control.DefaultBreaker()
 	bu, th, ad := control.DefaultRetryBudget(), control.DefaultRetryThrottling(), control.DefaultAdaptiveThrottling()
 	fs.IntVar(&f.maxAttempts, "max-attempts", 0, "retry control: at most this many sends per request, the first included (0: no limit)")
-	fs.StringVar(&f.bucket, "bucket", "none", bucketHelp)
+	fs.StringVar(&f.bucket, "bucket", "none", bucketHelp())
 	fs.Float64Var(&f.bucketCap, "bucket-capacity", 0, "tokens the bucket holds, starting full (default: the bucket's own)")
 	fs.Float64Var(&f.bucketCost, "bucket-cost", 0, "tokens one retry takes (default: the bucket's own; 10 is the AWS SDKs' legacy cost after a timeout, 5 the 2026 cost after throttling)")
 	fs.Float64Var(&f.depo, "bucket-deposit", 0, "tokens the bucket gains per first-try success (aws), per success (brooker) or per new request (brooker-sim) (default: the bucket's own)")
@@ -68,91 +73,17 @@ func (f *controlFlags) register(c *cobra.Command) {
 	complete(c, "breaker-kind", []string{"window", "brooker-sim"})
 }
 
-// needs refuses the parameters given without the control they belong to.
-func needs(fs *pflag.FlagSet, on bool, control string, params ...string) error {
-	if on {
-		return nil
-	}
-	for _, n := range params {
-		if fs.Changed(n) {
-			return usageError{fmt.Errorf("--%s needs %s", n, control)}
-		}
-	}
-	return nil
-}
-
-// controls builds and validates the controls; a parameter given without
-// the control it belongs to is refused.
+// controls builds and validates the controls the flags ask for.
 func (f *controlFlags) controls(fs *pflag.FlagSet, sc model.Scenario) (control.Controls, error) {
-	kind, err := control.ParseBucketKind(f.bucket)
-	if err != nil {
-		return control.Controls{}, usageError{fmt.Errorf("--bucket: %w", err)}
-	}
-	if f.breakerKind != "window" && f.breakerKind != "brooker-sim" {
-		return control.Controls{}, usageError{fmt.Errorf("--breaker-kind must be window or brooker-sim, got %q", f.breakerKind)}
-	}
-	window, sim := f.breaker && f.breakerKind == "window", f.breaker && f.breakerKind == "brooker-sim"
-	for _, n := range []error{
-		needs(fs, kind != control.NoBucket, "--bucket "+strings.Join(kindsBut(control.NoBucket), "|"), "bucket-capacity", "bucket-cost", "bucket-deposit"),
-		needs(fs, f.breaker, "--breaker", "breaker-kind"),
-		needs(fs, window, "--breaker (--breaker-kind window)", "breaker-window", "breaker-threshold", "breaker-min-calls", "breaker-cooldown"),
-		needs(fs, sim, "--breaker --breaker-kind brooker-sim", "breaker-max-ratio"),
-		needs(fs, f.budget, "--retry-budget", "budget-ttl", "budget-min-retries", "budget-percent"),
-		needs(fs, f.throttling, "--retry-throttling", "throttling-max-tokens", "throttling-token-ratio"),
-		needs(fs, f.adaptive, "--adaptive-throttling", "adaptive-k", "adaptive-window"),
-	} {
-		if n != nil {
-			return control.Controls{}, n
-		}
-	}
-	ctl := control.Controls{MaxAttempts: f.maxAttempts, Bucket: control.DefaultBucket(kind)}
-	if fs.Changed("bucket-capacity") {
-		ctl.Bucket.Capacity = f.bucketCap
-	}
-	if fs.Changed("bucket-cost") {
-		ctl.Bucket.RetryCost = f.bucketCost
-	}
-	if fs.Changed("bucket-deposit") {
-		ctl.Bucket.Deposit = f.depo
-	}
-	if window {
-		ctl.Breaker = control.Breaker{Window: f.window, Threshold: f.threshold, MinCalls: f.minCalls, Cooldown: f.cooldown}
-	}
-	if sim {
-		ctl.SimBreaker = control.SimBreaker{MaxFailureRatio: f.maxRatio}
-	}
-	if f.budget {
-		ctl.Budget = control.RetryBudget{TTL: f.budgetTTL, MinRetriesPerSec: f.budgetMin, PercentCanRetry: f.budgetPercent}
-	}
-	if f.throttling {
-		ctl.Throttling = control.RetryThrottling{MaxTokens: f.maxTokens, TokenRatio: f.tokenRatio}
-	}
-	if f.adaptive {
-		ctl.Adaptive = control.AdaptiveThrottling{K: f.adaptiveK, Window: f.adaptiveWindow}
-	}
-	// A control asked for is checked even where its parameters would read
-	// as off (a ratio or a count of 0).
-	for _, k := range []struct {
-		on bool
-		c  control.Control
-	}{{sim, ctl.SimBreaker}, {f.budget, ctl.Budget}, {f.throttling, ctl.Throttling}, {f.adaptive, ctl.Adaptive}} {
-		if k.on {
-			if err := k.c.Validate(sc); err != nil {
-				return ctl, err
-			}
-		}
-	}
-	return ctl, ctl.ValidateFor(sc)
-}
-
-func kindsBut(not control.BucketKind) []string {
-	var s []string
-	for _, k := range control.BucketKinds() {
-		if k != not {
-			s = append(s, string(k))
-		}
-	}
-	return s
+	return control.Settings{
+		MaxAttempts: f.maxAttempts, Bucket: f.bucket, BucketCapacity: f.bucketCap, BucketCost: f.bucketCost, BucketDeposit: f.depo,
+		Breaker: f.breaker, BreakerKind: f.breakerKind, BreakerWindow: f.window, BreakerMinCalls: f.minCalls, BreakerCooldown: f.cooldown,
+		BreakerThreshold: f.threshold, BreakerMaxRatio: f.maxRatio,
+		Budget: f.budget, BudgetTTL: f.budgetTTL, BudgetMinRetries: f.budgetMin, BudgetPercent: f.budgetPercent,
+		Throttling: f.throttling, MaxTokens: f.maxTokens, TokenRatio: f.tokenRatio,
+		Adaptive: f.adaptive, AdaptiveK: f.adaptiveK, AdaptiveWindow: f.adaptiveWindow,
+		Given: fs.Changed,
+	}.Controls(sc)
 }
 
 // trafficFlags switch herd simulate to open-loop or closed-loop traffic.
@@ -165,15 +96,6 @@ type trafficFlags struct {
 	loop                              string
 	think                             int
 }
-
-// The kinds of run herd simulate plays.
-type runMode int
-
-const (
-	cohortRun runMode = iota
-	openRun
-	closedRun
-)
 
 func (f *trafficFlags) register(c *cobra.Command) {
 	fs := c.Flags()
@@ -195,40 +117,11 @@ func (f *trafficFlags) register(c *cobra.Command) {
 }
 
 // traffic says which kind of run the flags ask for and builds its traffic
-// and closed loop; open-loop and closed-loop flags without --rate or
-// --loop closed are refused.
-func (f *trafficFlags) traffic(fs *pflag.FlagSet, sc model.Scenario) (runMode, model.Traffic, model.ClosedLoop, error) {
-	var none model.ClosedLoop
-	if f.loop != "open" && f.loop != "closed" {
-		return cohortRun, model.Traffic{}, none, usageError{fmt.Errorf("--loop must be open or closed, got %q", f.loop)}
-	}
-	closed := f.loop == "closed"
-	if !fs.Changed("rate") && !closed {
-		for _, n := range []string{"ticks", "outage-start", "outage", "outage-capacity", "reject-cost", "recovered-backlog", "collapse-backlog", "series", "drain", "start-cohort", "think-time"} {
-			if fs.Changed(n) {
-				return cohortRun, model.Traffic{}, none, usageError{fmt.Errorf("--%s is an open-loop or closed-loop flag: it needs --rate or --loop closed", n)}
-			}
-		}
-		return cohortRun, model.Traffic{}, none, nil
-	}
-	if !closed && fs.Changed("think-time") {
-		return cohortRun, model.Traffic{}, none, usageError{fmt.Errorf("--think-time is a closed-loop flag: it needs --loop closed")}
-	}
-	tr := model.Traffic{
-		Rate: f.rate, Ticks: f.ticks, OutageStart: f.start, OutageLength: f.length,
-		OutageCapacity: f.outCap, RejectCost: f.rejectCost,
-		RecoveredBacklog: f.recoveredBacklog, CollapseBacklog: f.collapseBacklog,
-		Drain: model.DrainsByDefault(sc.Server), StartCohort: f.startCohort,
-	}
-	if fs.Changed("drain") {
-		tr.Drain = f.drain
-	}
-	if fs.Changed("horizon") {
-		return cohortRun, tr, none, usageError{fmt.Errorf("--horizon is for the cohort; in open-loop and closed-loop modes a trial lasts --ticks")}
-	}
-	if closed {
-		l := model.ClosedLoop{Think: f.think}
-		return closedRun, tr, l, tr.ValidateClosed(sc, l)
-	}
-	return openRun, tr, none, tr.Validate(sc)
+// and closed loop.
+func (f *trafficFlags) traffic(fs *pflag.FlagSet, sc model.Scenario) (model.RunMode, model.Traffic, model.ClosedLoop, error) {
+	return model.TrafficSettings{
+		Rate: f.rate, Ticks: f.ticks, OutageStart: f.start, OutageLength: f.length, OutageCapacity: f.outCap,
+		RejectCost: f.rejectCost, RecoveredBacklog: f.recoveredBacklog, CollapseBacklog: f.collapseBacklog,
+		Drain: f.drain, StartCohort: f.startCohort, Loop: f.loop, Think: f.think, Given: fs.Changed,
+	}.Resolve(sc)
 }
