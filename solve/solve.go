@@ -3,10 +3,11 @@ package solve
 import (
 	"context"
 	"fmt"
-	"github.com/herdlab/herd/control"
-	"github.com/herdlab/herd/model"
 	"math"
 	"strings"
+
+	"github.com/herdlab/herd/control"
+	"github.com/herdlab/herd/model"
 )
 
 // Options bound the work of the analytical models Solve dispatches to;
@@ -101,6 +102,38 @@ func Methods() []string {
 	}
 	return m
 }
+
+// Take puts the run a user asked for into the options of method: the
+// queue chain takes open-loop traffic (mode OpenRun), controls and its
+// bounds (the Tail is DefaultChainTail); every other model follows a
+// cohort without controls, and is refused them, and the chain's bounds
+// (given says which flags were given), with a model.UsageError.
+func (o *Options) Take(method string, mode model.RunMode, tr model.Traffic, ctl control.Controls, bounds QueueChainOptions, given func(string) bool) error {
+	if method != MethodChain {
+		for _, n := range []string{"max-backlog", "max-queue"} {
+			if given(n) {
+				return model.Usagef("--%s needs --method chain", n)
+			}
+		}
+		if mode != model.CohortRun || ctl.Active() {
+			return model.Usagef("open-loop traffic and retry controls need --method chain (the other models follow a cohort without controls)")
+		}
+		return nil
+	}
+	if mode == model.ClosedRun {
+		return model.Usagef("--loop closed: the chain follows a cohort or open-loop traffic (--rate)")
+	}
+	if mode == model.OpenRun {
+		o.Traffic = &tr
+	}
+	o.Controls = ctl
+	o.Chain = QueueChainOptions{MaxBacklog: bounds.MaxBacklog, MaxQueue: bounds.MaxQueue, Tail: DefaultChainTail}
+	return nil
+}
+
+// DefaultChainTail is the probability of the Poisson tail the queue
+// chain cuts at each tick.
+const DefaultChainTail = 1e-12
 
 // CheckMethod checks the options' ranges and that method names a model,
 // returning a *FieldError naming the flag.
