@@ -409,6 +409,44 @@ func shrinks(name string, rows []Check, critical float64) Check {
 // PerturbDelays returns a perturbation for ValidateOptions.Perturb that
 // stretches every delay law by factor: base, cap and the fixed delay are
 // multiplied by it. A factor other than 1 is a deliberately wrong model.
+// Planted are the deliberate errors validation can be run with, to show
+// that its checks fail: the models' delay laws stretched by Delays, the
+// mean field's completion multiplied by Completion (1: neither), and the
+// queue chain's timeout and queue limit lengthened by Queue ticks and
+// requests (0: not).
+type Planted struct {
+	Delays, Completion float64
+	Queue              int
+}
+
+// Plant puts the planted errors into o, after checking their ranges.
+func (p Planted) Plant(o *ValidateOptions) error {
+	switch {
+	case !(p.Delays > 0) || math.IsInf(p.Delays, 0):
+		return model.Usagef("--perturb-delays must be a number > 0, got %g", p.Delays)
+	case !(p.Completion > 0) || math.IsInf(p.Completion, 0):
+		return model.Usagef("--plant-completion must be a number > 0, got %g", p.Completion)
+	case p.Queue < 0 || p.Queue > 1000:
+		return model.Usagef("--perturb-queue must be an integer in [0, 1000], got %d", p.Queue)
+	}
+	if p.Delays != 1 {
+		o.Perturb = PerturbDelays(p.Delays)
+	}
+	if c := p.Completion; c != 1 {
+		o.PlantMeanField = func(m *solve.MeanField) { m.Completion *= c }
+	}
+	if d := p.Queue; d > 0 {
+		delays := o.Perturb
+		o.Perturb = func(sc model.Scenario) model.Scenario {
+			if delays != nil {
+				sc = delays(sc)
+			}
+			return PerturbQueue(d)(sc)
+		}
+	}
+	return nil
+}
+
 func PerturbDelays(factor float64) func(model.Scenario) model.Scenario {
 	return func(sc model.Scenario) model.Scenario {
 		sc.Policy.Base *= factor

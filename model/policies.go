@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/herdlab/herd/policy"
 	"gopkg.in/yaml.v3"
 )
 
@@ -20,6 +21,11 @@ type PolicyEntry struct {
 
 // PolicyFields are the fields a policy of a comparison may set.
 var PolicyFields = []string{"policy", "base", "cap", "fixed-delay", "retries", "max-elapsed"}
+
+// DelayFields are the fields a policy's law of delays depends on: its own,
+// its tick and poly's exponent. The others (clients, server, rounding, …)
+// do not change it.
+var DelayFields = append(append([]string(nil), PolicyFields...), "tick", "exponent")
 
 // ReadPolicies reads a policies file: a list under "policies:" of
 // policies, each a map of its fields (PolicyFields) and an optional label.
@@ -63,10 +69,17 @@ func ReadPolicies(path string) ([]PolicyEntry, error) {
 // with each policy's label: the one given, or its name and the fields it
 // sets. A delay given as a duration (base: 20ms) is converted to ticks of
 // the spec's tick. A comparison needs two or more policies with distinct
-// labels, on a server with ticks.
+// labels, on a server with ticks. Every policy, textbook or preset, runs
+// on one tick: the spec's, or policy.DefaultTick when it gives none.
 func ComparedScenarios(spec Spec, entries []PolicyEntry) ([]string, []Scenario, error) {
 	if len(entries) < 2 {
 		return nil, nil, fmt.Errorf("--policy must list two or more policies to compare, got %d", len(entries))
+	}
+	var err error
+	if !spec.Given("tick") {
+		if spec, err = spec.With("tick", policy.DefaultTick.String()); err != nil {
+			return nil, nil, err
+		}
 	}
 	sc0, err := spec.Scenario()
 	if err != nil {

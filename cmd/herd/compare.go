@@ -12,7 +12,6 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/plots"
-	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
 )
 
@@ -83,12 +82,6 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 				return outError(err)
 			}
 			spec, err := scenario.spec, error(nil)
-			if !spec.Given("tick") {
-				// One tick for every policy, textbook or preset.
-				if spec, err = spec.With("tick", policy.DefaultTick.String()); err != nil {
-					return usageError{err}
-				}
-			}
 			var entries []model.PolicyEntry
 			switch {
 			case policies != "" && scenario.changed("policy"):

@@ -3,22 +3,16 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/plots"
 	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
-
-// delayScenarioFlags are the scenario flags that say what a policy is;
-// herd delays hides the others (clients, server, rounding, …), which do not
-// change a delay's law.
-var delayScenarioFlags = map[string]bool{
-	"policy": true, "base": true, "cap": true, "fixed-delay": true,
-	"tick": true, "retries": true, "max-elapsed": true, "exponent": true,
-}
 
 // delaysOptions are what herd delays' flags said.
 type delaysOptions struct {
@@ -100,7 +94,7 @@ or .pdf).`,
 	}
 	scenario.register(c)
 	c.Flags().VisitAll(func(f *pflag.Flag) {
-		if !delayScenarioFlags[f.Name] {
+		if !slices.Contains(model.DelayFields, f.Name) && model.IsSpecField(f.Name) {
 			_ = c.Flags().MarkHidden(f.Name)
 		}
 	})

@@ -287,7 +287,7 @@ func TestOtherCommandsParse(t *testing.T) {
 	if o, _, code := parse(t, newCmdReproduceAWS, fields("aws")...); code != 0 || o.Run.Trials != 100 {
 		t.Errorf("reproduce aws: exit %d %+v", code, o)
 	}
-	if o, _, code := parse(t, newCmdValidate, fields("validate --seed 5 --perturb-delays 1.1")...); code != 0 || o.Seed != 5 || o.PerturbDelays != 1.1 || len(o.Grid) != len(analysis.DefaultValidationGrid()) {
+	if o, _, code := parse(t, newCmdValidate, fields("validate --seed 5 --perturb-delays 1.1")...); code != 0 || o.Seed != 5 || o.Planted.Delays != 1.1 || o.Validate.Perturb == nil || len(o.Grid) != len(analysis.DefaultValidationGrid()) {
 		t.Errorf("validate: exit %d %+v", code, o)
 	}
 	if o, _, code := parse(t, newCmdPaperData, fields("paper-data --scale 0.1 --out gen")...); code != 0 || o.Config.Scale != 0.1 || o.Out != "gen" {

@@ -3,30 +3,24 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/solve"
 	"github.com/spf13/cobra"
 )
 
 // validateOptions are what herd validate's flags said.
 type validateOptions struct {
-	IO            *iostreams
-	Ctx           context.Context
-	Grid          []analysis.ValidationCase // analysis.DefaultValidationGrid
-	Seed          uint64
-	Workers       int
-	PerturbDelays float64 // 1: the models as they are
-	// PlantCompletion multiplies the mean field's completion before it is
-	// judged (1: none).
-	PlantCompletion float64
-	// PerturbQueue lengthens the queue chain's timeout and queue limit by
-	// this many ticks and requests (0: none).
-	PerturbQueue int
-	Output       output
+	IO      *iostreams
+	Ctx     context.Context
+	Grid    []analysis.ValidationCase // analysis.DefaultValidationGrid
+	Seed    uint64
+	Workers int
+	// Planted are the deliberate errors of the hidden flags, put into
+	// Validate.
+	Planted  analysis.Planted
+	Validate analysis.ValidateOptions
+	Output   output
 }
 
 func newCmdValidate(f *factory, runF func(*validateOptions) error) *cobra.Command {
@@ -73,14 +67,8 @@ It exits 1 when any check fails.`,
 			if opts.Workers < 0 {
 				return usageError{fmt.Errorf("--workers must be ≥ 0 (0 means one per CPU), got %d", opts.Workers)}
 			}
-			if p := opts.PerturbDelays; !(p > 0) || math.IsInf(p, 0) {
-				return usageError{fmt.Errorf("--perturb-delays must be a number > 0, got %g", p)}
-			}
-			if p := opts.PlantCompletion; !(p > 0) || math.IsInf(p, 0) {
-				return usageError{fmt.Errorf("--plant-completion must be a number > 0, got %g", p)}
-			}
-			if d := opts.PerturbQueue; d < 0 || d > 1000 {
-				return usageError{fmt.Errorf("--perturb-queue must be an integer in [0, 1000], got %d", d)}
+			if err := opts.Planted.Plant(&opts.Validate); err != nil {
+				return err
 			}
 			opts.Grid = analysis.DefaultValidationGrid()
 			if runF != nil {
@@ -92,11 +80,11 @@ It exits 1 when any check fails.`,
 	fs := c.Flags()
 	fs.Uint64Var(&opts.Seed, "seed", 1, "random seed; the same seed gives byte-identical output")
 	fs.IntVar(&opts.Workers, "workers", 0, "parallel workers (0: one per CPU); never changes results")
-	fs.Float64Var(&opts.PerturbDelays, "perturb-delays", 1, "stretch the models' delay laws by this factor (not the simulation's): a wrong model, to see the checks fail")
+	fs.Float64Var(&opts.Planted.Delays, "perturb-delays", 1, "stretch the models' delay laws by this factor (not the simulation's): a wrong model, to see the checks fail")
 	_ = fs.MarkHidden("perturb-delays")
-	fs.Float64Var(&opts.PlantCompletion, "plant-completion", 1, "multiply the mean field's completion by this factor before it is judged: a planted error, to see the checks fail")
+	fs.Float64Var(&opts.Planted.Completion, "plant-completion", 1, "multiply the mean field's completion by this factor before it is judged: a planted error, to see the checks fail")
 	_ = fs.MarkHidden("plant-completion")
-	fs.IntVar(&opts.PerturbQueue, "perturb-queue", 0, "lengthen the queue chain's timeout and queue limit by this many ticks and requests (not the simulation's): a wrong model, to see the checks fail")
+	fs.IntVar(&opts.Planted.Queue, "perturb-queue", 0, "lengthen the queue chain's timeout and queue limit by this many ticks and requests (not the simulation's): a wrong model, to see the checks fail")
 	_ = fs.MarkHidden("perturb-queue")
 	out.register(c)
 	return c
@@ -104,22 +92,8 @@ It exits 1 when any check fails.`,
 
 func validateRun(opts *validateOptions) error {
 	bar := newProgress(opts.IO, "scenarios", len(opts.Grid))
-	opt := analysis.ValidateOptions{Seed: opts.Seed, Workers: opts.Workers, Progress: func(done, _ int) { bar.Set(done) }}
-	if opts.PerturbDelays != 1 {
-		opt.Perturb = analysis.PerturbDelays(opts.PerturbDelays)
-	}
-	if p := opts.PlantCompletion; p != 1 {
-		opt.PlantMeanField = func(m *solve.MeanField) { m.Completion *= p }
-	}
-	if d := opts.PerturbQueue; d > 0 {
-		delays := opt.Perturb
-		opt.Perturb = func(sc model.Scenario) model.Scenario {
-			if delays != nil {
-				sc = delays(sc)
-			}
-			return analysis.PerturbQueue(d)(sc)
-		}
-	}
+	opt := opts.Validate
+	opt.Seed, opt.Workers, opt.Progress = opts.Seed, opts.Workers, func(done, _ int) { bar.Set(done) }
 	v, err := analysis.Validate(opts.Ctx, opts.Grid, opt)
 	bar.Finish()
 	if err != nil {
