@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/herdlab/herd/policy"
 	"gopkg.in/yaml.v3"
@@ -85,7 +83,6 @@ func ComparedScenarios(spec Spec, entries []PolicyEntry) ([]string, []Scenario, 
 	if err != nil {
 		return nil, nil, err
 	}
-	tick := sc0.Policy.TickLength()
 	var labels []string
 	var scs []Scenario
 	for _, e := range entries {
@@ -94,11 +91,6 @@ func ComparedScenarios(spec Spec, entries []PolicyEntry) ([]string, []Scenario, 
 		name := ""
 		for _, kv := range e.Fields {
 			field, text := kv[0], kv[1]
-			if field == "base" || field == "cap" || field == "fixed-delay" {
-				if d, err := time.ParseDuration(text); err == nil && strings.TrimLeft(text, "0123456789.") != "" {
-					text = strconv.FormatFloat(float64(d)/float64(tick), 'g', -1, 64)
-				}
-			}
 			if s, err = s.With(field, text); err != nil {
 				return nil, nil, err
 			}

@@ -2,11 +2,14 @@ package model
 
 import (
 	"fmt"
-	"github.com/herdlab/herd/policy"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/herdlab/herd/policy"
 )
 
 // SpecFields are the scenario fields a user can give, spelled as their
@@ -49,6 +52,16 @@ type Spec struct {
 	// given per tick, or not given); Scenario converts it with the tick.
 	rate     float64
 	rateText string
+	// rateWindow is the window a rate was given per (500/s: 1 s, 50/100ms:
+	// 100 ms): the limiter's window, which continuous time takes when
+	// neither --tick nor --window is given.
+	rateWindow time.Duration
+	// delays holds the delays given as durations (base 100ms), converted
+	// to ticks once the tick is known; delayText says them for messages.
+	delays    map[string]time.Duration
+	delayText map[string]string
+	// inline are the fields given inside --policy NAME:FIELD=VALUE,….
+	inline map[string]bool
 	// The time model's fields (timemodel.go).
 	timeModel           TimeModel
 	window, firstSpread time.Duration
@@ -68,22 +81,25 @@ type Spec struct {
 func (s *Spec) Set(field, text string) error {
 	text = strings.TrimSpace(text)
 	bad := func(valid string) error { return &FieldError{Flag: field, Valid: valid, Got: strconv.Quote(text)} }
+	if s.inline[field] {
+		return bad("given once: --policy already sets it (NAME:" + field + "=…)")
+	}
 	var err error
 	switch field {
 	case "capacity":
-		s.rate, s.rateText = 0, ""
+		s.rate, s.rateText, s.rateWindow = 0, "", 0
 		if num, unit, ok := strings.Cut(text, "/"); ok {
-			per := map[string]float64{"s": 1, "ms": 1e3, "us": 1e6, "µs": 1e6, "min": 1.0 / 60, "h": 1.0 / 3600}[unit]
+			per, okUnit := rateWindow(strings.TrimSpace(unit))
 			x, e := strconv.ParseFloat(strings.TrimSpace(num), 64)
-			if per == 0 || e != nil || !(x > 0) || math.IsInf(x, 0) {
-				return bad("an integer per tick, or a rate such as 100/s, 5/ms or 600/min")
+			if !okUnit || e != nil || !(x > 0) || math.IsInf(x, 0) {
+				return bad(capacityValid)
 			}
-			s.rate, s.rateText = x*per, text
+			s.rate, s.rateText, s.rateWindow = x/per.Seconds(), text, per
 			break
 		}
 		n, e := readInt(text)
 		if e != nil {
-			return bad("an integer per tick, or a rate such as 100/s, 5/ms or 600/min")
+			return bad(capacityValid)
 		}
 		s.capacity = n
 	case "clients", "first-window", "horizon", "retries":
@@ -93,9 +109,18 @@ func (s *Spec) Set(field, text string) error {
 		}
 		*map[string]*int{"clients": &s.clients, "first-window": &s.firstWindow, "horizon": &s.horizon, "retries": &s.tries}[field] = n
 	case "base", "cap", "fixed-delay":
+		delete(s.delays, field)
 		x, e := strconv.ParseFloat(text, 64)
 		if e != nil {
-			return bad("a number")
+			d, de := time.ParseDuration(text)
+			if de != nil || d <= 0 {
+				return bad("a number of ticks, or a duration such as 100ms")
+			}
+			if s.delays == nil {
+				s.delays, s.delayText = map[string]time.Duration{}, map[string]string{}
+			}
+			s.delays[field], s.delayText[field] = d, text
+			break
 		}
 		*map[string]*float64{"base": &s.base, "cap": &s.cap, "fixed-delay": &s.fixedDelay}[field] = x
 	case "failure-rate", "exponent":
@@ -123,7 +148,18 @@ func (s *Spec) Set(field, text string) error {
 	case "server":
 		s.server, err = ParseServer(text)
 	case "policy":
-		s.kind, err = policy.ParseKind(text)
+		name, params, inline := strings.Cut(text, ":")
+		if s.kind, err = policy.ParseKind(strings.TrimSpace(name)); err == nil {
+			for f := range s.inline {
+				delete(s.given, f)
+			}
+			s.inline = nil
+			if inline {
+				if e := s.setInline(text, params); e != nil {
+					return e
+				}
+			}
+		}
 	case "rounding":
 		s.rounding, err = policy.ParseRounding(text)
 	default:
@@ -139,6 +175,74 @@ func (s *Spec) Set(field, text string) error {
 	}
 	s.given[field] = true
 	return nil
+}
+
+// capacityValid says what --capacity takes.
+const capacityValid = "an integer per tick, or requests per window such as 500/s, 50/100ms or 600/min"
+
+// rateWindow reads the window of a rate: a unit (s, sec, ms, min, h, …)
+// or a duration (100ms).
+func rateWindow(unit string) (time.Duration, bool) {
+	units := map[string]time.Duration{
+		"s": time.Second, "sec": time.Second, "second": time.Second, "seconds": time.Second,
+		"ms": time.Millisecond, "msec": time.Millisecond, "us": time.Microsecond, "µs": time.Microsecond,
+		"min": time.Minute, "minute": time.Minute, "minutes": time.Minute,
+		"h": time.Hour, "hr": time.Hour, "hour": time.Hour, "hours": time.Hour,
+	}
+	if d, ok := units[unit]; ok {
+		return d, true
+	}
+	d, err := time.ParseDuration(unit)
+	return d, err == nil && d > 0
+}
+
+// InlinePolicyFields are the fields --policy NAME:FIELD=VALUE,… may set.
+var InlinePolicyFields = []string{"base", "cap", "fixed-delay", "retries", "max-elapsed", "exponent"}
+
+// setInline sets the fields of --policy NAME:FIELD=VALUE,…; a field given
+// by its own flag as well is refused.
+func (s *Spec) setInline(text, params string) error {
+	bad := &FieldError{Flag: "policy", Valid: "NAME or NAME:FIELD=VALUE,… with fields " + strings.Join(InlinePolicyFields, ", "), Got: strconv.Quote(text)}
+	set := map[string]string{}
+	for _, kv := range strings.Split(params, ",") {
+		f, v, ok := strings.Cut(kv, "=")
+		f = strings.TrimSpace(f)
+		if _, twice := set[f]; !ok || twice || !slices.Contains(InlinePolicyFields, f) {
+			return bad
+		}
+		set[f] = v
+	}
+	for _, f := range InlinePolicyFields {
+		v, ok := set[f]
+		if !ok {
+			continue
+		}
+		if s.given[f] {
+			return &FieldError{Flag: f, Valid: "given once: --policy " + text + " sets it too", Got: strconv.Quote(strings.TrimSpace(v))}
+		}
+		if err := s.Set(f, v); err != nil {
+			return err
+		}
+		if s.inline == nil {
+			s.inline = map[string]bool{}
+		}
+		s.inline[f] = true
+	}
+	return nil
+}
+
+// SplitPolicies splits a comma-separated list of policies, keeping the
+// fields of NAME:FIELD=VALUE,… with their policy.
+func SplitPolicies(text string) []string {
+	var out []string
+	for _, p := range strings.Split(text, ",") {
+		if k, _, ok := strings.Cut(p, "="); ok && !strings.Contains(k, ":") && len(out) > 0 && strings.Contains(out[len(out)-1], ":") {
+			out[len(out)-1] += "," + p
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // readInt reads an integer, also when written as a float without a
@@ -160,10 +264,11 @@ func (s Spec) Given(field string) bool { return s.given[field] }
 // With returns a copy of s with field set to text (see Set).
 func (s Spec) With(field, text string) (Spec, error) {
 	t := s
-	t.given = make(map[string]bool, len(s.given)+1)
-	for k, v := range s.given {
-		t.given[k] = v
+	t.given, t.inline = maps.Clone(s.given), maps.Clone(s.inline)
+	if t.given == nil {
+		t.given = map[string]bool{}
 	}
+	t.delays, t.delayText = maps.Clone(s.delays), maps.Clone(s.delayText)
 	return t, t.Set(field, text)
 }
 
@@ -230,14 +335,10 @@ func (s Spec) Scenario() (Scenario, error) {
 	set("first-window", &sc.FirstWindow, s.firstWindow)
 	set("horizon", &sc.Horizon, s.horizon)
 	set("retries", &sc.Policy.Retries, s.tries)
-	if s.Given("base") {
-		sc.Policy.Base = s.base
-	}
-	if s.Given("cap") {
-		sc.Policy.Cap = s.cap
-	}
-	if s.Given("fixed-delay") {
-		sc.Policy.FixedDelay = s.fixedDelay
+	for f, dst := range map[string]*float64{"base": &sc.Policy.Base, "cap": &sc.Policy.Cap, "fixed-delay": &sc.Policy.FixedDelay} {
+		if _, asDuration := s.delays[f]; s.Given(f) && !asDuration {
+			*dst = map[string]float64{"base": s.base, "cap": s.cap, "fixed-delay": s.fixedDelay}[f]
+		}
 	}
 	if s.Given("rounding") {
 		sc.Rounding = s.rounding
@@ -255,6 +356,9 @@ func (s Spec) Scenario() (Scenario, error) {
 		sc.Policy.Exponent = s.exponent
 	}
 	if err := s.applyTime(&sc); err != nil {
+		return sc, err
+	}
+	if err := s.applyDelays(&sc); err != nil {
 		return sc, err
 	}
 	set("queue-limit", &sc.Queue.Limit, s.queueLimit)
@@ -290,8 +394,31 @@ func (s Spec) perTick(tick time.Duration) (int, error) {
 	return int(r), nil
 }
 
+// applyDelays converts the delays given as durations to the scenario's
+// unit: milliseconds on a server that counts them, else its ticks.
+func (s Spec) applyDelays(sc *Scenario) error {
+	for _, f := range []string{"base", "cap", "fixed-delay"} {
+		d, ok := s.delays[f]
+		if !ok {
+			continue
+		}
+		unit := sc.Policy.TickLength()
+		if sc.Plays().Milliseconds {
+			unit = time.Millisecond
+		}
+		if unit == 0 {
+			return &FieldError{Flag: f, Valid: "a number of ticks, or a duration once the scenario has a real --tick or --window, or a capacity per window such as 500/s (textbook policies keep abstract ticks)", Got: strconv.Quote(s.delayText[f])}
+		}
+		*map[string]*float64{"base": &sc.Policy.Base, "cap": &sc.Policy.Cap, "fixed-delay": &sc.Policy.FixedDelay}[f] = float64(d) / float64(unit)
+	}
+	return nil
+}
+
 // text is a given field's value, as Set read it.
 func (s Spec) text(f string) string {
+	if t, ok := s.delayText[f]; ok {
+		return t
+	}
 	switch f {
 	case "base":
 		return strconv.FormatFloat(s.base, 'g', -1, 64)

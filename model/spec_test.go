@@ -3,10 +3,12 @@ package model
 import (
 	"errors"
 	"fmt"
-	"github.com/herdlab/herd/policy"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/herdlab/herd/policy"
 )
 
 // A capacity given as a rate is the same server whatever the tick: its
@@ -28,7 +30,7 @@ func TestSpecCapacityRate(t *testing.T) {
 			t.Errorf("-k %s --tick %s: capacity %d (%v), want %d", c.rate, c.tick, sc.Capacity, err, c.want)
 		}
 	}
-	for _, c := range []struct{ rate, tick string }{{"100/s", "3ms"}, {"100/s", ""}, {"0/s", "1s"}, {"1/fortnight", "1s"}} {
+	for _, c := range []struct{ rate, tick string }{{"100/s", "3ms"}, {"0/s", "1s"}, {"1/fortnight", "1s"}, {"5/2h", ""}, {"5/-1s", ""}} {
 		var s Spec
 		err := s.Set("capacity", c.rate)
 		if err == nil && c.tick != "" {
@@ -41,6 +43,77 @@ func TestSpecCapacityRate(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Flag != "capacity" {
 			t.Errorf("-k %s --tick %q: %v; want a FieldError naming --capacity", c.rate, c.tick, err)
 		}
+	}
+}
+
+// A capacity per window, with no --tick, is a limiter in real time: the
+// window server in continuous time, with that window and that many
+// requests per window; --tick keeps the tick model.
+func TestSpecCapacityPerWindow(t *testing.T) {
+	for _, c := range []struct {
+		kv     []string
+		window time.Duration
+		k      int
+	}{
+		{[]string{"capacity", "500/s"}, time.Second, 500},
+		{[]string{"capacity", "500/sec"}, time.Second, 500},
+		{[]string{"capacity", "50/100ms"}, 100 * time.Millisecond, 50},
+		{[]string{"capacity", "600/minute"}, time.Minute, 600},
+		{[]string{"capacity", "50/100ms", "policy", "retry-go-v4"}, 100 * time.Millisecond, 50},
+		{[]string{"capacity", "500/s", "window", "100ms"}, 100 * time.Millisecond, 50},
+	} {
+		sc, err := ScenarioOf(c.kv...)
+		if err != nil || !sc.InContinuousTime() || sc.Policy.Tick != c.window || sc.Capacity != c.k {
+			t.Errorf("%v: continuous %v, window %s, k %d (%v); want continuous time, window %s, k %d", c.kv, sc.InContinuousTime(), sc.Policy.Tick, sc.Capacity, err, c.window, c.k)
+		}
+	}
+	for _, kv := range [][]string{{"capacity", "500/s", "tick", "100ms"}, {"capacity", "500/s", "time", "tick", "policy", "retry-go-v4"}, {"capacity", "10/s", "server", "queue", "tick", "1s"}} {
+		if sc, err := ScenarioOf(kv...); err != nil || sc.InContinuousTime() {
+			t.Errorf("%v: continuous %v (%v); want the tick model", kv, sc.InContinuousTime(), err)
+		}
+	}
+}
+
+// Delays given as durations are converted to the scenario's ticks (the
+// window in continuous time), or to milliseconds on the OCC server, and
+// --policy NAME:FIELD=VALUE,… sets the policy's own fields.
+func TestSpecDelaysInRealUnits(t *testing.T) {
+	sc, err := ScenarioOf("capacity", "500/s", "policy", "full", "base", "100ms", "cap", "10s")
+	if err != nil || sc.Policy.Base != 0.1 || sc.Policy.Cap != 10 {
+		t.Errorf("--base 100ms --cap 10s at 500/s: base %g, cap %g windows (%v); want 0.1, 10", sc.Policy.Base, sc.Policy.Cap, err)
+	}
+	sc, err = ScenarioOf("capacity", "10", "tick", "10ms", "policy", "full", "base", "100ms")
+	if err != nil || sc.Policy.Base != 10 {
+		t.Errorf("--base 100ms --tick 10ms: base %g ticks (%v); want 10", sc.Policy.Base, err)
+	}
+	sc, err = ScenarioOf("server", "occ", "policy", "full", "cap", "2s")
+	if err != nil || sc.Policy.Cap != 2000 {
+		t.Errorf("--server occ --cap 2s: cap %g (%v); want 2000 ms", sc.Policy.Cap, err)
+	}
+	sc, err = ScenarioOf("capacity", "500/s", "policy", "full:base=100ms,cap=10s,retries=9")
+	if err != nil || sc.Policy.Kind != policy.Full || sc.Policy.Base != 0.1 || sc.Policy.Cap != 10 || sc.Policy.Retries != 9 {
+		t.Errorf("--policy full:base=100ms,cap=10s,retries=9: %+v (%v)", sc.Policy, err)
+	}
+	for _, kv := range [][]string{
+		{"policy", "full", "base", "100ms"},                   // abstract ticks
+		{"policy", "full:base=1", "base", "2"},                // twice
+		{"base", "2", "policy", "full:base=1"},                // twice, the other way
+		{"policy", "full:rounding=floor"},                     // not a policy field
+		{"policy", "full:base"},                               // no value
+		{"capacity", "500/s", "policy", "full:base=1,base=2"}, // one field twice
+	} {
+		var fe *FieldError
+		if _, err := ScenarioOf(kv...); !errors.As(err, &fe) {
+			t.Errorf("%v: %v; want a FieldError", kv, err)
+		}
+	}
+}
+
+func TestSplitPolicies(t *testing.T) {
+	got := SplitPolicies("retry-go-v4,full:base=100ms,cap=10s,retries=9,equal")
+	want := []string{"retry-go-v4", "full:base=100ms,cap=10s,retries=9", "equal"}
+	if !slices.Equal(got, want) {
+		t.Errorf("SplitPolicies = %q, want %q", got, want)
 	}
 }
 

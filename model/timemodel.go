@@ -3,11 +3,12 @@ package model
 import (
 	"errors"
 	"fmt"
-	"github.com/herdlab/herd/policy"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/herdlab/herd/policy"
 )
 
 // The time model says how a scenario's time passes.
@@ -469,6 +470,13 @@ func (s Spec) applyTime(sc *Scenario) error {
 			cont = true
 		}
 	}
+	// A capacity per window (500/s, 50/100ms) describes a limiter in real
+	// time: on a server with a window in continuous time, it runs there
+	// unless --tick asks for ticks.
+	byRate := s.rateWindow > 0 && !s.Given("tick") && sc.Plays().ContinuousTime
+	if byRate {
+		cont = true
+	}
 	if s.Given("time") {
 		cont = s.timeModel == ContinuousTime
 	}
@@ -490,6 +498,12 @@ func (s Spec) applyTime(sc *Scenario) error {
 			return &FieldError{Flag: "window", Valid: fmt.Sprintf("equal to --tick %s, or left out (in continuous time the tick is the window)", s.tick), Got: s.window.String()}
 		}
 		sc.Policy.Tick = s.window
+	}
+	if !s.Given("window") && !s.Given("tick") && s.rateWindow > 0 {
+		if s.rateWindow < MinTick || s.rateWindow > MaxTick {
+			return &FieldError{Flag: "capacity", Valid: fmt.Sprintf("requests per window of a duration in [%s, %s]", MinTick, MaxTick), Got: strconv.Quote(s.rateText)}
+		}
+		sc.Policy.Tick = s.rateWindow
 	}
 	if sc.Policy.Tick == 0 {
 		sc.Policy.Tick = policy.DefaultTick

@@ -38,10 +38,20 @@ func ParseKind(s string) (Kind, error) {
 	return "", errors.New(msg)
 }
 
-// nearestKind is the policy or preset name closest to s by edit distance,
-// when it is close enough to be a typo: at most one edit per three
-// characters (and at least one); "" otherwise.
+// nearestKind is the one policy or preset name that s begins (retry-go:
+// retry-go-v4), else the name closest to s by edit distance when it is
+// close enough to be a typo: at most one edit per three characters (and
+// at least one); "" otherwise.
 func nearestKind(s string) Kind {
+	var prefixed []Kind
+	for k := range rules {
+		if s != "" && strings.HasPrefix(string(k), s) {
+			prefixed = append(prefixed, k)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
 	best, bestD := Kind(""), max(1, len(s)/3)+1
 	for k := range rules {
 		if d := editDistance(s, string(k)); d < bestD || (d == bestD && best != "" && k < best) {

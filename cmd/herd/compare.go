@@ -91,7 +91,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 					return usageError{err}
 				}
 			default:
-				for _, name := range strings.Split(scenario.text("policy"), ",") {
+				for _, name := range model.SplitPolicies(scenario.text("policy")) {
 					entries = append(entries, model.PolicyEntry{Fields: [][2]string{{"policy", strings.TrimSpace(name)}}})
 				}
 			}
