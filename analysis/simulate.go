@@ -54,8 +54,14 @@ func Simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (S
 	return Cached(ctx, "summary", sc, opt, func() (Summary, error) { return simulate(ctx, sc, opt, nil) })
 }
 
-// simulate is Simulate showing every trial, in trial order, to each (when
-// set) before folding it: a study that pairs trials keeps what it needs.
+// SimulateTrials is Simulate showing every trial, in trial order, to each
+// before folding it (censored trials too): a study that pairs trials
+// keeps what it needs. It is never cached.
+func SimulateTrials(ctx context.Context, sc model.Scenario, opt montecarlo.Options, each func(*montecarlo.Trial)) (Summary, error) {
+	return simulate(ctx, sc, opt, each)
+}
+
+// simulate is SimulateTrials with each optional.
 func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, each func(*montecarlo.Trial)) (Summary, error) {
 	plan, err := montecarlo.NewPlan(sc, montecarlo.CohortOf(sc), opt)
 	if err != nil {
@@ -86,7 +92,7 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 			if sc.InContinuousTime() {
 				foldWindowTrial(t, &gaveUp, &latency, &lat)
 				if opt.Arrivals {
-					arrivals = foldArrivals(arrivals, perWindow(t.CallTimes, sc.Window()), calls.N())
+					arrivals = foldArrivals(arrivals, PerWindow(t.CallTimes, sc.Window()), calls.N())
 				}
 			}
 			return nil
@@ -162,10 +168,10 @@ func simulate(ctx context.Context, sc model.Scenario, opt montecarlo.Options, ea
 	return s, nil
 }
 
-// perWindow counts the calls at times ms (in order, in milliseconds from
+// PerWindow counts the calls at times ms (in order, in milliseconds from
 // the first send) in each window of length w: the window server's arrivals
 // of every window, its ticks.
-func perWindow(ms []float64, w time.Duration) []int64 {
+func PerWindow(ms []float64, w time.Duration) []int64 {
 	var out []int64
 	wms := float64(w) / float64(time.Millisecond)
 	for _, t := range ms {

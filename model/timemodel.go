@@ -346,7 +346,7 @@ func (s Scenario) validateContinuous(bad badField) error {
 	if b > MaxDelay {
 		return bad("latency", fmt.Sprintf("at most %g windows of %s", float64(MaxDelay), w), strconv.Quote(s.Latency.String()))
 	}
-	if n := s.Policy.InstantRetry(); b == 0 && s.LatencyPerFlight == 0 && n > 0 {
+	if n := s.Policy.InstantRetry(); s.RetriesAtOnce() {
 		return bad("latency", fmt.Sprintf("a round trip > 0 with policy %s, whose retry %d has no delay (without one it would reach the full window again at the same instant, for ever)", s.Policy.Kind, n), strconv.Quote(s.Latency.String()))
 	}
 	return nil
@@ -449,6 +449,13 @@ func (s *Spec) setTime(field, text string) error {
 	}
 	s.given[field] = true
 	return nil
+}
+
+// RetriesAtOnce reports whether, in continuous time with no round trip,
+// a retry of the policy has no delay: it would reach the full window again
+// at the same instant, for ever, so the scenario is refused.
+func (s Scenario) RetriesAtOnce() bool {
+	return s.InContinuousTime() && s.Latency.In(s.Window()).Bound() == 0 && s.LatencyPerFlight == 0 && s.Policy.InstantRetry() > 0
 }
 
 // continuousFields are the spec fields that only continuous time has.

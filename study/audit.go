@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
@@ -129,12 +133,46 @@ type Audit struct {
 	// SyncWindow is the window of Sync, in real time.
 	SyncWindow string     `json:"sync_window"`
 	Rows       []AuditRow `json:"rows"`
+	// Notes say what the audit left out, and why.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // AuditPolicies are the policies an audit of sc compares: the textbook
 // policies with sc's parameters and every preset with its defaults, all on
-// sc's tick (DefaultTick when sc has none, so that they share a unit).
+// sc's tick (DefaultTick when sc has none, so that they share a unit). In
+// continuous time with no round trip, the policies that retry at once are
+// left out (AuditLeftOut says which).
 func AuditPolicies(sc model.Scenario) []policy.Policy {
+	var out []policy.Policy
+	for _, p := range auditPolicies(sc) {
+		if !withPolicy(sc, p).RetriesAtOnce() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// AuditLeftOut says which policies AuditPolicies leaves out of an audit of
+// sc, and why ("" when none).
+func AuditLeftOut(sc model.Scenario) string {
+	var names []string
+	for _, p := range auditPolicies(sc) {
+		if withPolicy(sc, p).RetriesAtOnce() {
+			names = append(names, string(p.Kind))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "left out: " + strings.Join(names, ", ") + ", whose retries have no delay: in continuous time with no round trip (--latency) they would reach the full window again at the same instant, for ever"
+}
+
+func withPolicy(sc model.Scenario, p policy.Policy) model.Scenario {
+	sc.Policy = p
+	return sc
+}
+
+func auditPolicies(sc model.Scenario) []policy.Policy {
 	tick := sc.Policy.Tick
 	if tick == 0 {
 		tick = policy.DefaultTick
@@ -154,6 +192,33 @@ func AuditPolicies(sc model.Scenario) []policy.Policy {
 	return out
 }
 
+// AuditPoliciesNamed are the policies of spec's service named in names
+// (each a textbook policy, a preset or NAME:FIELD=VALUE,…), for an audit of
+// those alone: each with the spec's other fields, all on one tick as in
+// AuditPolicies.
+func AuditPoliciesNamed(spec model.Spec, names []string) ([]policy.Policy, error) {
+	var out []policy.Policy
+	for _, name := range names {
+		s, err := spec.With("policy", strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		sc, err := s.Scenario()
+		if err != nil {
+			return nil, err
+		}
+		p := sc.Policy
+		if p.Tick == 0 {
+			p.Tick = policy.DefaultTick
+		}
+		if slices.ContainsFunc(out, func(q policy.Policy) bool { return q.Kind == p.Kind }) {
+			return nil, &model.FieldError{Flag: "policy", Valid: "a list of distinct policies", Got: strconv.Quote(name) + " twice"}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
 // AuditRanking is how an audit orders its rows. Censored trials come
 // first: a row's statistics are over its finished trials, conditional on
 // finishing, so a policy whose trials do not finish by the horizon is not
@@ -171,19 +236,27 @@ func (a Audit) CensoredRows() int {
 	return n
 }
 
-// RunAudit plays opt.Trials trials of sc under every policy of
-// AuditPolicies — trial i of each on the same random stream, so that
+// RunAudit plays opt.Trials trials of sc under each of policies (nil:
+// every policy of AuditPolicies) — trial i of each on the same random stream, so that
 // differences are paired — and ranks them by what the herd costs: fewest
 // censored trials first (AuditRanking), then fewest clients that gave up,
 // then fewest calls (the server's load), then shortest mean completion. Completion alone would rank retrying at once
 // first on a capacity server, at the highest load.
-func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, progress func(done, total int)) (Audit, error) {
-	policies := AuditPolicies(sc)
+func RunAudit(ctx context.Context, sc model.Scenario, policies []policy.Policy, opt montecarlo.Options, progress func(done, total int)) (Audit, error) {
 	a := Audit{Trials: opt.Trials, Seed: opt.Seed, SyncThreshold: SyncThreshold,
 		RankedBy: AuditRanking}
+	if policies == nil {
+		policies = AuditPolicies(sc)
+		if n := AuditLeftOut(sc); n != "" {
+			a.Notes = append(a.Notes, n)
+		}
+	}
 	a.Scenario = sc
 	a.Scenario.Policy = policies[0]
 	a.Unit = policies[0].Unit()
+	if sc.InContinuousTime() {
+		a.Unit = sc.TimeUnit()
+	}
 	tick := policies[0].TickLength()
 	a.SyncWindow = SyncWindow.String()
 	if tick == 0 {
@@ -193,7 +266,7 @@ func RunAudit(ctx context.Context, sc model.Scenario, opt montecarlo.Options, pr
 	for _, p := range policies { // refuse before any work, as the plans would
 		s := sc
 		s.Policy = p
-		if _, err := montecarlo.NewPlan(s, montecarlo.Cohort{}, opt); err != nil {
+		if _, err := montecarlo.NewPlan(s, montecarlo.CohortOf(s), opt); err != nil {
 			return Audit{}, fmt.Errorf("policy %s: %w", p.Kind, err)
 		}
 	}
@@ -247,46 +320,55 @@ func auditLess(a, b AuditRow) bool {
 	return mean(a.Completion) < mean(b.Completion)
 }
 
+// retryPeak is a trial's largest number of arrivals in one tick (one
+// window in continuous time) after the first sends' ticks or windows.
+func retryPeak(sc model.Scenario, t *montecarlo.Trial) int64 {
+	arrivals, first := t.Arrivals, sc.FirstWindow
+	if t.Continuous {
+		arrivals = analysis.PerWindow(t.CallTimes, sc.Window())
+		first = max(1, int(math.Ceil(float64(sc.FirstSpread)/float64(sc.Window()))))
+	}
+	var rp int64
+	for i := first; i < len(arrivals); i++ {
+		rp = max(rp, arrivals[i])
+	}
+	return rp
+}
+
 // auditPolicy runs one policy and keeps its per-trial values for pairing.
 func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options) (AuditRow, error) {
 	row := AuditRow{Policy: string(sc.Policy.Kind), Retries: sc.Policy.Retries}
 	if ps, ok := policy.LookupPreset(sc.Policy.Kind); ok {
 		row.Preset, row.Library, row.Why = true, ps.Library, ps.Synchronizing
 	}
-	var calls, completion, gaveUp, peak, over stats.Moments
-	var lat stats.LatencyCDF
+	var peak, over stats.Moments
 	k := float64(sc.Capacity)
-	err := montecarlo.Run(ctx, sc, opt, func(t *montecarlo.Trial) error {
-		var rp int64
-		for tick := sc.FirstWindow; tick < len(t.Arrivals); tick++ {
-			rp = max(rp, t.Arrivals[tick])
-		}
-		x := auditTrial{float64(t.Calls), float64(t.Completion), float64(t.GaveUp), float64(rp), t.Censored}
+	s, err := analysis.SimulateTrials(ctx, sc, opt, func(t *montecarlo.Trial) {
+		rp := float64(retryPeak(sc, t))
+		x := auditTrial{float64(t.Calls), t.CompletionTime(), float64(t.GaveUp), rp, t.Censored}
 		row.perTrial = append(row.perTrial, x)
 		if t.Censored {
 			row.Censored++
-			return nil
+			return
 		}
-		calls.Add(x.calls)
-		completion.Add(x.completion)
-		gaveUp.Add(x.gaveUp)
-		peak.Add(x.retryPeak)
-		over.Add(x.retryPeak / k)
-		lat.Add(t.Latency)
-		return nil
+		peak.Add(rp)
+		over.Add(rp / k)
 	})
 	if err != nil {
 		return row, err
 	}
-	if calls.N() == 0 {
+	if s.Calls == nil {
 		return row, nil
 	}
 	est := func(m *stats.Moments) *stats.Estimate { e := m.Estimate(); return &e }
-	row.Calls, row.Completion, row.GaveUp = est(&calls), est(&completion), est(&gaveUp)
+	row.Calls, row.GaveUp = s.Calls, s.GaveUp
+	row.Completion = &s.Completion.Estimate
 	sync := stats.Exact(FirstRetrySync(sc, SyncWindow))
 	row.RetryPeak, row.PeakOverCapacity, row.Sync = est(&peak), est(&over), &sync
-	q := lat.Quantile(0.99)
-	row.LatencyP99 = &q
+	if s.Latency != nil {
+		q := s.Latency.Quantiles["p99"]
+		row.LatencyP99 = &q
+	}
 	row.Synchronized = row.Sync.Mean >= SyncThreshold
 	switch {
 	case !row.Synchronized:

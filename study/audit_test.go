@@ -21,7 +21,7 @@ import (
 func TestAuditFlagsSynchronizedDefaults(t *testing.T) {
 	sc := model.Default()
 	sc.Clients, sc.Capacity = 2000, 20
-	a, err := RunAudit(context.Background(), sc, montecarlo.Options{Trials: 20, Seed: 1}, nil)
+	a, err := RunAudit(context.Background(), sc, nil, montecarlo.Options{Trials: 20, Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestAuditSyncFlagsHoldAtEveryTick(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := RunAudit(context.Background(), sc, montecarlo.Options{Trials: 2, Seed: 1, Use: montecarlo.Auto}, nil)
+		a, err := RunAudit(context.Background(), sc, nil, montecarlo.Options{Trials: 2, Seed: 1, Use: montecarlo.Auto}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -272,7 +272,7 @@ func (a PresetsAudit) Scenario(tick time.Duration) model.Scenario {
 
 // Run audits the herd on ticks of the given length.
 func (a PresetsAudit) Run(ctx context.Context, tick time.Duration, opt montecarlo.Options, progress func(done, total int)) (Audit, error) {
-	return RunAudit(ctx, a.Scenario(tick), opt, progress)
+	return RunAudit(ctx, a.Scenario(tick), nil, opt, progress)
 }
 
 // ScalingStudy is the ladder of the growth claims and of the

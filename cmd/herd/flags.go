@@ -132,6 +132,20 @@ func (f *scenarioFlags) scenario() (model.Scenario, error) {
 	return sc, nil
 }
 
+// with builds the scenario with the field name set to text besides the
+// flags given.
+func (f *scenarioFlags) with(name, text string) (model.Scenario, error) {
+	s, err := f.spec.With(name, text)
+	if err != nil {
+		return model.Scenario{}, usageError{err}
+	}
+	sc, err := s.Scenario()
+	if err != nil {
+		return sc, usageError{err}
+	}
+	return sc, nil
+}
+
 // asText makes the field name's flag keep its text for the command (see
 // text) instead of setting the field.
 func (f *scenarioFlags) asText(name string) { f.fs.Lookup(name).Value.(*specFlag).asText = true }

@@ -30,6 +30,9 @@ func auditHeader(r Audit) []string {
 	if c := censoredLine(r); c != "" {
 		h = append(h, c)
 	}
+	for _, n := range r.Notes {
+		h = append(h, strings.ToUpper(n[:1])+n[1:]+".")
+	}
 	return h
 }
 
@@ -54,6 +57,10 @@ func censoredText(row study.AuditRow, trials int) string {
 // describeHerd says the audited cohort and server.
 func describeHerd(a study.Audit) string {
 	sc := a.Scenario
+	if sc.InContinuousTime() {
+		return fmt.Sprintf("Audit: %d clients fail together, window server admitting %d per %s window (continuous time), round trip %s",
+			sc.Clients, sc.Capacity, sc.Window(), sc.Latency)
+	}
 	return fmt.Sprintf("Audit: %d clients fail together, %s server accepting %d per tick, tick %s, rounding %s",
 		sc.Clients, sc.Server, sc.Capacity, sc.Policy.TickLength(), sc.Rounding)
 }
