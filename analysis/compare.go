@@ -58,7 +58,8 @@ type pairTrial struct {
 
 // ComparePolicies plays every scenario (one service under the policies,
 // named by labels) with opt's trials and seed, arrivals recorded, and
-// pairs every two policies trial by trial. The scenarios must differ only
+// pairs every two policies trial by trial. Times are in ticks: windows in
+// continuous time. The scenarios must differ only
 // in their policy; progress, if set, is called after each policy.
 func ComparePolicies(ctx context.Context, labels []string, scs []model.Scenario, opt montecarlo.Options, progress func(done, total int)) (ServiceComparison, error) {
 	if len(scs) < 2 || len(labels) != len(scs) {
@@ -66,8 +67,8 @@ func ComparePolicies(ctx context.Context, labels []string, scs []model.Scenario,
 	}
 	base := scs[0]
 	for i, sc := range scs {
-		if sc.Continuous() {
-			return ServiceComparison{}, fmt.Errorf("policy %s: the OCC server has no ticks; compare policies on the capacity or collision server", labels[i])
+		if sc.Plays().Milliseconds {
+			return ServiceComparison{}, fmt.Errorf("policy %s: the OCC server has no ticks or windows; compare policies on the capacity or collision server", labels[i])
 		}
 		a, b := base, sc
 		a.Policy, b.Policy = policy.Policy{}, policy.Policy{}
@@ -77,12 +78,21 @@ func ComparePolicies(ctx context.Context, labels []string, scs []model.Scenario,
 	}
 	opt.Arrivals = true
 	c := ServiceComparison{Trials: opt.Trials, Seed: opt.Seed, Tick: base.Policy.TickLength()}
+	// In continuous time the times (ms) are counted in windows, the
+	// comparison's ticks, as its arrivals are.
+	perWindow := 1.0
+	if base.InContinuousTime() {
+		perWindow = float64(base.Window()) / float64(time.Millisecond)
+	}
 	trials := make([][]pairTrial, len(scs))
 	for i, sc := range scs {
 		var done []float64
 		s, err := simulate(ctx, sc, opt, func(t *montecarlo.Trial) {
-			x := pairTrial{calls: float64(t.Calls), completion: t.CompletionTime(), gaveUp: float64(t.GaveUp), censored: t.Censored}
-			if t.Served > 0 {
+			x := pairTrial{calls: float64(t.Calls), completion: t.CompletionTime() / perWindow, gaveUp: float64(t.GaveUp), censored: t.Censored}
+			switch {
+			case t.Served > 0 && t.Continuous:
+				x.latency, x.served = t.LatencySum/float64(t.Served)/perWindow, true
+			case t.Served > 0:
 				var sum int64
 				for _, r := range t.Latency.Runs() {
 					sum += r.Value * r.Count
@@ -98,6 +108,9 @@ func ComparePolicies(ctx context.Context, labels []string, scs []model.Scenario,
 			return c, fmt.Errorf("policy %s: %w", labels[i], err)
 		}
 		slices.Sort(done)
+		if perWindow != 1 {
+			s.Completion, s.Latency = s.Completion.Scaled(1/perWindow), s.Latency.Scaled(1/perWindow)
+		}
 		c.Policies = append(c.Policies, PolicyOutcome{Label: labels[i], Summary: s, Completions: done})
 		if progress != nil {
 			progress(i+1, len(scs))

@@ -17,6 +17,19 @@ type Distribution struct {
 	Quantiles map[string]stats.Quantile `json:"quantiles"`
 }
 
+// Scaled is the distribution of f times the quantity (f > 0): a change of
+// unit; nil stays nil.
+func (d *Distribution) Scaled(f float64) *Distribution {
+	if d == nil {
+		return nil
+	}
+	out := &Distribution{Estimate: d.Estimate.Scaled(f), Quantiles: map[string]stats.Quantile{}}
+	for k, q := range d.Quantiles {
+		out.Quantiles[k] = q.Scaled(f)
+	}
+	return out
+}
+
 // Summary is what a Monte Carlo run of one scenario says, with uncertainty.
 // Statistics are over the trials that finished; censored trials are counted
 // and warned about, never folded in as if they had finished.

@@ -67,21 +67,24 @@ func ReadPolicies(path string) ([]PolicyEntry, error) {
 // with each policy's label: the one given, or its name and the fields it
 // sets. A delay given as a duration (base: 20ms) is converted to ticks of
 // the spec's tick. A comparison needs two or more policies with distinct
-// labels, on a server with ticks. Every policy, textbook or preset, runs
-// on one tick: the spec's, or policy.DefaultTick when it gives none.
+// labels, on a server with ticks or windows. Every policy, textbook or
+// preset, runs on one tick: the spec's, its window in continuous time, or
+// policy.DefaultTick when it gives none.
 func ComparedScenarios(spec Spec, entries []PolicyEntry) ([]string, []Scenario, error) {
 	if len(entries) < 2 {
 		return nil, nil, fmt.Errorf("--policy must list two or more policies to compare, got %d", len(entries))
 	}
-	var err error
-	if !spec.Given("tick") {
-		if spec, err = spec.With("tick", policy.DefaultTick.String()); err != nil {
-			return nil, nil, err
-		}
-	}
 	sc0, err := spec.Scenario()
 	if err != nil {
 		return nil, nil, err
+	}
+	if !spec.Given("tick") && !sc0.InContinuousTime() {
+		if spec, err = spec.With("tick", policy.DefaultTick.String()); err != nil {
+			return nil, nil, err
+		}
+		if sc0, err = spec.Scenario(); err != nil {
+			return nil, nil, err
+		}
 	}
 	var labels []string
 	var scs []Scenario
@@ -119,8 +122,8 @@ func ComparedScenarios(spec Spec, entries []PolicyEntry) ([]string, []Scenario, 
 		}
 		labels, scs = append(labels, label), append(scs, sc)
 	}
-	if sc0.Continuous() {
-		return nil, nil, fmt.Errorf("--server occ has no ticks; compare policies on the capacity or collision server")
+	if sc0.Plays().Milliseconds {
+		return nil, nil, fmt.Errorf("--server occ has no ticks or windows; compare policies on the capacity or collision server")
 	}
 	return labels, scs, nil
 }

@@ -333,11 +333,11 @@ func classLaws(p policy.Policy) []policy.Law {
 func Engines(want EngineName, scs ...model.Scenario) string {
 	var names []string
 	for _, sc := range scs {
-		c, err := Choose(sc, want)
+		p, err := NewPlan(sc, CohortOf(sc), Options{Trials: 1, Use: want})
 		if err != nil {
 			continue
 		}
-		if n := string(c.Engine); !slices.Contains(names, n) {
+		if n := string(p.Choice.Engine); !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}

@@ -15,3 +15,9 @@ func (m *Moments) Difference() Difference {
 	e := m.Estimate()
 	return Difference{Estimate: e, Significant: e.CI95 != nil && (e.CI95[0] > 0 || e.CI95[1] < 0)}
 }
+
+// Scaled is the difference of f times the quantities (f > 0).
+func (d Difference) Scaled(f float64) Difference {
+	d.Estimate = d.Estimate.Scaled(f)
+	return d
+}

@@ -169,3 +169,19 @@ func (e Estimate) Scale(c float64) Estimate {
 	}
 	return s
 }
+
+// Scaled is the estimate of f times the quantity (f > 0): a change of
+// unit.
+func (e Estimate) Scaled(f float64) Estimate {
+	e.Mean, e.SD = e.Mean*f, e.SD*f
+	if e.CI95 != nil {
+		iv := Interval{e.CI95[0] * f, e.CI95[1] * f}
+		e.CI95 = &iv
+	}
+	return e
+}
+
+// Scaled is the quantile of f times the quantity (f > 0).
+func (q Quantile) Scaled(f float64) Quantile {
+	return Quantile{P: q.P, Value: q.Value * f, CI95: Interval{q.CI95[0] * f, q.CI95[1] * f}}
+}

@@ -40,15 +40,20 @@ func newCmdCompare(f *factory, runF func(*compareOptions) error) *cobra.Command 
 		Use:   "compare",
 		Short: "Compare retry policies on your own service, in real units, into a report directory",
 		Long: `compare plays one thundering herd on your service — --clients that fail
-together, a server with --capacity given as a rate (-k 200/s) at the real
-length of a tick (--tick, default 1s) — under two or more policies or
+together, and a limiter given per window (-k 50/100ms, -k 500/s), played in
+continuous time with that window; or a server in ticks of a real length
+(-k 200/s --tick 10ms, default tick 1s) — under two or more policies or
 library presets, all on common random numbers: trial i of every policy draws
 from the same random stream, so the differences between policies are
-measured trial by trial (paired), with 95% Student-t intervals.
+measured trial by trial (paired), with 95% Student-t intervals. Clients that
+gave up are never counted as served: where some did, the verdicts give the
+calls per served client and the last served client's completion.
 
-Give the policies as a list (--policy full,cenkalti-v4) that shares the
-scenario flags (--base and --cap in ticks, --retries, --max-elapsed), or as
-a YAML file (--policies FILE) that gives each its own parameters:
+Give the policies as a list (--policy full,cenkalti-v4, or with their own
+fields: --policy 'retry-go-v4,full:base=100ms,cap=10s,retries=9') that
+shares the scenario flags (--base and --cap in ticks or as durations,
+--retries, --max-elapsed), or as a YAML file (--policies FILE) that gives
+each its own parameters:
 
   policies:
     - policy: full
@@ -66,7 +71,8 @@ per pair in words, "not significant" where the interval holds 0),
 figure.svg and figure.png (the arrival rate over time against the capacity,
 and the distribution of completion, per policy), compare.json (the numbers
 behind both), each with the cite line. The same command gives the same bytes.`,
-		Example: `  herd compare -n 1000 -k 100/s --tick 10ms --policy full,cenkalti-v4 --out review
+		Example: `  herd compare -n 2000 -k 50/100ms --policy retry-go-v4,full:base=100ms,cap=10s,retries=9 --out review
+  herd compare -n 1000 -k 100/s --tick 10ms --policy full,cenkalti-v4 --out review
   herd compare -n 5000 -k 200/s --tick 5ms --policies policies.yaml --trials 2000 --out review --force`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {

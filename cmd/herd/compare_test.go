@@ -157,3 +157,38 @@ type pairDiff struct {
 	CI95        *[2]float64 `json:"ci95"`
 	Significant bool        `json:"significant"`
 }
+
+// A limiter given per window is compared in continuous time, and the
+// report says who gave up instead of calling them served.
+func TestCompareALimiterInContinuousTime(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	_, errs, code := herd(t, fields("compare -n 200 -k 5/100ms --policy retry-go-v4,full --trials 50 --out "+dir)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := string(b)
+	for _, want := range []string{"each 100ms window", "continuous time", "retry-go-v4 has more clients give up", "calls per served client", "its last served client"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report.md does not say %q:\n%s", want, report)
+		}
+	}
+	if strings.Contains(report, "serves every client") {
+		t.Errorf("report.md says a policy whose clients gave up serves every client:\n%s", report)
+	}
+	var doc struct {
+		Policies []struct {
+			Label  string `json:"label"`
+			GaveUp *struct {
+				Mean float64 `json:"mean"`
+			} `json:"gave_up"`
+		} `json:"policies"`
+	}
+	b, _ = os.ReadFile(filepath.Join(dir, "compare.json"))
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Policies) != 2 || doc.Policies[0].GaveUp == nil || doc.Policies[0].GaveUp.Mean <= 0 {
+		t.Errorf("compare.json: %v, %+v; want retry-go-v4's clients giving up", err, doc.Policies)
+	}
+}

@@ -46,6 +46,11 @@ type ComparedService struct {
 	// FirstWindow is the ticks over which first sends spread.
 	FirstWindow int `json:"first_window_ticks"`
 	Horizon     int `json:"horizon_ticks"`
+	// Continuous is set for the window server in continuous time, where
+	// a tick is the limiter's window and delays are not rounded; Latency
+	// is then its round trip.
+	Continuous bool   `json:"continuous_time,omitempty"`
+	Latency    string `json:"round_trip,omitempty"`
 }
 
 type ComparedPolicy struct {
@@ -88,11 +93,14 @@ func NewCompareReport(c analysis.ServiceComparison, sc model.Scenario, cite Prov
 	r := &CompareReport{Trials: c.Trials, Seed: c.Seed, Unit: unit, Provenance: cite, Comparison: c, PerTick: perTick}
 	r.Service = ComparedService{Clients: sc.Clients, Server: sc.Server.String(), Capacity: sc.Capacity, Rate: float64(sc.Capacity) / c.Tick.Seconds(),
 		Tick: c.Tick.String(), Rounding: sc.Rounding.String(), FirstWindow: sc.FirstWindow, Horizon: sc.EffectiveHorizon()}
+	if sc.InContinuousTime() {
+		r.Service.Continuous, r.Service.Latency = true, sc.Latency.String()
+	}
 	for _, o := range c.Policies {
 		s := o.Summary
 		p := ComparedPolicy{Label: o.Label, Policy: string(s.Scenario.Policy.Kind), Description: describePolicyAt(s.Scenario, c.Tick),
 			Scenario: s.Scenario, Engine: s.Engine, Censored: s.Censored, Calls: s.Calls, GaveUp: s.GaveUp,
-			Completion: scaleDistribution(s.Completion, perTick), Latency: scaleDistribution(s.Latency, perTick)}
+			Completion: s.Completion.Scaled(perTick), Latency: s.Latency.Scaled(perTick)}
 		at, share := o.CompletionCDF()
 		for i := range at {
 			p.CompletionCDF = append(p.CompletionCDF, [2]float64{at[i] * perTick, share[i]})
@@ -115,36 +123,11 @@ func NewCompareReport(c analysis.ServiceComparison, sc model.Scenario, cite Prov
 	}
 	for _, pr := range c.Pairs {
 		j := ComparedPair{A: pr.A, B: pr.B, Censored: pr.Censored, Calls: pr.Calls, GaveUp: pr.GaveUp,
-			Completion: scaleDifference(pr.Completion, perTick), Latency: scaleDifference(pr.Latency, perTick)}
-		j.Verdict = pairVerdict(j, unit, func(label, metric string) *stats.Estimate { return means[label+"\x00"+metric] })
+			Completion: pr.Completion.Scaled(perTick), Latency: pr.Latency.Scaled(perTick)}
+		j.Verdict = pairVerdict(j, unit, sc.Clients, func(label, metric string) *stats.Estimate { return means[label+"\x00"+metric] })
 		r.Pairs = append(r.Pairs, j)
 	}
 	return r
-}
-
-func scaleEstimate(e stats.Estimate, f float64) stats.Estimate {
-	e.Mean, e.SD = e.Mean*f, e.SD*f
-	if e.CI95 != nil {
-		iv := stats.Interval{e.CI95[0] * f, e.CI95[1] * f}
-		e.CI95 = &iv
-	}
-	return e
-}
-
-func scaleDistribution(d *analysis.Distribution, f float64) *analysis.Distribution {
-	if d == nil {
-		return nil
-	}
-	out := &analysis.Distribution{Estimate: scaleEstimate(d.Estimate, f), Quantiles: map[string]stats.Quantile{}}
-	for k, q := range d.Quantiles {
-		out.Quantiles[k] = stats.Quantile{P: q.P, Value: q.Value * f, CI95: stats.Interval{q.CI95[0] * f, q.CI95[1] * f}}
-	}
-	return out
-}
-
-func scaleDifference(d stats.Difference, f float64) stats.Difference {
-	d.Estimate = scaleEstimate(d.Estimate, f)
-	return d
 }
 
 // describePolicyAt says a policy in real time: a textbook policy's delays
@@ -195,8 +178,10 @@ var comparedMetrics = []struct {
 // pairVerdict says in words how A compares with B on each metric: which
 // way a significant difference goes, by how much (with its interval and
 // as a share of B's mean), and "not significant" where the interval
-// holds 0.
-func pairVerdict(p ComparedPair, unit string, mean func(label, metric string) *stats.Estimate) string {
+// holds 0. Where clients gave up, the calls are also said per served
+// client, since fewer calls can come from clients giving up, and the
+// completion is the last served client's.
+func pairVerdict(p ComparedPair, unit string, clients int, mean func(label, metric string) *stats.Estimate) string {
 	if p.Calls.N == 0 {
 		return fmt.Sprintf("nothing to compare: in each of the %d trials %s or %s was censored (raise --horizon)", p.Censored, p.A, p.B)
 	}
@@ -219,14 +204,41 @@ func pairVerdict(p ComparedPair, unit string, mean func(label, metric string) *s
 			if d.Mean > 0 {
 				words = m.more
 			}
+			if m.name == "completion" && perServed(p, clients, mean) != "" {
+				// Clients that gave up were never served.
+				words = strings.Replace(words, "every client", "its last served client", 1)
+			}
 			s := fmt.Sprintf("%s %s (%s %s", p.A, words, Text.Signed(d.Mean, d.CI95), u)
 			if b := mean(p.B, m.name); b != nil && b.Mean != 0 {
 				s += fmt.Sprintf(", %+.0f%% of %s's", 100*d.Mean/b.Mean, p.B)
 			}
 			parts = append(parts, s+")")
 		}
+		if m.name == "calls" {
+			if per := perServed(p, clients, mean); per != "" {
+				parts[len(parts)-1] += " " + per
+			}
+		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// perServed says the calls per served client of A and B where clients
+// of either gave up ("" otherwise).
+func perServed(p ComparedPair, clients int, mean func(label, metric string) *stats.Estimate) string {
+	per := func(label string) (string, bool) {
+		c, g := mean(label, "calls"), mean(label, "gave up")
+		if c == nil || g == nil || float64(clients)-g.Mean <= 0 {
+			return "—", g != nil && g.Mean > 0
+		}
+		return Number(c.Mean/(float64(clients)-g.Mean)) + " calls per served client", g.Mean > 0
+	}
+	a, gaveA := per(p.A)
+	b, gaveB := per(p.B)
+	if !gaveA && !gaveB {
+		return ""
+	}
+	return fmt.Sprintf("[%s %s, %s %s; clients that gave up are never served]", p.A, a, p.B, b)
 }
 
 // Markdown writes the report.
@@ -237,12 +249,18 @@ func (r *CompareReport) Markdown(w io.Writer) error {
 	}
 	s := r.Service
 	fmt.Fprintf(w, "# %s\n\n", strings.Join(labels, " vs "))
-	fmt.Fprintf(w, "**The service.** %d clients fail at the same moment and retry; a %s server accepts %s requests/s (%d per tick of %s) and fails the rest",
-		s.Clients, s.Server, Number(s.Rate), s.Capacity, s.Tick)
-	if s.Server == model.Collision.String() {
-		fmt.Fprint(w, " (on a tick with more arrivals than it accepts, it serves nobody)")
+	if s.Continuous {
+		fmt.Fprintf(w, "**The service.** %d clients fail at the same moment and retry; a limiter admits the first %d requests of each %s window (%s requests/s) and fails the rest at once; "+
+			"continuous time: delays are the policies' own, unrounded, and each attempt's round trip is %s",
+			s.Clients, s.Capacity, s.Tick, Number(s.Rate), s.Latency)
+	} else {
+		fmt.Fprintf(w, "**The service.** %d clients fail at the same moment and retry; a %s server accepts %s requests/s (%d per tick of %s) and fails the rest",
+			s.Clients, s.Server, Number(s.Rate), s.Capacity, s.Tick)
+		if s.Server == model.Collision.String() {
+			fmt.Fprint(w, " (on a tick with more arrivals than it accepts, it serves nobody)")
+		}
+		fmt.Fprintf(w, "; delays are rounded to ticks (%s)", s.Rounding)
 	}
-	fmt.Fprintf(w, "; delays are rounded to ticks (%s)", s.Rounding)
 	if s.FirstWindow > 1 {
 		fmt.Fprintf(w, "; first sends spread over %d ticks", s.FirstWindow)
 	}
