@@ -48,6 +48,24 @@ type SweepSpec struct {
 	MaxMemory int64
 }
 
+// Override puts into s the run settings of cmd that given says were given
+// on the command line (trials, seed, engine, skip-invalid): they win over
+// a spec file's.
+func (s *SweepSpec) Override(cmd SweepSpec, given func(flag string) bool) {
+	if given("trials") {
+		s.Trials = cmd.Trials
+	}
+	if given("seed") {
+		s.Seed = cmd.Seed
+	}
+	if given("engine") {
+		s.Engine = cmd.Engine
+	}
+	if given("skip-invalid") {
+		s.SkipInvalid = cmd.SkipInvalid
+	}
+}
+
 // specFile is the shape of a spec file.
 type specFile struct {
 	Trials      *int                 `yaml:"trials"`

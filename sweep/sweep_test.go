@@ -306,3 +306,11 @@ func TestSweepSpecValidate(t *testing.T) {
 		t.Errorf("RunSweep with 0 trials: %v", err)
 	}
 }
+
+func TestOverrideKeepsWhatTheCommandLineDidNotGive(t *testing.T) {
+	s := SweepSpec{Trials: 10, Seed: 3, SkipInvalid: true}
+	s.Override(SweepSpec{Trials: 99, Seed: 1, SkipInvalid: false}, func(f string) bool { return f == "trials" })
+	if s.Trials != 99 || s.Seed != 3 || !s.SkipInvalid {
+		t.Errorf("--trials 99 over a file with trials 10, seed 3, skip-invalid: %+v; want trials 99, seed 3, skip-invalid kept", s)
+	}
+}

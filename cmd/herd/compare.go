@@ -105,7 +105,9 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 				return usageError{err}
 			}
 			opts.Cite = f.provenance()
-			opts.Cite.Command = render.CommandLine(citedCompareArgs(f.Args))
+			// The directory written and --force change nothing in the results,
+			// so the same comparison written anywhere has the same bytes.
+			opts.Cite.Command = render.CommandLine(render.CitedArgs(f.Args, map[string]string{"out": "DIR"}, "force"))
 			if runF != nil {
 				return runF(opts)
 			}
@@ -124,27 +126,6 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 	c.Flags().StringVar(&opts.Dir, "out", "", "directory to write: report.md, figure.svg, figure.png, compare.json (new or empty; any with --force)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "replace the --out directory even if it holds files")
 	return c
-}
-
-// citedCompareArgs is the command line as the cite line gives it: the
-// directory written and --force change nothing in the results, so that
-// the same comparison written twice, anywhere, has the same bytes.
-func citedCompareArgs(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--out":
-			out = append(out, "--out", "DIR")
-			i++
-		case strings.HasPrefix(a, "--out="):
-			out = append(out, "--out", "DIR")
-		case a == "--force" || strings.HasPrefix(a, "--force="):
-		default:
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // compareRun plays the comparison and writes its directory.

@@ -156,19 +156,7 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 		if spec, err = sweep.ReadSweepSpec(o.spec, spec); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}
-		// Run flags given on the command line win over the file.
-		if fs.Changed("trials") {
-			spec.Trials = opt.Trials
-		}
-		if fs.Changed("seed") {
-			spec.Seed = opt.Seed
-		}
-		if fs.Changed("engine") {
-			spec.Engine = opt.Use
-		}
-		if fs.Changed("skip-invalid") {
-			spec.SkipInvalid = o.skipInvalid
-		}
+		spec.Override(sweep.SweepSpec{Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}, fs.Changed)
 		if err := spec.Validate(); err != nil {
 			return spec, usageError{fmt.Errorf("--spec: %w", err)}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -88,6 +89,31 @@ func CommandLine(args []string) string {
 		words = append(words, shellQuote(a))
 	}
 	return strings.Join(words, " ")
+}
+
+// CitedArgs is a command line as a cite line gives it when some flags
+// change nothing in the results: each flag of placeholders has its value
+// replaced by its placeholder (out: DIR), and the boolean flags of drop are
+// left out.
+func CitedArgs(args []string, placeholders map[string]string, drop ...string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		switch {
+		case !strings.HasPrefix(a, "--"):
+			out = append(out, a)
+		case placeholders[name] != "":
+			out = append(out, "--"+name, placeholders[name])
+			if !hasValue {
+				i++
+			}
+		case slices.Contains(drop, name):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 func shellQuote(s string) string {

@@ -23,3 +23,11 @@ func TestCiteLine(t *testing.T) {
 		t.Errorf("CSV document %q, %v", doc, err)
 	}
 }
+
+func TestCitedArgsLeaveOutWhatChangesNothing(t *testing.T) {
+	got := CitedArgs(strings.Fields("compare -n 5 --out /tmp/a --force --policy full,equal --out=/tmp/b --force=true"), map[string]string{"out": "DIR"}, "force")
+	want := strings.Fields("compare -n 5 --out DIR --policy full,equal --out DIR")
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("CitedArgs = %q, want %q", got, want)
+	}
+}
