@@ -43,7 +43,14 @@ func ServiceComparison(c analysis.ServiceComparison, unit string, perTick float6
 	// The panels say their y quantity in the title: gonum/plot misplaces
 	// a panel's own y label beside a log axis.
 	rate := newPanel("Retries per second over time (mean over trials; log scale)", "time since the failure ("+unit+")", "")
-	cdf := newPanel("Share of trials finished (every client served or given up)", "time since the failure ("+unit+")", "")
+	title := "Share of trials in which every client was served"
+	for _, o := range c.Policies {
+		if o.Summary.GaveUp != nil && o.Summary.GaveUp.Mean > 0 {
+			// Clients that gave up were never served.
+			title = "Share of trials finished (every client served or given up)"
+		}
+	}
+	cdf := newPanel(title, "time since the failure ("+unit+")", "")
 	xs, ys, cs := newSpan(), newSpan(), newSpan()
 	ys.add(float64(capacity) / perTick * perSecond)
 	cdfY := newSpan()
