@@ -29,6 +29,16 @@ const SyncThreshold = 0.9
 // converges. With abstract ticks (textbook policies only) it is one tick.
 const SyncWindow = time.Second
 
+// syncWindow is the window an audit of sc judges synchronization in: the
+// limiter's own window in continuous time, where the server's window is
+// known, else SyncWindow.
+func syncWindow(sc model.Scenario) time.Duration {
+	if sc.InContinuousTime() {
+		return sc.Window()
+	}
+	return SyncWindow
+}
+
 // FirstRetrySync is the share of a large cohort's first retries that fall
 // within the busiest window of length window: the most probability that the
 // first retry's time — the first send's tick (uniform over the first
@@ -258,7 +268,7 @@ func RunAudit(ctx context.Context, sc model.Scenario, policies []policy.Policy, 
 		a.Unit = sc.TimeUnit()
 	}
 	tick := policies[0].TickLength()
-	a.SyncWindow = SyncWindow.String()
+	a.SyncWindow = syncWindow(sc).String()
 	if tick == 0 {
 		a.SyncWindow = "1 tick"
 	}
@@ -363,7 +373,8 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	est := func(m *stats.Moments) *stats.Estimate { e := m.Estimate(); return &e }
 	row.Calls, row.GaveUp = s.Calls, s.GaveUp
 	row.Completion = &s.Completion.Estimate
-	sync := stats.Exact(FirstRetrySync(sc, SyncWindow))
+	sw := syncWindow(sc)
+	sync := stats.Exact(FirstRetrySync(sc, sw))
 	row.RetryPeak, row.PeakOverCapacity, row.Sync = est(&peak), est(&over), &sync
 	if s.Latency != nil {
 		q := s.Latency.Quantiles["p99"]
@@ -373,9 +384,9 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	switch {
 	case !row.Synchronized:
 		row.Why = ""
-	case row.Preset && row.Why == "" && sc.Policy.Law(1, sc.Policy.Start()).Sup()*sc.Policy.TickLength().Seconds() <= SyncWindow.Seconds():
+	case row.Preset && row.Why == "" && sc.Policy.Law(1, sc.Policy.Start()).Sup()*sc.Policy.TickLength().Seconds() <= sw.Seconds():
 		row.Why = fmt.Sprintf("every first-retry delay is at most %s, so the cohort re-arrives within one %s window",
-			time.Duration(sc.Policy.Law(1, sc.Policy.Start()).Sup()*float64(sc.Policy.TickLength())).Round(time.Millisecond), SyncWindow)
+			time.Duration(sc.Policy.Law(1, sc.Policy.Start()).Sup()*float64(sc.Policy.TickLength())).Round(time.Millisecond), sw)
 	}
 	return row, nil
 }

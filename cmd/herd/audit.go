@@ -49,9 +49,10 @@ give the capacity as a rate (-k 100/s) to audit the same server at any
 durations). --policy A,B audits those policies alone.
 
 A capacity per window (-k 50/100ms) audits the limiter in continuous time:
-completion is in ms and the peak is per window; policy none, which would
-retry at the same instant for ever without a round trip, is left out and
-the output says so.`,
+completion is in ms, the peak is per window, synchronized means 90% of the
+first retries within one window of the limiter, and the policies that would
+retry at the same instant for ever without a round trip (none) are left out,
+saying so.`,
 		Example: `  herd audit --clients 10000 --capacity 100
   herd audit -n 10000 -k 100/s --tick 100ms --format markdown
   herd audit -n 2000 -k 50/100ms --policy retry-go-v4,full`,
