@@ -177,6 +177,18 @@ func (s *Spec) Set(field, text string) error {
 	return nil
 }
 
+// Warnings say what in the spec changes the service the user may have
+// meant: a capacity per window played in ticks of another length is
+// another limiter.
+func (s Spec) Warnings(sc Scenario) []string {
+	t := sc.Policy.TickLength()
+	if s.rateWindow == 0 || sc.InContinuousTime() || t == 0 || t == s.rateWindow {
+		return nil
+	}
+	return []string{fmt.Sprintf("-k %s names a limiter of %g requests per %s window; with --tick %s herd plays %d per tick of %s, another limiter (a burst is judged per tick); leave out --tick to play the limiter in continuous time with its own window",
+		s.rateText, s.rate*s.rateWindow.Seconds(), s.rateWindow, t, sc.Capacity, t)}
+}
+
 // capacityValid says what --capacity takes.
 const capacityValid = "an integer per tick, or requests per window such as 500/s, 50/100ms or 600/min"
 

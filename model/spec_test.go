@@ -166,3 +166,31 @@ func TestScenarioOf(t *testing.T) {
 		t.Errorf("clients -3: %v; want an error naming clients", err)
 	}
 }
+
+// A capacity per window played in ticks of another length is another
+// limiter, and the spec says so; per its own window it says nothing.
+func TestSpecWarnsOfALimiterInOtherTicks(t *testing.T) {
+	for _, c := range []struct {
+		kv   []string
+		warn bool
+	}{
+		{[]string{"capacity", "500/s", "tick", "10ms", "policy", "retry-go-v4"}, true},
+		{[]string{"capacity", "500/s", "tick", "1s", "policy", "retry-go-v4"}, false},
+		{[]string{"capacity", "500/s", "policy", "retry-go-v4"}, false},
+		{[]string{"capacity", "5", "tick", "10ms", "policy", "retry-go-v4"}, false},
+	} {
+		var s Spec
+		for i := 0; i < len(c.kv); i += 2 {
+			if err := s.Set(c.kv[i], c.kv[i+1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sc, err := s.Scenario()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := s.Warnings(sc); (len(w) > 0) != c.warn {
+			t.Errorf("%v: warnings %q, want a warning %v", c.kv, w, c.warn)
+		}
+	}
+}

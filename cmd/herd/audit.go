@@ -62,6 +62,7 @@ saying so.`,
 			if opts.Scenario, err = scenario.scenario(); err != nil {
 				return err
 			}
+			scenario.warn(f.IO, opts.Scenario)
 			if scenario.changed("policy") {
 				names := model.SplitPolicies(scenario.text("policy"))
 				if opts.Policies, err = study.AuditPoliciesNamed(scenario.spec, names); err != nil {

@@ -104,6 +104,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 			if opts.Labels, opts.Scenarios, err = model.ComparedScenarios(spec, entries); err != nil {
 				return usageError{err}
 			}
+			scenario.warn(f.IO, opts.Scenarios[0])
 			opts.Cite = f.provenance()
 			// The directory written and --force change nothing in the results,
 			// so the same comparison written anywhere has the same bytes.

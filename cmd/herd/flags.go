@@ -132,6 +132,13 @@ func (f *scenarioFlags) scenario() (model.Scenario, error) {
 	return sc, nil
 }
 
+// warn prints the spec's warnings about sc on standard error.
+func (f *scenarioFlags) warn(ios *iostreams, sc model.Scenario) {
+	for _, w := range f.spec.Warnings(sc) {
+		fmt.Fprintln(ios.ErrOut, "herd: warning:", w)
+	}
+}
+
 // with builds the scenario with the field name set to text besides the
 // flags given.
 func (f *scenarioFlags) with(name, text string) (model.Scenario, error) {

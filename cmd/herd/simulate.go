@@ -108,6 +108,7 @@ rounding decides its result.`,
 			if opts.Scenario, err = scenario.scenario(); err != nil {
 				return err
 			}
+			scenario.warn(f.IO, opts.Scenario)
 			if err := opts.resolve(c, f, &run, &out); err != nil {
 				return err
 			}
