@@ -47,3 +47,23 @@ func TestOpenOutStartsANewFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestOpenOutRefusesASecondSweepAndAReadOnlyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rows.jsonl")
+	f, _, err := OpenOut(path, false, "hash", 4, Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _, err := OpenOut(path, true, "hash", 4, Shard{}); g != nil || err == nil || !strings.Contains(err.Error(), "another herd sweep is writing it") {
+		t.Errorf("a second sweep on the same --out: %v, %v; want it refused", g, err)
+	}
+	f.Close()
+	ro := filepath.Join(t.TempDir(), "ro.jsonl")
+	if err := os.WriteFile(ro, nil, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	var ue *model.UsageError
+	if g, _, err := OpenOut(ro, false, "hash", 4, Shard{}); g != nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("a read-only --out: %v, %v; want a usage error saying read-only", g, err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"golang.org/x/sys/unix"
 )
 
 // CheckDir says whether WriteDir would accept dir, without writing: a
@@ -33,6 +35,28 @@ func CheckDir(dir string, force bool) error {
 	}
 	if len(entries) > 0 && !force {
 		return &RefusedError{dir, fmt.Sprintf("is not empty (%d entries); name a new or empty directory, or give --force to replace it", len(entries))}
+	}
+	// It will be moved aside and removed: both need the parent and every
+	// directory inside to be writable, or the old files could not be
+	// removed and the user's directory would be left moved.
+	if err := unix.Access(filepath.Dir(filepath.Clean(dir)), unix.W_OK|unix.X_OK); err != nil {
+		return &RefusedError{dir, fmt.Sprintf("cannot be replaced: its parent directory is not writable (%v)", err)}
+	}
+	if len(entries) > 0 {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if err := unix.Access(path, unix.W_OK|unix.X_OK); err != nil {
+					return &RefusedError{dir, fmt.Sprintf("cannot be replaced: %s is not writable, so its files could not be removed (%v)", path, err)}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -83,7 +107,17 @@ func WriteDir(dir string, files map[string][]byte, force bool) error {
 		return err
 	}
 	if old != "" {
-		return os.RemoveAll(old)
+		if err := os.RemoveAll(old); err != nil {
+			// The old files cannot all go: put them back where they
+			// were, and the new ones aside, rather than leave the
+			// user's directory moved.
+			if e := os.Rename(dir, tmp); e == nil {
+				if e := os.Rename(old, dir); e != nil {
+					return fmt.Errorf("replacing %s: %v; then putting it back: %v; its files are in %s", dir, err, e, old)
+				}
+			}
+			return fmt.Errorf("replacing %s: the old files could not all be removed (%w); what remains of them is back at %s", dir, err, dir)
+		}
 	}
 	return nil
 }

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // RefusedError is a path that Write will not write, with the reason; a
@@ -75,6 +77,9 @@ func plan(path string) (target string, direct bool, err error) {
 		dir := filepath.Dir(target)
 		if di, err := os.Stat(dir); err != nil || !di.IsDir() {
 			return "", false, &RefusedError{path, fmt.Sprintf("its directory %s does not exist", dir)}
+		}
+		if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
+			return "", false, &RefusedError{path, fmt.Sprintf("its directory %s is not writable (%v)", dir, err)}
 		}
 		return target, false, nil
 	case err != nil:
