@@ -2,10 +2,11 @@ package model
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
+	"unicode"
 
+	"github.com/herdlab/herd/internal/infile"
 	"github.com/herdlab/herd/policy"
 	"gopkg.in/yaml.v3"
 )
@@ -25,40 +26,61 @@ var PolicyFields = []string{"policy", "base", "cap", "fixed-delay", "retries", "
 // do not change it.
 var DelayFields = append(append([]string(nil), PolicyFields...), "tick", "exponent")
 
+// MaxPolicies is the most policies one comparison takes: beyond a dozen
+// or so its figure and table can no longer be read.
+const MaxPolicies = 24
+
+// MaxPoliciesFile is the most bytes a policies file may hold.
+const MaxPoliciesFile = 1 << 20
+
 // ReadPolicies reads a policies file: a list under "policies:" of
 // policies, each a map of its fields (PolicyFields) and an optional label.
+// A field given twice, a label that would break a table (a newline or
+// another control character) and more than MaxPolicies policies are
+// refused.
 func ReadPolicies(path string) ([]PolicyEntry, error) {
-	b, err := os.ReadFile(path)
+	b, err := infile.Read("policies", path, MaxPoliciesFile)
 	if err != nil {
-		return nil, fmt.Errorf("--policies: %w", err)
+		return nil, err
 	}
 	var doc struct {
 		Policies []yaml.Node `yaml:"policies"`
 	}
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("--policies %s: %w", path, err)
+		return nil, Usagef("--policies %s: %w", path, err)
+	}
+	if len(doc.Policies) > MaxPolicies {
+		return nil, Usagef("--policies %s: %d policies listed; a comparison takes at most %d", path, len(doc.Policies), MaxPolicies)
 	}
 	var out []PolicyEntry
 	for i, n := range doc.Policies {
 		if n.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("--policies %s: policy %d must be a map of fields (policy, base, cap, fixed-delay, retries, max-elapsed, label)", path, i+1)
+			return nil, Usagef("--policies %s: policy %d must be a map of fields (policy, base, cap, fixed-delay, retries, max-elapsed, label)", path, i+1)
 		}
 		var e PolicyEntry
+		seen := map[string]bool{}
 		for j := 0; j+1 < len(n.Content); j += 2 {
 			key, val := n.Content[j].Value, n.Content[j+1].Value
+			if seen[key] {
+				return nil, Usagef("--policies %s: line %d: policy %d gives %q twice", path, n.Content[j].Line, i+1, key)
+			}
+			seen[key] = true
 			switch {
 			case key == "label":
+				if strings.ContainsFunc(val, unicode.IsControl) {
+					return nil, Usagef("--policies %s: line %d: policy %d's label holds a newline or another control character; give it on one line", path, n.Content[j].Line, i+1)
+				}
 				e.Label = val
 			case slices.Contains(PolicyFields, key):
 				e.Fields = append(e.Fields, [2]string{key, val})
 			default:
-				return nil, fmt.Errorf("--policies %s: policy %d: %q is not a policy field (fields: %s, label)", path, i+1, key, strings.Join(PolicyFields, ", "))
+				return nil, Usagef("--policies %s: policy %d: %q is not a policy field (fields: %s, label)", path, i+1, key, strings.Join(PolicyFields, ", "))
 			}
 		}
 		out = append(out, e)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--policies %s: no policies listed (want a list under \"policies:\")", path)
+		return nil, Usagef("--policies %s: no policies listed (want a list under \"policies:\")", path)
 	}
 	return out, nil
 }

@@ -8,12 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/herdlab/herd/internal/infile"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"gopkg.in/yaml.v3"
@@ -68,8 +67,8 @@ func (s *SweepSpec) Override(cmd SweepSpec, given func(flag string) bool) {
 
 // specFile is the shape of a spec file.
 type specFile struct {
-	Trials      *int                 `yaml:"trials"`
-	Seed        *uint64              `yaml:"seed"`
+	Trials      yaml.Node            `yaml:"trials"` // read by wholeNumber: no 5.5, no overflow
+	Seed        yaml.Node            `yaml:"seed"`
 	Engine      *string              `yaml:"engine"`
 	SkipInvalid *bool                `yaml:"skip_invalid"`
 	Grid        map[string]yaml.Node `yaml:"grid"`
@@ -86,28 +85,38 @@ type specFile struct {
 //	  base: "0.5,1,2,4,8"
 //	  cap: "16:2048:*2"
 //
-// Fields the file leaves out keep the values of base.
+// Fields the file leaves out keep the values of base. A file larger than
+// MaxSpecFile is refused.
 func ReadSweepSpec(path string, base SweepSpec) (SweepSpec, error) {
-	b, err := os.ReadFile(path)
+	b, err := infile.Read("spec", path, MaxSpecFile)
 	if err != nil {
 		return base, err
+	}
+	fail := func(format string, a ...any) error {
+		return model.Usagef("--spec %s: %w", path, fmt.Errorf(format, a...))
 	}
 	var f specFile
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
-		return base, fmt.Errorf("%s: %w", filepath.Base(path), err)
+		return base, fail("%w", err)
 	}
 	s := base
 	s.Grid = Grid{}
 	for k, v := range base.Grid {
 		s.Grid[k] = v
 	}
-	if f.Trials != nil {
-		s.Trials = *f.Trials
+	if f.Trials.Kind != 0 {
+		t, err := wholeNumber(&f.Trials, 31)
+		if err != nil {
+			return base, fail("line %d: trials: %w", f.Trials.Line, err)
+		}
+		s.Trials = int(t)
 	}
-	if f.Seed != nil {
-		s.Seed = *f.Seed
+	if f.Seed.Kind != 0 {
+		if s.Seed, err = wholeNumber(&f.Seed, 64); err != nil {
+			return base, fail("line %d: seed: %w", f.Seed.Line, err)
+		}
 	}
 	if f.Engine != nil {
 		s.Engine = montecarlo.EngineName(*f.Engine)
@@ -117,7 +126,7 @@ func ReadSweepSpec(path string, base SweepSpec) (SweepSpec, error) {
 	}
 	for k, node := range f.Grid {
 		if !isGridField(k) {
-			return base, fmt.Errorf("%s: grid field %q is not one of %s", filepath.Base(path), k, strings.Join(GridFields, ", "))
+			return base, fail("grid field %q is not one of %s", k, strings.Join(GridFields, ", "))
 		}
 		var text string
 		switch node.Kind {
@@ -127,17 +136,30 @@ func ReadSweepSpec(path string, base SweepSpec) (SweepSpec, error) {
 			var items []string
 			for _, it := range node.Content {
 				if it.Kind != yaml.ScalarNode {
-					return base, fmt.Errorf("%s: grid field %q: line %d: a list item must be a value", filepath.Base(path), k, it.Line)
+					return base, fail("grid field %q: line %d: a list item must be a value", k, it.Line)
 				}
 				items = append(items, it.Value)
 			}
 			text = strings.Join(items, ",")
 		default:
-			return base, fmt.Errorf("%s: grid field %q: line %d: want a value, a list or a string like \"1:64:*2\"", filepath.Base(path), k, node.Line)
+			return base, fail("grid field %q: line %d: want a value, a list or a string like \"1:64:*2\"", k, node.Line)
 		}
 		s.Grid[k] = text
 	}
 	return s, nil
+}
+
+// MaxSpecFile is the most bytes a spec file may hold.
+const MaxSpecFile = 1 << 20
+
+// wholeNumber reads n as a whole number 0 ≤ x < 2^bits, refusing a
+// fraction or a value too large rather than truncating it.
+func wholeNumber(n *yaml.Node, bits int) (uint64, error) {
+	x, err := strconv.ParseUint(n.Value, 10, bits)
+	if n.Kind != yaml.ScalarNode || err != nil {
+		return 0, fmt.Errorf("%q must be a whole number from 0 to %d", n.Value, uint64(math.MaxUint64)>>(64-bits))
+	}
+	return x, nil
 }
 
 func isGridField(k string) bool { return model.IsSpecField(k) }
@@ -348,6 +370,10 @@ func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // under a second or so and a few hundred megabytes; a larger study is
 // several sweeps.
 const MaxSweepPoints = 1_000_000
+
+// MaxRowsFile is the most bytes a file of rows (a sweep's --out, a shard
+// to merge) may hold: MaxSweepPoints rows of a few hundred bytes each.
+const MaxRowsFile = 1 << 30
 
 // Points expands the grid into its scenarios, in a fixed order (the fields
 // of GridFields, the last varying fastest). An invalid point refuses the

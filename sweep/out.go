@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/herdlab/herd/internal/infile"
 	"github.com/herdlab/herd/internal/outfile"
 	"github.com/herdlab/herd/model"
 	"golang.org/x/sys/unix"
@@ -43,10 +44,14 @@ func OpenOut(path string, resume bool, hash string, total int, shard Shard) (*os
 		}
 		return nil, 0, err
 	}
-	data, err := io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, MaxRowsFile+1))
 	if err != nil {
 		f.Close()
 		return nil, 0, err
+	}
+	if len(data) > MaxRowsFile {
+		f.Close()
+		return nil, 0, model.Usagef("--out %s: holds more than %s of rows, more than a sweep writes; name another file", path, infile.Size(MaxRowsFile))
 	}
 	done, size := 0, 0
 	if len(bytes.TrimSpace(data)) > 0 {

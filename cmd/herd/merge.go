@@ -2,7 +2,8 @@ package main
 
 import (
 	"io"
-	"os"
+
+	"github.com/herdlab/herd/internal/infile"
 
 	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
@@ -47,9 +48,9 @@ their sweep.`,
 func mergeRun(opts *mergeOptions) error {
 	var files []sweep.ShardFile
 	for _, name := range opts.Files {
-		data, err := os.ReadFile(name)
+		data, err := infile.Read("", name, sweep.MaxRowsFile)
 		if err != nil {
-			return err
+			return usageError{err}
 		}
 		files = append(files, sweep.ShardFile{Name: name, Data: data})
 	}

@@ -154,7 +154,7 @@ func (o *sweepFlags) specFrom(fs *pflag.FlagSet) (sweep.SweepSpec, error) {
 	spec := sweep.SweepSpec{Grid: sweep.Grid{}, Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid, MaxMemory: opt.MaxMemory}
 	if o.spec != "" {
 		if spec, err = sweep.ReadSweepSpec(o.spec, spec); err != nil {
-			return spec, usageError{fmt.Errorf("--spec: %w", err)}
+			return spec, usageError{err}
 		}
 		spec.Override(sweep.SweepSpec{Trials: opt.Trials, Seed: opt.Seed, Engine: opt.Use, SkipInvalid: o.skipInvalid}, fs.Changed)
 		if err := spec.Validate(); err != nil {
