@@ -176,6 +176,7 @@ internal error (a bug in herd), reported with its stack on stderr.`,
 		Version:       render.VersionText(f.provenance()),
 	}
 	root.SetVersionTemplate("{{.Version}}")
+	useGroupedFlags(root)
 	addProfileFlag(root)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
