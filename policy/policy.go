@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -378,15 +379,26 @@ func (p Policy) MaxDelay() float64 {
 // Describe says the policy in words, for the first line of a table: its
 // name, its parameters (textbook policies) and its give-up limits, e.g.
 // "full (base 1, cap 32), gives up after 3 retries".
-func (p Policy) Describe() string {
+func (p Policy) Describe() string { return p.DescribeIn(0) }
+
+// DescribeIn is Describe with a textbook policy's delays said as
+// durations of unit ticks each (its base 1 and cap 32 in windows of 100ms
+// are "base 100ms, cap 3.2s"); unit 0 keeps them in ticks.
+func (p Policy) DescribeIn(unit time.Duration) string {
+	d := func(ticks float64) string {
+		if unit <= 0 {
+			return strconv.FormatFloat(ticks, 'g', -1, 64)
+		}
+		return time.Duration(math.Round(ticks * float64(unit))).String()
+	}
 	s := string(p.Kind)
 	switch p.Kind {
 	case Fixed:
-		s += fmt.Sprintf(" (delay %g)", p.FixedDelay)
+		s += fmt.Sprintf(" (delay %s)", d(p.FixedDelay))
 	case Expo, Full, Equal, Decorrelated, LogLog, Sawtooth:
-		s += fmt.Sprintf(" (base %g, cap %g)", p.Base, p.Cap)
+		s += fmt.Sprintf(" (base %s, cap %s)", d(p.Base), d(p.Cap))
 	case Poly:
-		s += fmt.Sprintf(" (base %g, cap %g, exponent %g)", p.Base, p.Cap, p.exponent())
+		s += fmt.Sprintf(" (base %s, cap %s, exponent %g)", d(p.Base), d(p.Cap), p.exponent())
 	case Window:
 		s += fmt.Sprintf(" (window %g)", p.topWindow())
 	}

@@ -12,7 +12,7 @@ func Describe(sc model.Scenario) string {
 	p := sc.Policy
 	pol := p.Describe()
 	if sc.InContinuousTime() {
-		return describeContinuous(sc, pol)
+		return describeContinuous(sc, p.DescribeIn(sc.Window()))
 	}
 	if t := p.TickLength(); t > 0 {
 		pol += fmt.Sprintf(", tick %s", t)
