@@ -20,15 +20,17 @@ type claimsOptions struct {
 	Output output
 	// ScalingOut, when set, is where the scaling study is written.
 	ScalingOut string
+	Evidence   bool // the table gives each claim's evidence
 }
 
 func newCmdClaims(f *factory, runF func(*claimsOptions) error) *cobra.Command {
 	opts := &claimsOptions{IO: f.IO}
 	var (
-		run     runFlags
-		out     outputFlags
-		source  string
-		scaling string
+		run      runFlags
+		out      outputFlags
+		source   string
+		scaling  string
+		evidence bool
 	)
 	var withCache func(context.Context) context.Context
 	c := &cobra.Command{
@@ -110,6 +112,7 @@ for every λ < 1.`,
 				}
 			}
 			opts.Output.Width = out.width(f, opts.Output)
+			opts.Evidence = evidence
 			opts.Claims = claims.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers, Origin: origin, FreshScaling: scaling == "fresh"}
 			if err := opts.Claims.Validate(); err != nil {
 				return usageError{err}
@@ -130,6 +133,7 @@ for every λ < 1.`,
 	c.Flags().StringVar(&out.format, "format", "", "output format: table|json|markdown (default: table on a terminal, json otherwise)")
 	c.Flags().StringVar(&out.out, "out", "", "write the result to this file (atomically) instead of standard output")
 	complete(c, "format", []string{"table", "json", "markdown"})
+	c.Flags().BoolVar(&evidence, "evidence", false, "table: also give each claim's quote, check and evidence (default: the verdicts and their tally)")
 	out.registerWide(c)
 	return c
 }
@@ -161,6 +165,6 @@ func claimsRun(opts *claimsOptions) error {
 	}
 	// Each claim's scenarios choose their own engine (the default rule).
 	opts.Output.Cite = opts.Output.Cite.WithRun(co.Seed, trials, "default, per scenario")
-	r := render.ClaimsReport{Trials: trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite}
+	r := render.ClaimsReport{Trials: trials, Seed: co.Seed, Claims: res, Provenance: opts.Output.Cite, Evidence: opts.Evidence}
 	return opts.Output.writeResult(opts.IO, r)
 }

@@ -155,7 +155,7 @@ func TestGoldenOutputs(t *testing.T) {
 		{"simulate-cohort.markdown", "simulate -n 100 -k 10 --policy full --trials 200 --seed 3 --format markdown"},
 		{"reproduce-seed.markdown", "reproduce seed --trials 30 --format markdown"},
 		{"reproduce-aws.markdown", "reproduce aws --trials 5 --format markdown"},
-		{"claims-seed.table", "claims --source seed --trials 2 --format table"},
+		{"claims-seed.table", "claims --source seed --trials 2 --format table --evidence"},
 		{"claims-seed.markdown", "claims --source seed --trials 2 --format markdown"},
 		// Fitted to 100 columns: wrapped text, optional columns left out.
 		{"simulate-preset.table-100", "COLUMNS=100 simulate -n 100 -k 10 --policy grpc-retry --tick 100ms --trials 50 --format table"},

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/herdlab/herd/claims"
@@ -15,6 +16,9 @@ type ClaimsReport struct {
 	Seed       uint64          `json:"seed"`
 	Claims     []claims.Result `json:"claims"`
 	Provenance Provenance      `json:"provenance"`
+	// Evidence: the table also gives each claim's quote, check and
+	// evidence; without it, the verdicts and their tally.
+	Evidence bool `json:"-"`
 }
 
 // verdictText is a verdict with its condition.
@@ -92,6 +96,10 @@ func (r ClaimsReport) Table(w io.Writer, width int) error {
 	if err := t.Text(w, width); err != nil {
 		return err
 	}
+	if !r.Evidence {
+		_, err := fmt.Fprintf(w, "\n%s\nEach claim's quote, check and evidence: the same command with --evidence (or --format markdown or json).\n", tally(r.Claims))
+		return err
+	}
 	for _, c := range r.Claims {
 		fmt.Fprintf(w, "\n%s — %s\n  %s\n  check: %s\n  %s: %s\n    %s\n",
 			c.ID, c.Source, quoteText(c), c.Check,
@@ -108,6 +116,30 @@ func (r ClaimsReport) Table(w io.Writer, width int) error {
 		}
 	}
 	return nil
+}
+
+// tally counts the verdicts in the claims' own models.
+func tally(cs []claims.Result) string {
+	var order []claims.Verdict
+	n := map[claims.Verdict]int{}
+	for _, c := range cs {
+		if n[c.Verdict] == 0 {
+			order = append(order, c.Verdict)
+		}
+		n[c.Verdict]++
+	}
+	rank := map[claims.Verdict]int{claims.Holds: 1, claims.HoldsOnlyWhen: 2, claims.Inconclusive: 3, claims.Fails: 4}
+	slices.SortFunc(order, func(a, b claims.Verdict) int {
+		if rank[a] != rank[b] {
+			return rank[a] - rank[b]
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	parts := make([]string, len(order))
+	for i, v := range order {
+		parts[i] = fmt.Sprintf("%d %s", n[v], v)
+	}
+	return fmt.Sprintf("%d claims, in the models they were made in: %s.", len(cs), strings.Join(parts, ", "))
 }
 
 // Markdown writes one table row per claim, for a design review.
