@@ -1,0 +1,79 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// flagGroups lays a command's flags out in help by what they describe,
+// the everyday ones first and the rare ones under their own heading. A
+// flag named in no group is listed under "Other flags", so a new flag is
+// never hidden.
+var flagGroups = []struct {
+	title string
+	flags []string
+}{
+	{"Scenario", []string{"clients", "capacity", "policy", "base", "cap", "fixed-delay", "retries", "max-elapsed", "exponent", "config", "policies"}},
+	{"Server", []string{"server", "queue-limit", "timeout", "failure-rate", "reject-cost"}},
+	{"Time", []string{"time", "tick", "window", "latency", "first-spread"}},
+	{"Retry controls", []string{"max-attempts", "bucket", "breaker", "retry-budget", "retry-throttling", "adaptive-throttling"}},
+	{"Traffic (open and closed loops)", []string{"rate", "loop", "think-time", "outage", "outage-start", "outage-capacity", "ticks", "drain", "start-cohort"}},
+	{"Run", []string{"trials", "seed", "workers", "engine", "horizon", "max-memory"}},
+	{"Output", []string{"format", "out", "force", "wide", "arrivals", "series", "v", "verbose"}},
+	{"Rare: rounding, first sends, the machine's way and the controls' parameters", []string{
+		"rounding", "first-window", "first-arrivals", "first-answers", "latency-per-flight", "stalls",
+		"collapse-backlog", "recovered-backlog",
+		"bucket-capacity", "bucket-cost", "bucket-deposit",
+		"breaker-kind", "breaker-window", "breaker-threshold", "breaker-min-calls", "breaker-cooldown", "breaker-max-ratio",
+		"budget-percent", "budget-ttl", "budget-min-retries",
+		"throttling-max-tokens", "throttling-token-ratio",
+		"adaptive-k", "adaptive-window"}},
+}
+
+// GroupedFlags renders fs's flags in flagGroups' order, each group under
+// its heading and in the order it lists them; a command whose flags fall
+// into one group only keeps a single list.
+func GroupedFlags(fs *pflag.FlagSet) string {
+	var titles []string
+	sets := map[string]*pflag.FlagSet{}
+	add := func(title string, f *pflag.Flag) {
+		if sets[title] == nil {
+			titles = append(titles, title)
+			sets[title] = pflag.NewFlagSet(title, pflag.ContinueOnError)
+			sets[title].SortFlags = false
+		}
+		sets[title].AddFlag(f)
+	}
+	placed := map[string]bool{}
+	for _, g := range flagGroups {
+		for _, name := range g.flags {
+			if f := fs.Lookup(name); f != nil && !f.Hidden {
+				add(g.title, f)
+				placed[name] = true
+			}
+		}
+	}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && !placed[f.Name] && f.Name != "help" {
+			add("Other flags", f)
+		}
+	})
+	if h := fs.Lookup("help"); h != nil {
+		add("Other flags", h)
+	}
+	if len(titles) < 2 {
+		return "Flags:\n" + fs.FlagUsagesWrapped(helpWidth)
+	}
+	var b strings.Builder
+	for i, t := range titles {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(t + ":\n" + sets[t].FlagUsagesWrapped(helpWidth))
+	}
+	return b.String()
+}
+
+// helpWidth is the width help wraps flag descriptions to.
+const helpWidth = 100
