@@ -43,7 +43,7 @@ func (s SweepSpec) Check(points []model.Scenario) error {
 		return err
 	}
 	for p, sc := range points {
-		if _, err := montecarlo.NewPlan(sc, montecarlo.Cohort{}, s.options(1)); err != nil {
+		if _, err := montecarlo.NewPlan(sc, montecarlo.CohortOf(sc), s.options(1)); err != nil {
 			return fmt.Errorf("grid point %d %s: %w", p, pointName(sc), err)
 		}
 	}
