@@ -55,6 +55,12 @@ func benchEngine(b *testing.B, sc model.Scenario, use EngineName) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchPlay(b, sc, e)
+}
+
+// benchPlay plays trials of sc with e and reports calls per second (wall
+// clock and CPU) and the calls of one trial.
+func benchPlay(b *testing.B, sc model.Scenario, e Engine) {
 	var t Trial
 	var calls int64
 	b.ReportAllocs()

@@ -96,8 +96,9 @@ type WindowEngine struct {
 	stallEvery, stallLength float64
 	stall                   rand.PCG
 	stopAt, resumeAt        float64
-	net                     []rand.PCG
-	client                  []windowClient
+	// hot is what a failed call reads of its client, client the rest.
+	hot    []windowHot
+	client []windowClient
 	queue                   []occEvent
 	// waiting are the answers waiting for the machine, in the order they
 	// were given (a trial's buffer, kept).
@@ -106,8 +107,20 @@ type WindowEngine struct {
 	// policy whose law depends on n alone; nil for a stateful policy.
 	laws       []policy.Law
 	law        func(n int, prev float64) policy.Law // the policy's Law, its rule looked up once
+	// affine[c] is laws[c] as min(max, lo + u·width) when every class law
+	// is a plain clamped uniform (Law.Affine), drawn inline; else nil.
+	affine []affine
+	// spare holds a window's earliest arrivals (admit).
+	spare []occEvent
 	retries    int
 	maxElapsed float64 // in windows; +Inf: no limit
+	// The trials played by windows, and those of them that met a tie and
+	// were played again by events (Play).
+	played, ties int
+	cal          calendar
+	// admitFirst are the clients the event heap admits first when every
+	// first send arrives at 0 (firstAdmitted), once computed.
+	admitFirst []int32
 }
 
 // waitingAnswer is an answer waiting for the machine: its client (−1 for
@@ -119,16 +132,22 @@ type waitingAnswer struct {
 	trip, wait float64
 }
 
+// windowHot is a client's stream and retry count, 24 bytes, which every
+// failed call reads and writes.
+type windowHot struct {
+	net   rand.PCG
+	retry int32
+	// sending says that the client's pending event is a send the machine
+	// has not taken yet (with a latency per flight), not an arrival.
+	sending bool
+}
+
 type windowClient struct {
 	first float64 // when its first send reached the server
 	// answer is when its first send's answer is back, with the first
 	// answers' law (the same quantile as its first arrival's).
 	answer float64
-	retry  int32
-	// sending says that the client's pending event is a send the machine
-	// has not taken yet (with a latency per flight), not an arrival.
-	sending bool
-	prev    float64 // a stateful policy's state
+	prev   float64 // a stateful policy's state
 }
 
 // NewWindowEngine prepares the window engine for a valid continuous-time
@@ -150,10 +169,20 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	if !sc.Stalls.IsZero() {
 		e.stallEvery, e.stallLength = float64(sc.Stalls.Every)/float64(w), float64(sc.Stalls.Length)/float64(w)
 	}
-	e.net = make([]rand.PCG, sc.Clients)
+	e.hot = make([]windowHot, sc.Clients)
 	e.client = make([]windowClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
 	e.laws, e.law = classLaws(sc.Policy), sc.Policy.LawFunc()
+	if e.laws != nil {
+		e.affine = make([]affine, len(e.laws))
+		for n := 1; n < len(e.laws); n++ {
+			a := &e.affine[n]
+			if a.lo, a.width, a.max, a.ok = e.laws[n].Affine(); !a.ok {
+				e.affine = nil
+				break
+			}
+		}
+	}
 	return e, nil
 }
 
@@ -186,17 +215,36 @@ func (e *WindowEngine) nextStop() {
 
 // backoff draws client c's delay before its retry n, in windows.
 func (e *WindowEngine) backoff(c int32, n int) float64 {
-	return drawDelay(e.laws, e.law, n, &e.client[c].prev, uniform(&e.net[c]))
+	return drawDelay(e.laws, e.law, n, &e.client[c].prev, uniform(&e.hot[c].net))
 }
 
-// Play runs one trial.
+// Play runs one trial: by windows (playWindows) unless the trial needs
+// the machine of a latency per flight or every call's time, or the last
+// trials met ties; by events (playEvents) otherwise, and again by events
+// when playWindows meets a tie that only the event order decides.
 func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
+	if e.flight == 0 && !arrivals && e.ties*8 <= e.played {
+		e.played++
+		start := *src
+		if e.playWindows(src, t) {
+			return
+		}
+		e.ties++
+		*src = start
+		t.reset(t.Index)
+	}
+	e.playEvents(src, t, arrivals)
+}
+
+// playEvents runs one trial event by event.
+func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 	t.Continuous = true
 	sc := &e.sc
 	q := e.queue[:0]
 	for c := range int32(sc.Clients) {
-		e.net[c].Seed(src.Uint64(), src.Uint64())
-		u := uniform(&e.net[c])
+		e.hot[c] = windowHot{}
+		e.hot[c].net.Seed(src.Uint64(), src.Uint64())
+		u := uniform(&e.hot[c].net)
 		at := u * e.spread
 		if e.firstLaw {
 			at = e.first.Draw(u)
@@ -235,12 +283,11 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 				if wa.client < 0 {
 					continue
 				}
-				cl := &e.client[wa.client]
-				if e.givesUp(cl, free, wa.trip, wa.wait) {
+				if e.givesUp(e.hot[wa.client].retry, &e.client[wa.client], free, wa.trip, wa.wait) {
 					t.GaveUp++
 					continue
 				}
-				cl.sending = true
+				e.hot[wa.client].sending = true
 				q = append(q, occEvent{at: free + wa.trip + wa.wait, client: wa.client})
 				siftUp(q, len(q)-1)
 				continue
@@ -251,10 +298,10 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		}
 		ev := &q[0]
 		c, a := ev.client, ev.at
-		cl := &e.client[c]
-		if cl.sending { // the machine takes the retry to the server
+		cl, h := &e.client[c], &e.hot[c]
+		if h.sending { // the machine takes the retry to the server
 			free = e.carry(max(a, free))
-			ev.at, cl.sending = free, false
+			ev.at, h.sending = free, false
 			siftDown(q, 0)
 			continue
 		}
@@ -262,18 +309,18 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if arrivals {
 			t.CallTimes = append(t.CallTimes, a*e.ms)
 		}
-		lat := e.trip.Draw(uniform(&e.net[c]))
+		lat := e.trip.Draw(uniform(&h.net))
 		if f := math.Floor(a); f != window {
 			window, used = f, 0
 		}
 		back := a                          // when the client has its answer
-		if e.flight > 0 && cl.retry == 0 { // the first send's way, as it arrives
+		if e.flight > 0 && h.retry == 0 { // the first send's way, as it arrives
 			free = e.carry(max(a, free))
 		}
 		// Its answer waits for the machine, unless it is a first answer
 		// as measured.
 		waits := e.flight > 0
-		if cl.retry == 0 && e.answersLaw {
+		if h.retry == 0 && e.answersLaw {
 			back, waits = max(a, cl.answer), false
 		}
 		if used < k { // admitted
@@ -286,21 +333,21 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			q = popHead(q)
 			continue
 		}
-		if cl.retry < math.MaxInt32 {
-			cl.retry++
+		if h.retry < math.MaxInt32 {
+			h.retry++
 		}
-		d := e.backoff(c, int(cl.retry))
+		d := e.backoff(c, int(h.retry))
 		if waits {
 			answers = append(answers, waitingAnswer{client: c, given: a, trip: lat, wait: d})
 			q = popHead(q)
 			continue
 		}
-		if e.givesUp(cl, back, lat, d) {
+		if e.givesUp(h.retry, cl, back, lat, d) {
 			t.GaveUp++
 			q[0] = q[len(q)-1]
 			q = q[:len(q)-1]
 		} else {
-			ev.at, cl.sending = back+lat+d, e.flight > 0
+			ev.at, h.sending = back+lat+d, e.flight > 0
 		}
 		siftDown(q, 0)
 	}
@@ -313,9 +360,9 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 // answer back at back gives up rather than retry one round trip and its
 // delay d later: past its policy's retries, or its maximum elapsed time
 // from its first arrival.
-func (e *WindowEngine) givesUp(cl *windowClient, back, trip, d float64) bool {
-	n := int(cl.retry)
-	return (e.retries > 0 && n > e.retries) || (back+trip-cl.first)+d > e.maxElapsed
+func (e *WindowEngine) givesUp(retry int32, cl *windowClient, back, trip, d float64) bool {
+	n := int(retry)
+	return (e.retries > 0 && n > e.retries) || (e.maxElapsed < math.Inf(1) && (back+trip-cl.first)+d > e.maxElapsed)
 }
 
 // A continuous-time latency is counted in a histogram of geometric bins

@@ -1,0 +1,461 @@
+package montecarlo
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// playWindows runs one trial window by window, the fast way of playing
+// playEvents' trial. A window admits its k earliest arrivals and fails the
+// rest, and a retry that lands in the window it failed in fails again, so
+// a window is played whole: its arrivals are taken from a calendar of
+// windows, the k earliest selected and taken in time order (the latencies
+// are summed in the order playEvents sums them), the others failed in any
+// order, since each client draws from its own stream. The result is
+// playEvents' exactly, unless two arrivals of a window at the same time
+// straddle the k-th place or are both admitted: then the heap's history
+// decides their order, and playWindows returns false with the trial half
+// played. When every first send arrives at 0, the heap's order of that tie
+// is a function of N and k alone (firstAdmitted).
+func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
+	t.Continuous = true
+	sc := &e.sc
+	c := &e.cal
+	c.init(sc.Clients, e.trip.Bound()+sc.Policy.MaxDelay()+2)
+	together := e.spread == 0 && !e.firstLaw // every first send arrives at 0
+	beyond := false                          // an arrival after the horizon is pending
+	for i := range int32(sc.Clients) {
+		h := &e.hot[i]
+		*h = windowHot{}
+		h.net.Seed(src.Uint64(), src.Uint64())
+		u := uniform(&h.net)
+		at := u * e.spread
+		if e.firstLaw {
+			at = e.first.Draw(u)
+		}
+		e.client[i] = windowClient{first: at, prev: sc.Policy.Start()}
+		if e.answersLaw {
+			e.client[i].answer = e.answers.Draw(u)
+		}
+		if together {
+			continue
+		}
+		if at > e.horizon {
+			beyond = true
+		} else {
+			c.push(occEvent{at: at, client: i})
+		}
+	}
+	done := 0.0
+	q := e.queue[:0] // the buffer of a window's arrivals
+	for first := true; ; first = false {
+		var admitted, failed []occEvent
+		if first && together {
+			q = e.firstWindow(q)
+			n := min(sc.Capacity, len(q))
+			admitted, failed = q[:n], q[n:]
+		} else {
+			if !c.advance() {
+				break
+			}
+			var ok bool
+			if admitted, failed, ok = e.admit(c.take(q[:0]), c.cur); !ok {
+				e.queue = q[:0]
+				return false
+			}
+		}
+		if t.stopped(len(admitted) + len(failed)) {
+			break
+		}
+		t.Calls += int64(len(admitted))
+		for _, ev := range admitted {
+			done = max(done, ev.at)
+			t.servedAfter((ev.at - e.client[ev.client].first) * e.ms)
+		}
+		var ok bool
+		failed, beyond, ok = e.fail(failed, t, beyond)
+		if cap(failed) > cap(q) { // the buffer grew
+			q = failed[:0]
+		}
+		if !ok {
+			break
+		}
+	}
+	e.queue = q[:0]
+	t.Censored = beyond
+	t.Time = done * e.ms
+	return true
+}
+
+// fail plays the failed arrivals q of the current window: each client
+// draws its round trip and delay, and gives up or files its retry; a retry
+// that lands in this window fails in turn. It returns q's buffer, whether
+// a retry after the horizon is pending, and false when the run was
+// cancelled.
+func (e *WindowEngine) fail(q []occEvent, t *Trial, beyond bool) ([]occEvent, bool, bool) {
+	c := &e.cal
+	tripFixed := e.trip.Draw(0) == e.trip.Bound()
+	trip0 := e.trip.Draw(0)
+	for i := 0; i < len(q); i++ {
+		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+			return q, beyond, false
+		}
+		ev := q[i]
+		id := ev.client
+		h := &e.hot[id]
+		var lat float64
+		if tripFixed {
+			h.net.Uint64()
+			lat = trip0
+		} else {
+			lat = e.trip.Draw(uniform(&h.net))
+		}
+		back := ev.at
+		if h.retry == 0 && e.answersLaw {
+			back = max(ev.at, e.client[id].answer)
+		}
+		if h.retry < math.MaxInt32 {
+			h.retry++
+		}
+		n := int(h.retry)
+		var d float64
+		if e.affine != nil {
+			a := &e.affine[min(n, len(e.affine)-1)]
+			if d = a.lo + uniform(&h.net)*a.width; d > a.max {
+				d = a.max
+			}
+		} else {
+			d = drawDelay(e.laws, e.law, n, &e.client[id].prev, uniform(&h.net))
+		}
+		if (e.retries > 0 && n > e.retries) || (e.maxElapsed < math.Inf(1) && (back+lat-e.client[id].first)+d > e.maxElapsed) {
+			t.GaveUp++
+			continue
+		}
+		next := occEvent{at: back + lat + d, client: id}
+		switch {
+		case next.at > e.horizon:
+			beyond = true
+		case int(next.at) == c.cur:
+			q = append(q, next)
+		default:
+			c.push(next)
+		}
+	}
+	t.Calls += int64(len(q))
+	return q, beyond, true
+}
+
+// admit splits window w's arrivals q into the k earliest, in time order,
+// and the others, in any order; false when two of the earliest, or the
+// k-th and a later one, arrive at the same time. It counts q by time into
+// cells of 1/windowCells of the window, so that only the cells the
+// earliest fill are sorted, into e.spare.
+func (e *WindowEngine) admit(q []occEvent, w int) (admitted, failed []occEvent, ok bool) {
+	k := e.sc.Capacity
+	if len(q) <= k {
+		sortByTime(q)
+		return q, q[len(q):], distinctTimes(q)
+	}
+	var count [windowCells]int32
+	base := float64(w)
+	for _, ev := range q {
+		count[cellOf(ev.at, base)]++
+	}
+	x, before := 0, 0 // cell x holds the k-th earliest, after before arrivals
+	for before+int(count[x]) < k {
+		before += int(count[x])
+		x++
+	}
+	var off [windowCells]int32
+	sum := int32(0)
+	for j := 0; j <= x; j++ {
+		off[j], sum = sum, sum+count[j]
+	}
+	if cap(e.spare) < int(sum) {
+		e.spare = make([]occEvent, sum, max(int(sum), 2*cap(e.spare)))
+	}
+	early := e.spare[:sum]
+	n := 0 // the others, moved to the front of q
+	for _, ev := range q {
+		if j := cellOf(ev.at, base); j <= x {
+			early[off[j]] = ev
+			off[j]++
+		} else {
+			q[n] = ev
+			n++
+		}
+	}
+	for j, from := 0, 0; j < x; j++ {
+		sortByTime(early[from:off[j]])
+		from = int(off[j])
+	}
+	last, r := early[before:], k-before // cell x: its r earliest are admitted
+	if len(last) > r {
+		selectEarliest(last, r)
+		if earliest(last[r:]) <= latest(last[:r]) {
+			return nil, q, false
+		}
+	}
+	sortByTime(last[:r])
+	admitted = early[:k]
+	return admitted, append(q[:n], early[k:]...), distinctTimes(admitted)
+}
+
+// windowCells is how many cells admit counts a window's arrivals into.
+const windowCells = 256
+
+func cellOf(at, base float64) int {
+	return min(int((at-base)*windowCells), windowCells-1)
+}
+
+func distinctTimes(q []occEvent) bool {
+	for i := 1; i < len(q); i++ {
+		if q[i].at == q[i-1].at {
+			return false
+		}
+	}
+	return true
+}
+
+// firstWindow is window 0 when every first send arrives there at 0: the
+// clients the heap admits first, then the others.
+func (e *WindowEngine) firstWindow(q []occEvent) []occEvent {
+	n, k := e.sc.Clients, e.sc.Capacity
+	if n <= k {
+		for i := range int32(n) {
+			q = append(q, occEvent{client: i})
+		}
+		return q
+	}
+	admit := e.firstAdmitted()
+	for _, i := range admit {
+		q = append(q, occEvent{client: i})
+	}
+	j := 0
+	for i := range int32(n) {
+		if j < len(admit) && admit[j] == i {
+			j++
+			continue
+		}
+		q = append(q, occEvent{client: i})
+	}
+	return q
+}
+
+// firstAdmitted lists, in increasing order, the k clients that playEvents
+// admits when all N first sends arrive at 0: its heap, built over equal
+// times, pops them in an order fixed by its sifts alone, and the first k
+// popped are admitted whatever happens to the others.
+func (e *WindowEngine) firstAdmitted() []int32 {
+	if e.admitFirst != nil {
+		return e.admitFirst
+	}
+	q := e.queue[:0]
+	for i := range int32(e.sc.Clients) {
+		q = append(q, occEvent{client: i})
+	}
+	for i := (len(q) - 2) / 4; i >= 0; i-- {
+		siftDown(q, i)
+	}
+	admit := make([]int32, e.sc.Capacity)
+	for i := range admit {
+		admit[i] = q[0].client
+		q = popHead(q)
+	}
+	slices.Sort(admit)
+	e.queue, e.admitFirst = q[:0], admit
+	return admit
+}
+
+// selectEarliest moves the k earliest events of q to q[:k], in no order
+// (Hoare's selection).
+func selectEarliest(q []occEvent, k int) {
+	lo, hi := 0, len(q)-1
+	for lo < hi {
+		a, b, c := q[lo].at, q[lo+(hi-lo)/2].at, q[hi].at
+		p := max(min(a, b), min(max(a, b), c)) // the median of three
+		i, j := lo, hi
+		for i <= j {
+			for q[i].at < p {
+				i++
+			}
+			for q[j].at > p {
+				j--
+			}
+			if i <= j {
+				q[i], q[j] = q[j], q[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+func earliest(q []occEvent) float64 {
+	m := math.Inf(1)
+	for _, ev := range q {
+		m = min(m, ev.at)
+	}
+	return m
+}
+
+func latest(q []occEvent) float64 {
+	m := math.Inf(-1)
+	for _, ev := range q {
+		m = max(m, ev.at)
+	}
+	return m
+}
+
+// sortByTime sorts a window's admitted events by time.
+func sortByTime(q []occEvent) {
+	if len(q) > 24 {
+		slices.SortFunc(q, func(a, b occEvent) int {
+			switch {
+			case a.at < b.at:
+				return -1
+			case a.at > b.at:
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	for i := 1; i < len(q); i++ {
+		x := q[i]
+		j := i
+		for ; j > 0 && q[j-1].at > x.at; j-- {
+			q[j] = q[j-1]
+		}
+		q[j] = x
+	}
+}
+
+// calendar holds playWindows' pending arrivals by window: window w's in
+// bucket w mod R of a ring that spans the windows [cur, cur+R), those
+// further on in a 4-ary heap (far) until the ring reaches them. A bucket
+// is a list of chunks of one pool, which the ring's arrivals fill but for
+// one chunk per bucket, so the pool never grows.
+type calendar struct {
+	ring []bucket
+	cur  int // the window being played
+	n    int // arrivals in the ring
+	pool []occEvent
+	next []int32 // the chunk after chunk i in its bucket, or in the free list
+	free int32   // the first free chunk
+	far  []occEvent
+}
+
+type bucket struct {
+	head, tail int32 // chunks; −1: empty
+	fill       int32 // events in the tail chunk
+}
+
+const (
+	chunkLen = 64
+	maxRing  = 4096
+)
+
+// init empties the calendar for a trial of n clients whose retries come
+// at most span windows after their failure (or mostly so: later ones wait
+// in far).
+func (c *calendar) init(n int, span float64) {
+	r := 16
+	for float64(r) < span && r < maxRing {
+		r *= 2
+	}
+	if len(c.ring) != r {
+		c.ring = make([]bucket, r)
+	}
+	if chunks := n/chunkLen + r + 1; len(c.next) != chunks {
+		c.pool, c.next = make([]occEvent, chunks*chunkLen), make([]int32, chunks)
+	}
+	for i := range c.ring {
+		c.ring[i] = bucket{head: -1, tail: -1}
+	}
+	for i := range c.next {
+		c.next[i] = int32(i + 1)
+	}
+	c.next[len(c.next)-1] = -1
+	c.free, c.cur, c.n, c.far = 0, 0, 0, c.far[:0]
+}
+
+// push files an arrival of the current window or a later one.
+func (c *calendar) push(ev occEvent) {
+	w := int(ev.at)
+	if w-c.cur >= len(c.ring) {
+		c.far = append(c.far, ev)
+		siftUp(c.far, len(c.far)-1)
+		return
+	}
+	c.add(&c.ring[w&(len(c.ring)-1)], ev)
+}
+
+func (c *calendar) add(b *bucket, ev occEvent) {
+	if b.tail < 0 || b.fill == chunkLen {
+		ch := c.free
+		c.free = c.next[ch]
+		c.next[ch] = -1
+		if b.tail < 0 {
+			b.head = ch
+		} else {
+			c.next[b.tail] = ch
+		}
+		b.tail, b.fill = ch, 0
+	}
+	c.pool[int(b.tail)*chunkLen+int(b.fill)] = ev
+	b.fill++
+	c.n++
+}
+
+// advance moves cur to the first window from cur on that has arrivals,
+// bringing far ones into the ring as it reaches them; false when no
+// arrival is left.
+func (c *calendar) advance() bool {
+	r := len(c.ring)
+	for {
+		for len(c.far) > 0 && int(c.far[0].at)-c.cur < r {
+			ev := c.far[0]
+			c.far = popHead(c.far)
+			c.add(&c.ring[int(ev.at)&(r-1)], ev)
+		}
+		if c.ring[c.cur&(r-1)].head >= 0 {
+			return true
+		}
+		if c.n == 0 {
+			if len(c.far) == 0 {
+				return false
+			}
+			c.cur = int(c.far[0].at)
+			continue
+		}
+		c.cur++
+	}
+}
+
+// take appends the current window's arrivals to q and empties its bucket.
+func (c *calendar) take(q []occEvent) []occEvent {
+	b := &c.ring[c.cur&(len(c.ring)-1)]
+	for ch := b.head; ch >= 0; {
+		n := chunkLen
+		if ch == b.tail {
+			n = int(b.fill)
+		}
+		q = append(q, c.pool[int(ch)*chunkLen:int(ch)*chunkLen+n]...)
+		c.n -= n
+		next := c.next[ch]
+		c.next[ch], c.free = c.free, ch
+		ch = next
+	}
+	*b = bucket{head: -1, tail: -1}
+	return q
+}
