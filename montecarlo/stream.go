@@ -205,3 +205,67 @@ func normalRest(src rand.Source, u uint64) float64 {
 		u = src.Uint64()
 	}
 }
+
+// pcg is math/rand/v2's PCG, the same state, seeding and outputs, with a
+// step that skips an output for the price of one step (skipUint64): the
+// window engine's clients draw a round trip that a fixed law makes
+// certain, and the draw must still be consumed. TestPCGIsRandPCG checks it
+// against rand.PCG.
+type pcg struct{ hi, lo uint64 }
+
+// The LCG of rand.PCG: state = state·mul + inc (mod 2¹²⁸), and two steps
+// at once, state·mul² + inc·(mul + 1).
+const (
+	pcgMulHi = 2549297995355413924
+	pcgMulLo = 4865540595714422341
+	pcgIncHi = 6364136223846793005
+	pcgIncLo = 1442695040888963407
+)
+
+var pcgMul2Hi, pcgMul2Lo, pcgInc2Hi, pcgInc2Lo = pcgTwoSteps()
+
+// pcgTwoSteps is mul² and inc·(mul + 1) modulo 2¹²⁸.
+func pcgTwoSteps() (mHi, mLo, iHi, iLo uint64) {
+	mul := func(aHi, aLo, bHi, bLo uint64) (uint64, uint64) {
+		hi, lo := bits.Mul64(aLo, bLo)
+		return hi + aHi*bLo + aLo*bHi, lo
+	}
+	mHi, mLo = mul(pcgMulHi, pcgMulLo, pcgMulHi, pcgMulLo)
+	hi, lo := mul(pcgIncHi, pcgIncLo, pcgMulHi, pcgMulLo)
+	lo, c := bits.Add64(lo, pcgIncLo, 0)
+	hi, _ = bits.Add64(hi, pcgIncHi, c)
+	return mHi, mLo, hi, lo
+}
+
+func (p *pcg) Seed(seed1, seed2 uint64) { p.hi, p.lo = seed1, seed2 }
+
+// Uint64 is rand.PCG's next output: one step, then DXSM.
+func (p *pcg) Uint64() uint64 {
+	hi, lo := bits.Mul64(p.lo, pcgMulLo)
+	hi += p.hi*pcgMulLo + p.lo*pcgMulHi
+	lo, c := bits.Add64(lo, pcgIncLo, 0)
+	hi, _ = bits.Add64(hi, pcgIncHi, c)
+	p.hi, p.lo = hi, lo
+	return dxsm(hi, lo)
+}
+
+// skipUint64 is the output after the next one, which it skips.
+func (p *pcg) skipUint64() uint64 {
+	hi, lo := bits.Mul64(p.lo, pcgMul2Lo)
+	hi += p.hi*pcgMul2Lo + p.lo*pcgMul2Hi
+	lo, c := bits.Add64(lo, pcgInc2Lo, 0)
+	hi, _ = bits.Add64(hi, pcgInc2Hi, c)
+	p.hi, p.lo = hi, lo
+	return dxsm(hi, lo)
+}
+
+func dxsm(hi, lo uint64) uint64 {
+	const cheapMul = 0xda942042e4dd58b5
+	hi ^= hi >> 32
+	hi *= cheapMul
+	hi ^= hi >> 48
+	return hi * (lo | 1)
+}
+
+// uniform is a float64 in [0, 1), as the package's uniform draws it.
+func (p *pcg) uniform() float64 { return float64(p.Uint64()>>11) * 0x1p-53 }

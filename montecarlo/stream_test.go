@@ -158,3 +158,26 @@ func TestWedgeBounds(t *testing.T) {
 		t.Logf("the bounds leave %.2f%% of the wedge points to math.Exp", 100*frac)
 	}
 }
+
+// pcg draws rand.PCG's outputs from the same seeds, and skipUint64 is the
+// second of two outputs.
+func TestPCGIsRandPCG(t *testing.T) {
+	for s := range uint64(50) {
+		a, b := splitmix(s), splitmix(^s)
+		var p, q pcg
+		p.Seed(a, b)
+		q.Seed(a, b)
+		r := rand.NewPCG(a, b)
+		for i := range 200 {
+			want := r.Uint64()
+			if got := p.Uint64(); got != want {
+				t.Fatalf("seed %d, output %d: pcg %x, rand.PCG %x", s, i, got, want)
+			}
+			if i%2 == 1 {
+				if got := q.skipUint64(); got != want {
+					t.Fatalf("seed %d, output %d: skipUint64 %x, rand.PCG %x", s, i, got, want)
+				}
+			}
+		}
+	}
+}

@@ -99,19 +99,20 @@ type WindowEngine struct {
 	// hot is what a failed call reads of its client, client the rest.
 	hot    []windowHot
 	client []windowClient
-	queue                   []occEvent
+	queue  []occEvent
 	// waiting are the answers waiting for the machine, in the order they
 	// were given (a trial's buffer, kept).
 	waiting []waitingAnswer
 	// laws[c] is the law of retry n with c = min(n, len(laws)−1) for a
 	// policy whose law depends on n alone; nil for a stateful policy.
-	laws       []policy.Law
-	law        func(n int, prev float64) policy.Law // the policy's Law, its rule looked up once
+	laws []policy.Law
+	law  func(n int, prev float64) policy.Law // the policy's Law, its rule looked up once
 	// affine[c] is laws[c] as min(max, lo + u·width) when every class law
 	// is a plain clamped uniform (Law.Affine), drawn inline; else nil.
 	affine []affine
 	// spare holds a window's earliest arrivals (admit).
-	spare []occEvent
+	spare      []occEvent
+	start      float64 // a stateful policy's state before its first retry
 	retries    int
 	maxElapsed float64 // in windows; +Inf: no limit
 	// The trials played by windows, and those of them that met a tie and
@@ -135,7 +136,7 @@ type waitingAnswer struct {
 // windowHot is a client's stream and retry count, 24 bytes, which every
 // failed call reads and writes.
 type windowHot struct {
-	net   rand.PCG
+	net   pcg
 	retry int32
 	// sending says that the client's pending event is a send the machine
 	// has not taken yet (with a latency per flight), not an arrival.
@@ -172,7 +173,7 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	e.hot = make([]windowHot, sc.Clients)
 	e.client = make([]windowClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
-	e.laws, e.law = classLaws(sc.Policy), sc.Policy.LawFunc()
+	e.laws, e.law, e.start = classLaws(sc.Policy), sc.Policy.LawFunc(), sc.Policy.Start()
 	if e.laws != nil {
 		e.affine = make([]affine, len(e.laws))
 		for n := 1; n < len(e.laws); n++ {
@@ -215,7 +216,7 @@ func (e *WindowEngine) nextStop() {
 
 // backoff draws client c's delay before its retry n, in windows.
 func (e *WindowEngine) backoff(c int32, n int) float64 {
-	return drawDelay(e.laws, e.law, n, &e.client[c].prev, uniform(&e.hot[c].net))
+	return drawDelay(e.laws, e.law, n, &e.client[c].prev, e.hot[c].net.uniform())
 }
 
 // Play runs one trial: by windows (playWindows) unless the trial needs
@@ -244,12 +245,12 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 	for c := range int32(sc.Clients) {
 		e.hot[c] = windowHot{}
 		e.hot[c].net.Seed(src.Uint64(), src.Uint64())
-		u := uniform(&e.hot[c].net)
+		u := e.hot[c].net.uniform()
 		at := u * e.spread
 		if e.firstLaw {
 			at = e.first.Draw(u)
 		}
-		e.client[c] = windowClient{first: at, prev: sc.Policy.Start()}
+		e.client[c] = windowClient{first: at, prev: e.start}
 		if e.answersLaw { // the same quantile of the answers' law
 			e.client[c].answer = e.answers.Draw(u)
 		}
@@ -309,11 +310,11 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 		if arrivals {
 			t.CallTimes = append(t.CallTimes, a*e.ms)
 		}
-		lat := e.trip.Draw(uniform(&h.net))
+		lat := e.trip.Draw(h.net.uniform())
 		if f := math.Floor(a); f != window {
 			window, used = f, 0
 		}
-		back := a                          // when the client has its answer
+		back := a                         // when the client has its answer
 		if e.flight > 0 && h.retry == 0 { // the first send's way, as it arrives
 			free = e.carry(max(a, free))
 		}

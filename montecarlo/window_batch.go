@@ -29,12 +29,12 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 		h := &e.hot[i]
 		*h = windowHot{}
 		h.net.Seed(src.Uint64(), src.Uint64())
-		u := uniform(&h.net)
+		u := h.net.uniform()
 		at := u * e.spread
 		if e.firstLaw {
 			at = e.first.Draw(u)
 		}
-		e.client[i] = windowClient{first: at, prev: sc.Policy.Start()}
+		e.client[i] = windowClient{first: at, prev: e.start}
 		if e.answersLaw {
 			e.client[i].answer = e.answers.Draw(u)
 		}
@@ -104,12 +104,12 @@ func (e *WindowEngine) fail(q []occEvent, t *Trial, beyond bool) ([]occEvent, bo
 		ev := q[i]
 		id := ev.client
 		h := &e.hot[id]
-		var lat float64
+		lat, u := trip0, 0.0 // the round trip, and the uniform of the delay
 		if tripFixed {
-			h.net.Uint64()
-			lat = trip0
+			u = float64(h.net.skipUint64()>>11) * 0x1p-53
 		} else {
-			lat = e.trip.Draw(uniform(&h.net))
+			lat = e.trip.Draw(h.net.uniform())
+			u = h.net.uniform()
 		}
 		back := ev.at
 		if h.retry == 0 && e.answersLaw {
@@ -122,11 +122,11 @@ func (e *WindowEngine) fail(q []occEvent, t *Trial, beyond bool) ([]occEvent, bo
 		var d float64
 		if e.affine != nil {
 			a := &e.affine[min(n, len(e.affine)-1)]
-			if d = a.lo + uniform(&h.net)*a.width; d > a.max {
+			if d = a.lo + u*a.width; d > a.max {
 				d = a.max
 			}
 		} else {
-			d = drawDelay(e.laws, e.law, n, &e.client[id].prev, uniform(&h.net))
+			d = drawDelay(e.laws, e.law, n, &e.client[id].prev, u)
 		}
 		if (e.retries > 0 && n > e.retries) || (e.maxElapsed < math.Inf(1) && (back+lat-e.client[id].first)+d > e.maxElapsed) {
 			t.GaveUp++
