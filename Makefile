@@ -63,6 +63,13 @@ bench-engines:
 	GOMAXPROCS=1 $(GO) test -run '^$$' -cpu 1 -benchmem \
 		-bench 'ClientEngine|CountEngine|OCCEngine|OCCGrid|OCCQueue|RandomDraw|BucketWrite|Hop$$' ./montecarlo
 
+# The continuous-time engine against the per-client tick engine on one
+# service, one core, side by side: the median calls/s of -count COUNT=5 and
+# their ratio, which must stay ≤ 1.5 (docs/models.md, "The window engine").
+.PHONY: bench-continuous
+bench-continuous:
+	scripts/bench-continuous.sh
+
 # The measurements behind the engine-cost figure: BenchmarkCostVersusN's
 # raw output (with its goos/goarch/cpu header), which package plots embeds;
 # run it on a quiet machine (about a minute), then make plots redraws.

@@ -111,7 +111,9 @@ type WindowEngine struct {
 	// is a plain clamped uniform (Law.Affine), drawn inline; else nil.
 	affine []affine
 	// spare holds a window's earliest arrivals (admit).
-	spare      []occEvent
+	spare []occEvent
+	// touched sums the records fail loads ahead, so that the loads stay.
+	touched    int32
 	start      float64 // a stateful policy's state before its first retry
 	retries    int
 	maxElapsed float64 // in windows; +Inf: no limit

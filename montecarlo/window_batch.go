@@ -97,9 +97,13 @@ func (e *WindowEngine) fail(q []occEvent, t *Trial, beyond bool) ([]occEvent, bo
 	c := &e.cal
 	tripFixed := e.trip.Draw(0) == e.trip.Bound()
 	trip0 := e.trip.Draw(0)
+	touch := int32(0)
 	for i := 0; i < len(q); i++ {
 		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
 			return q, beyond, false
+		}
+		if j := i + prefetch; j < len(q) { // a load ahead, so that its miss overlaps this work
+			touch += e.hot[q[j].client].retry
 		}
 		ev := q[i]
 		id := ev.client
@@ -143,6 +147,7 @@ func (e *WindowEngine) fail(q []occEvent, t *Trial, beyond bool) ([]occEvent, bo
 		}
 	}
 	t.Calls += int64(len(q))
+	e.touched += touch
 	return q, beyond, true
 }
 
@@ -201,6 +206,9 @@ func (e *WindowEngine) admit(q []occEvent, w int) (admitted, failed []occEvent, 
 	admitted = early[:k]
 	return admitted, append(q[:n], early[k:]...), distinctTimes(admitted)
 }
+
+// prefetch is how far ahead fail loads a client's record.
+const prefetch = 8
 
 // windowCells is how many cells admit counts a window's arrivals into.
 const windowCells = 256
