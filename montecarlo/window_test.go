@@ -539,3 +539,52 @@ func TestWindowStallsStretchTheMachine(t *testing.T) {
 		t.Errorf("%d ways took %.1f windows, want %.1f ± %.1f", ways, at, mean, 4*sd)
 	}
 }
+
+// Played window by window, a trial is the trial played event by event, bit
+// for bit: calls, give-ups, completion, the latencies' sum and histogram,
+// censoring; with first sends all at 0 (the heap's order of that tie),
+// far retries, give-ups, stateful and warped laws, the horizon, measured
+// first arrivals and answers. Where a tie leaves the order to the heap,
+// playWindows declines (and Play plays events): a policy without jitter.
+func TestWindowsPlayTheEventsTrial(t *testing.T) {
+	for _, c := range []struct {
+		kv   []string
+		ties bool // playWindows may decline
+	}{
+		{kv: []string{"policy", "full", "window", "100ms", "clients", "3000", "capacity", "20"}},
+		{kv: []string{"policy", "full", "window", "100ms", "clients", "30", "capacity", "40"}},
+		{kv: []string{"policy", "retry-go-v4", "window", "100ms", "clients", "2000", "capacity", "50"}},
+		{kv: []string{"policy", "full", "window", "100ms", "clients", "2000", "capacity", "30", "horizon", "12", "first-spread", "20ms"}},
+		{kv: []string{"policy", "cenkalti-v4", "window", "10ms", "clients", "1500", "capacity", "5", "first-spread", "40ms", "latency", "4ms", "max-elapsed", "2s"}},
+		{kv: []string{"policy", "cenkalti-v4", "window", "10ms", "clients", "800", "capacity", "2", "latency", "lognormal:5ms,2ms"}},
+		{kv: []string{"policy", "decorrelated", "window", "10ms", "clients", "1000", "capacity", "3", "first-spread", "5ms", "latency", "1ms", "base", "0.5", "cap", "20"}},
+		{kv: []string{"policy", "polly-v8-expo-jitter", "window", "1s", "clients", "400", "capacity", "4", "first-spread", "1s"}},
+		{kv: []string{"policy", "full", "window", "1s", "clients", "5000", "capacity", "50", "first-spread", "1ms", "latency", "uniform:0s,2ms"}},
+		{kv: []string{"policy", "retry-go-v4", "window", "10ms", "clients", "1000", "capacity", "10", "first-arrivals", "quantiles:0s,20ms,60ms", "first-answers", "quantiles:5ms,55ms,62ms,70ms", "latency", "uniform:0s,2ms"}},
+		{kv: []string{"policy", "full", "window", "1ms", "clients", "300", "capacity", "2", "base", "3000", "cap", "20000", "first-spread", "3ms", "latency", "uniform:0s,2ms"}},
+		{kv: []string{"policy", "expo", "window", "100ms", "clients", "500", "capacity", "20", "latency", "5ms"}, ties: true},
+		{kv: []string{"policy", "equal", "window", "100ms", "clients", "500", "capacity", "20", "first-arrivals", "quantiles:0s,0s,30ms,32ms"}, ties: true},
+	} {
+		sc := windowScenario(t, c.kv...)
+		byWindows, _ := NewWindowEngine(sc)
+		byEvents, _ := NewWindowEngine(sc)
+		declined := 0
+		for i := range 6 {
+			var w, v Trial
+			if !byWindows.playWindows(Stream(5, sc, i), &w) {
+				declined++
+				continue
+			}
+			byEvents.playEvents(Stream(5, sc, i), &v, false)
+			if w.Calls != v.Calls || w.Served != v.Served || w.GaveUp != v.GaveUp || w.Censored != v.Censored ||
+				math.Float64bits(w.Time) != math.Float64bits(v.Time) || math.Float64bits(w.LatencySum) != math.Float64bits(v.LatencySum) ||
+				w.Latency.String() != v.Latency.String() {
+				t.Errorf("%v trial %d: by windows %d calls, %d served, %d gave up, censored %v, %v ms, latencies %v ms; by events %d, %d, %d, %v, %v ms, %v ms",
+					c.kv, i, w.Calls, w.Served, w.GaveUp, w.Censored, w.Time, w.LatencySum, v.Calls, v.Served, v.GaveUp, v.Censored, v.Time, v.LatencySum)
+			}
+		}
+		if declined > 0 && !c.ties {
+			t.Errorf("%v: playWindows declined %d of 6 trials", c.kv, declined)
+		}
+	}
+}
