@@ -19,9 +19,8 @@ type Window struct{}
 // WindowName names the window server's event engine in a Choice.
 const WindowName EngineName = "window"
 
-// MaxWindowClients bounds the window engine's cohort: it keeps about 64
-// bytes per client (a random stream, a pending event and the client's
-// state).
+// MaxWindowClients bounds the window engine's cohort: it keeps about 160
+// bytes per client (engineBytes).
 const MaxWindowClients = 10_000_000
 
 // CohortOf is the workload that plays the synchronized cohort of sc: the
@@ -47,20 +46,23 @@ func (Window) choose(sc model.Scenario, want EngineName) (Choice, error) {
 			Alternative: "leave out --engine (or use --engine auto)"}
 	}
 	if sc.Clients > MaxWindowClients {
-		return Choice{}, &LimitError{Engine: WindowName, Reason: fmt.Sprintf("holds at most %d clients (about 64 bytes each), got --clients %d", MaxWindowClients, sc.Clients), Alternative: "use fewer --clients"}
+		return Choice{}, &LimitError{Engine: WindowName, Reason: fmt.Sprintf("holds at most %d clients (about 160 bytes each), got --clients %d", MaxWindowClients, sc.Clients), Alternative: "use fewer --clients"}
 	}
 	return Choice{WindowName, "continuous time: the window server's event engine"}, nil
 }
 
-// engineBytes: a client's record, stream and event (about 64 bytes), and
-// with a latency per flight its answer waiting for the machine (at most
-// one per client, 32 bytes, in a line compacted once half of it is
-// carried, so at most twice that).
+// engineBytes: a client's record (24 bytes); played by windows, its
+// pending arrival with its stream (32 bytes) in the calendar, in a window's
+// buffer and in the buffer of a window's earliest (96 bytes); played by
+// events, its stream and event (40 bytes), which a trial by windows that
+// meets a tie needs as well; and with a latency per flight (events only)
+// its answer waiting for the machine (at most one per client, 32 bytes, in
+// a line compacted once half of it is carried, so at most twice that).
 func (Window) engineBytes(sc model.Scenario, _ Choice) int64 {
 	if sc.LatencyPerFlight > 0 {
 		return 128 * int64(sc.Clients)
 	}
-	return 64 * int64(sc.Clients)
+	return 160 * int64(sc.Clients)
 }
 func (Window) series(model.Scenario, Choice) seriesSize { return seriesSize{} } // call times, not ticks
 func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
@@ -111,9 +113,9 @@ type WindowEngine struct {
 	// is a plain clamped uniform (Law.Affine), drawn inline; else nil.
 	affine []affine
 	// spare holds a window's earliest arrivals (admit).
-	spare []occEvent
-	// touched sums the records fail loads ahead, so that the loads stay.
-	touched    int32
+	spare []windowEvent
+	// events is playWindows' buffer of a window's arrivals.
+	events     []windowEvent
 	start      float64 // a stateful policy's state before its first retry
 	retries    int
 	maxElapsed float64 // in windows; +Inf: no limit
@@ -172,9 +174,7 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	if !sc.Stalls.IsZero() {
 		e.stallEvery, e.stallLength = float64(sc.Stalls.Every)/float64(w), float64(sc.Stalls.Length)/float64(w)
 	}
-	e.hot = make([]windowHot, sc.Clients)
 	e.client = make([]windowClient, sc.Clients)
-	e.queue = make([]occEvent, 0, sc.Clients)
 	e.laws, e.law, e.start = classLaws(sc.Policy), sc.Policy.LawFunc(), sc.Policy.Start()
 	if e.laws != nil {
 		e.affine = make([]affine, len(e.laws))
@@ -243,6 +243,9 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 	t.Continuous = true
 	sc := &e.sc
+	if e.hot == nil {
+		e.hot, e.queue = make([]windowHot, sc.Clients), make([]occEvent, 0, sc.Clients)
+	}
 	q := e.queue[:0]
 	for c := range int32(sc.Clients) {
 		e.hot[c] = windowHot{}

@@ -25,35 +25,36 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 	c.init(sc.Clients, e.trip.Bound()+sc.Policy.MaxDelay()+2)
 	together := e.spread == 0 && !e.firstLaw // every first send arrives at 0
 	beyond := false                          // an arrival after the horizon is pending
+	if e.events == nil {
+		e.events = make([]windowEvent, 0, sc.Clients)
+	}
+	q := e.events[:0] // the buffer of a window's arrivals
 	for i := range int32(sc.Clients) {
-		h := &e.hot[i]
-		*h = windowHot{}
-		h.net.Seed(src.Uint64(), src.Uint64())
-		u := h.net.uniform()
-		at := u * e.spread
+		ev := windowEvent{client: i}
+		ev.net.Seed(src.Uint64(), src.Uint64())
+		u := ev.net.uniform()
+		ev.at = u * e.spread
 		if e.firstLaw {
-			at = e.first.Draw(u)
+			ev.at = e.first.Draw(u)
 		}
-		e.client[i] = windowClient{first: at, prev: e.start}
+		e.client[i] = windowClient{first: ev.at, prev: e.start}
 		if e.answersLaw {
 			e.client[i].answer = e.answers.Draw(u)
 		}
-		if together {
-			continue
-		}
-		if at > e.horizon {
+		switch {
+		case together:
+			q = append(q, ev)
+		case ev.at > e.horizon:
 			beyond = true
-		} else {
-			c.push(occEvent{at: at, client: i})
+		default:
+			c.push(ev)
 		}
 	}
 	done := 0.0
-	q := e.queue[:0] // the buffer of a window's arrivals
 	for first := true; ; first = false {
-		var admitted, failed []occEvent
+		var admitted, failed []windowEvent
 		if first && together {
-			q = e.firstWindow(q)
-			n := min(sc.Capacity, len(q))
+			n := e.firstWindow(q)
 			admitted, failed = q[:n], q[n:]
 		} else {
 			if !c.advance() {
@@ -61,7 +62,7 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 			}
 			var ok bool
 			if admitted, failed, ok = e.admit(c.take(q[:0]), c.cur); !ok {
-				e.queue = q[:0]
+				e.events = q[:0]
 				return false
 			}
 		}
@@ -82,10 +83,21 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 			break
 		}
 	}
-	e.queue = q[:0]
+	e.events = q[:0]
 	t.Censored = beyond
 	t.Time = done * e.ms
 	return true
+}
+
+// windowEvent is a pending arrival of playWindows with its client's stream
+// and retry count, which travel with it from window to window, so that a
+// failure reads what it needs in order rather than from the client's
+// record at random.
+type windowEvent struct {
+	at     float64
+	net    pcg
+	client int32
+	retry  int32
 }
 
 // fail plays the failed arrivals q of the current window: each client
@@ -93,36 +105,31 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 // that lands in this window fails in turn. It returns q's buffer, whether
 // a retry after the horizon is pending, and false when the run was
 // cancelled.
-func (e *WindowEngine) fail(q []occEvent, t *Trial, beyond bool) ([]occEvent, bool, bool) {
+func (e *WindowEngine) fail(q []windowEvent, t *Trial, beyond bool) ([]windowEvent, bool, bool) {
 	c := &e.cal
-	tripFixed := e.trip.Draw(0) == e.trip.Bound()
 	trip0 := e.trip.Draw(0)
-	touch := int32(0)
+	tripFixed := trip0 == e.trip.Bound()
+	limited := e.retries > 0 || e.maxElapsed < math.Inf(1)
 	for i := 0; i < len(q); i++ {
 		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
 			return q, beyond, false
 		}
-		if j := i + prefetch; j < len(q) { // a load ahead, so that its miss overlaps this work
-			touch += e.hot[q[j].client].retry
-		}
 		ev := q[i]
-		id := ev.client
-		h := &e.hot[id]
 		lat, u := trip0, 0.0 // the round trip, and the uniform of the delay
 		if tripFixed {
-			u = float64(h.net.skipUint64()>>11) * 0x1p-53
+			u = float64(ev.net.skipUint64()>>11) * 0x1p-53
 		} else {
-			lat = e.trip.Draw(h.net.uniform())
-			u = h.net.uniform()
+			lat = e.trip.Draw(ev.net.uniform())
+			u = ev.net.uniform()
 		}
 		back := ev.at
-		if h.retry == 0 && e.answersLaw {
-			back = max(ev.at, e.client[id].answer)
+		if ev.retry == 0 && e.answersLaw {
+			back = max(ev.at, e.client[ev.client].answer)
 		}
-		if h.retry < math.MaxInt32 {
-			h.retry++
+		if ev.retry < math.MaxInt32 {
+			ev.retry++
 		}
-		n := int(h.retry)
+		n := int(ev.retry)
 		var d float64
 		if e.affine != nil {
 			a := &e.affine[min(n, len(e.affine)-1)]
@@ -130,24 +137,23 @@ func (e *WindowEngine) fail(q []occEvent, t *Trial, beyond bool) ([]occEvent, bo
 				d = a.max
 			}
 		} else {
-			d = drawDelay(e.laws, e.law, n, &e.client[id].prev, u)
+			d = drawDelay(e.laws, e.law, n, &e.client[ev.client].prev, u)
 		}
-		if (e.retries > 0 && n > e.retries) || (e.maxElapsed < math.Inf(1) && (back+lat-e.client[id].first)+d > e.maxElapsed) {
+		if limited && ((e.retries > 0 && n > e.retries) || (back+lat-e.client[ev.client].first)+d > e.maxElapsed) {
 			t.GaveUp++
 			continue
 		}
-		next := occEvent{at: back + lat + d, client: id}
+		ev.at = back + lat + d
 		switch {
-		case next.at > e.horizon:
+		case ev.at > e.horizon:
 			beyond = true
-		case int(next.at) == c.cur:
-			q = append(q, next)
+		case int(ev.at) == c.cur:
+			q = append(q, ev)
 		default:
-			c.push(next)
+			c.push(ev)
 		}
 	}
 	t.Calls += int64(len(q))
-	e.touched += touch
 	return q, beyond, true
 }
 
@@ -156,7 +162,7 @@ func (e *WindowEngine) fail(q []occEvent, t *Trial, beyond bool) ([]occEvent, bo
 // k-th and a later one, arrive at the same time. It counts q by time into
 // cells of 1/windowCells of the window, so that only the cells the
 // earliest fill are sorted, into e.spare.
-func (e *WindowEngine) admit(q []occEvent, w int) (admitted, failed []occEvent, ok bool) {
+func (e *WindowEngine) admit(q []windowEvent, w int) (admitted, failed []windowEvent, ok bool) {
 	k := e.sc.Capacity
 	if len(q) <= k {
 		sortByTime(q)
@@ -164,8 +170,8 @@ func (e *WindowEngine) admit(q []occEvent, w int) (admitted, failed []occEvent, 
 	}
 	var count [windowCells]int32
 	base := float64(w)
-	for _, ev := range q {
-		count[cellOf(ev.at, base)]++
+	for i := range q {
+		count[cellOf(q[i].at, base)]++
 	}
 	x, before := 0, 0 // cell x holds the k-th earliest, after before arrivals
 	for before+int(count[x]) < k {
@@ -178,16 +184,16 @@ func (e *WindowEngine) admit(q []occEvent, w int) (admitted, failed []occEvent, 
 		off[j], sum = sum, sum+count[j]
 	}
 	if cap(e.spare) < int(sum) {
-		e.spare = make([]occEvent, sum, max(int(sum), 2*cap(e.spare)))
+		e.spare = make([]windowEvent, sum, max(int(sum), 2*cap(e.spare)))
 	}
 	early := e.spare[:sum]
 	n := 0 // the others, moved to the front of q
-	for _, ev := range q {
-		if j := cellOf(ev.at, base); j <= x {
-			early[off[j]] = ev
+	for i := range q {
+		if j := cellOf(q[i].at, base); j <= x {
+			early[off[j]] = q[i]
 			off[j]++
 		} else {
-			q[n] = ev
+			q[n] = q[i]
 			n++
 		}
 	}
@@ -207,9 +213,6 @@ func (e *WindowEngine) admit(q []occEvent, w int) (admitted, failed []occEvent, 
 	return admitted, append(q[:n], early[k:]...), distinctTimes(admitted)
 }
 
-// prefetch is how far ahead fail loads a client's record.
-const prefetch = 8
-
 // windowCells is how many cells admit counts a window's arrivals into.
 const windowCells = 256
 
@@ -217,7 +220,7 @@ func cellOf(at, base float64) int {
 	return min(int((at-base)*windowCells), windowCells-1)
 }
 
-func distinctTimes(q []occEvent) bool {
+func distinctTimes(q []windowEvent) bool {
 	for i := 1; i < len(q); i++ {
 		if q[i].at == q[i-1].at {
 			return false
@@ -226,29 +229,20 @@ func distinctTimes(q []occEvent) bool {
 	return true
 }
 
-// firstWindow is window 0 when every first send arrives there at 0: the
-// clients the heap admits first, then the others.
-func (e *WindowEngine) firstWindow(q []occEvent) []occEvent {
-	n, k := e.sc.Clients, e.sc.Capacity
-	if n <= k {
-		for i := range int32(n) {
-			q = append(q, occEvent{client: i})
-		}
-		return q
+// firstWindow puts first in q, which holds every client's first send at
+// 0 in client order, the clients the heap admits first, and returns how
+// many are admitted.
+func (e *WindowEngine) firstWindow(q []windowEvent) int {
+	if len(q) <= e.sc.Capacity {
+		return len(q)
 	}
+	// admit is increasing, so admit[j] ≥ j and the swaps never move a
+	// client placed before.
 	admit := e.firstAdmitted()
-	for _, i := range admit {
-		q = append(q, occEvent{client: i})
+	for j, i := range admit {
+		q[j], q[i] = q[i], q[j]
 	}
-	j := 0
-	for i := range int32(n) {
-		if j < len(admit) && admit[j] == i {
-			j++
-			continue
-		}
-		q = append(q, occEvent{client: i})
-	}
-	return q
+	return len(admit)
 }
 
 // firstAdmitted lists, in increasing order, the k clients that playEvents
@@ -259,7 +253,7 @@ func (e *WindowEngine) firstAdmitted() []int32 {
 	if e.admitFirst != nil {
 		return e.admitFirst
 	}
-	q := e.queue[:0]
+	q := make([]occEvent, 0, e.sc.Clients)
 	for i := range int32(e.sc.Clients) {
 		q = append(q, occEvent{client: i})
 	}
@@ -272,13 +266,13 @@ func (e *WindowEngine) firstAdmitted() []int32 {
 		q = popHead(q)
 	}
 	slices.Sort(admit)
-	e.queue, e.admitFirst = q[:0], admit
+	e.admitFirst = admit
 	return admit
 }
 
 // selectEarliest moves the k earliest events of q to q[:k], in no order
 // (Hoare's selection).
-func selectEarliest(q []occEvent, k int) {
+func selectEarliest(q []windowEvent, k int) {
 	lo, hi := 0, len(q)-1
 	for lo < hi {
 		a, b, c := q[lo].at, q[lo+(hi-lo)/2].at, q[hi].at
@@ -308,7 +302,7 @@ func selectEarliest(q []occEvent, k int) {
 	}
 }
 
-func earliest(q []occEvent) float64 {
+func earliest(q []windowEvent) float64 {
 	m := math.Inf(1)
 	for _, ev := range q {
 		m = min(m, ev.at)
@@ -316,7 +310,7 @@ func earliest(q []occEvent) float64 {
 	return m
 }
 
-func latest(q []occEvent) float64 {
+func latest(q []windowEvent) float64 {
 	m := math.Inf(-1)
 	for _, ev := range q {
 		m = max(m, ev.at)
@@ -325,9 +319,9 @@ func latest(q []occEvent) float64 {
 }
 
 // sortByTime sorts a window's admitted events by time.
-func sortByTime(q []occEvent) {
+func sortByTime(q []windowEvent) {
 	if len(q) > 24 {
-		slices.SortFunc(q, func(a, b occEvent) int {
+		slices.SortFunc(q, func(a, b windowEvent) int {
 			switch {
 			case a.at < b.at:
 				return -1
@@ -357,10 +351,10 @@ type calendar struct {
 	ring []bucket
 	cur  int // the window being played
 	n    int // arrivals in the ring
-	pool []occEvent
+	pool []windowEvent
 	next []int32 // the chunk after chunk i in its bucket, or in the free list
 	free int32   // the first free chunk
-	far  []occEvent
+	far  []windowEvent
 }
 
 type bucket struct {
@@ -385,7 +379,7 @@ func (c *calendar) init(n int, span float64) {
 		c.ring = make([]bucket, r)
 	}
 	if chunks := n/chunkLen + r + 1; len(c.next) != chunks {
-		c.pool, c.next = make([]occEvent, chunks*chunkLen), make([]int32, chunks)
+		c.pool, c.next = make([]windowEvent, chunks*chunkLen), make([]int32, chunks)
 	}
 	for i := range c.ring {
 		c.ring[i] = bucket{head: -1, tail: -1}
@@ -398,17 +392,16 @@ func (c *calendar) init(n int, span float64) {
 }
 
 // push files an arrival of the current window or a later one.
-func (c *calendar) push(ev occEvent) {
+func (c *calendar) push(ev windowEvent) {
 	w := int(ev.at)
 	if w-c.cur >= len(c.ring) {
-		c.far = append(c.far, ev)
-		siftUp(c.far, len(c.far)-1)
+		c.pushFar(ev)
 		return
 	}
 	c.add(&c.ring[w&(len(c.ring)-1)], ev)
 }
 
-func (c *calendar) add(b *bucket, ev occEvent) {
+func (c *calendar) add(b *bucket, ev windowEvent) {
 	if b.tail < 0 || b.fill == chunkLen {
 		ch := c.free
 		c.free = c.next[ch]
@@ -432,8 +425,7 @@ func (c *calendar) advance() bool {
 	r := len(c.ring)
 	for {
 		for len(c.far) > 0 && int(c.far[0].at)-c.cur < r {
-			ev := c.far[0]
-			c.far = popHead(c.far)
+			ev := c.popFar()
 			c.add(&c.ring[int(ev.at)&(r-1)], ev)
 		}
 		if c.ring[c.cur&(r-1)].head >= 0 {
@@ -451,7 +443,7 @@ func (c *calendar) advance() bool {
 }
 
 // take appends the current window's arrivals to q and empties its bucket.
-func (c *calendar) take(q []occEvent) []occEvent {
+func (c *calendar) take(q []windowEvent) []windowEvent {
 	b := &c.ring[c.cur&(len(c.ring)-1)]
 	for ch := b.head; ch >= 0; {
 		n := chunkLen
@@ -466,4 +458,40 @@ func (c *calendar) take(q []occEvent) []occEvent {
 	}
 	*b = bucket{head: -1, tail: -1}
 	return q
+}
+
+// pushFar adds ev to the binary min-heap far.
+func (c *calendar) pushFar(ev windowEvent) {
+	c.far = append(c.far, ev)
+	for i := len(c.far) - 1; i > 0; {
+		p := (i - 1) / 2
+		if c.far[p].at <= ev.at {
+			break
+		}
+		c.far[i], c.far[p] = c.far[p], c.far[i]
+		i = p
+	}
+}
+
+// popFar removes the earliest of far.
+func (c *calendar) popFar() windowEvent {
+	f := c.far
+	top := f[0]
+	f[0] = f[len(f)-1]
+	f = f[:len(f)-1]
+	for i := 0; ; {
+		m := i
+		for _, j := range [2]int{2*i + 1, 2*i + 2} {
+			if j < len(f) && f[j].at < f[m].at {
+				m = j
+			}
+		}
+		if m == i {
+			break
+		}
+		f[i], f[m] = f[m], f[i]
+		i = m
+	}
+	c.far = f
+	return top
 }
