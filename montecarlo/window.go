@@ -114,11 +114,15 @@ type WindowEngine struct {
 	affine []affine
 	// spare holds a window's earliest arrivals (admit).
 	spare []windowEvent
-	// events is playWindows' buffer of a window's arrivals.
-	events     []windowEvent
-	start      float64 // a stateful policy's state before its first retry
-	retries    int
-	maxElapsed float64 // in windows; +Inf: no limit
+	// events holds playWindows' first sends when they arrive together,
+	// again the failed retries that land in the current window.
+	events, again []windowEvent
+	beyond        bool    // an arrival after the horizon is pending
+	done          float64 // the last success so far
+	cancelled     bool    // fail saw the run cancelled
+	start         float64 // a stateful policy's state before its first retry
+	retries       int
+	maxElapsed    float64 // in windows; +Inf: no limit
 	// The trials played by windows, and those of them that met a tie and
 	// were played again by events (Play).
 	played, ties int

@@ -24,12 +24,15 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 	c := &e.cal
 	c.init(sc.Clients, e.trip.Bound()+sc.Policy.MaxDelay()+2)
 	together := e.spread == 0 && !e.firstLaw // every first send arrives at 0
-	beyond := false                          // an arrival after the horizon is pending
+	e.beyond, e.done, e.cancelled = false, 0, false
 	if e.events == nil {
 		e.events = make([]windowEvent, 0, sc.Clients)
 	}
-	q := e.events[:0] // the buffer of a window's arrivals
+	q := e.events[:0] // every first send, when they arrive together
 	for i := range int32(sc.Clients) {
+		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
+			return true // cancelled while a huge cohort is laid out
+		}
 		ev := windowEvent{client: i}
 		ev.net.Seed(src.Uint64(), src.Uint64())
 		u := ev.net.uniform()
@@ -45,48 +48,47 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 		case together:
 			q = append(q, ev)
 		case ev.at > e.horizon:
-			beyond = true
+			e.beyond = true
 		default:
 			c.push(ev)
 		}
 	}
-	done := 0.0
-	for first := true; ; first = false {
-		var admitted, failed []windowEvent
-		if first && together {
-			n := e.firstWindow(q)
-			admitted, failed = q[:n], q[n:]
-		} else {
-			if !c.advance() {
-				break
-			}
-			var ok bool
-			if admitted, failed, ok = e.admit(c.take(q[:0]), c.cur); !ok {
-				e.events = q[:0]
-				return false
-			}
-		}
-		if t.stopped(len(admitted) + len(failed)) {
-			break
-		}
-		t.Calls += int64(len(admitted))
-		for _, ev := range admitted {
-			done = max(done, ev.at)
-			t.servedAfter((ev.at - e.client[ev.client].first) * e.ms)
-		}
-		var ok bool
-		failed, beyond, ok = e.fail(failed, t, beyond)
-		if cap(failed) > cap(q) { // the buffer grew
-			q = failed[:0]
-		}
-		if !ok {
-			break
+	if together {
+		n := e.firstWindow(q)
+		e.serve(t, q[:n])
+		if !e.failAll(t, q[n:]) {
+			return true
 		}
 	}
-	e.events = q[:0]
-	t.Censored = beyond
-	t.Time = done * e.ms
+	for c.advance() {
+		if t.stopped(64) {
+			return true
+		}
+		admitted, failed, ok := e.playWindow(t)
+		if !ok {
+			return false
+		}
+		if e.cancelled {
+			return true
+		}
+		e.serve(t, admitted)
+		if !e.failAll(t, failed) {
+			return true
+		}
+		c.cur++
+	}
+	t.Censored = e.beyond
+	t.Time = e.done * e.ms
 	return true
+}
+
+// serve admits a window's earliest arrivals, in time order.
+func (e *WindowEngine) serve(t *Trial, admitted []windowEvent) {
+	t.Calls += int64(len(admitted))
+	for _, ev := range admitted {
+		e.done = max(e.done, ev.at)
+		t.servedAfter((ev.at - e.client[ev.client].first) * e.ms)
+	}
 }
 
 // windowEvent is a pending arrival of playWindows with its client's stream
@@ -100,19 +102,114 @@ type windowEvent struct {
 	retry  int32
 }
 
-// fail plays the failed arrivals q of the current window: each client
-// draws its round trip and delay, and gives up or files its retry; a retry
-// that lands in this window fails in turn. It returns q's buffer, whether
-// a retry after the horizon is pending, and false when the run was
-// cancelled.
-func (e *WindowEngine) fail(q []windowEvent, t *Trial, beyond bool) ([]windowEvent, bool, bool) {
+// playWindow takes the current window's arrivals from the calendar: it
+// returns the k earliest, in time order, and others of their cells, which
+// it puts in e.spare, and fails the rest as it reads them. It returns false when two of the earliest, or the k-th and a later one,
+// arrive at the same time. It counts the arrivals by time into cells of
+// 1/windowCells of the window, so that only the cells the earliest fill
+// are sorted.
+func (e *WindowEngine) playWindow(t *Trial) (admitted, failed []windowEvent, ok bool) {
+	c := &e.cal
+	k := e.sc.Capacity
+	b := &c.ring[c.cur&(len(c.ring)-1)]
+	var count [windowCells]int32
+	base := float64(c.cur)
+	m := 0
+	for ch := b.head; ch >= 0; ch = c.next[ch] {
+		evs := c.chunk(b, ch)
+		m += len(evs)
+		for i := range evs {
+			count[cellOf(evs[i].at, base)]++
+		}
+	}
+	x, before := windowCells-1, 0 // cell x holds the k-th earliest, after before arrivals
+	if m > k {
+		x = 0
+		for before+int(count[x]) < k {
+			before += int(count[x])
+			x++
+		}
+	}
+	var off [windowCells]int32
+	sum := int32(0)
+	for j := 0; j <= x; j++ {
+		off[j], sum = sum, sum+count[j]
+	}
+	if cap(e.spare) < int(sum) {
+		e.spare = make([]windowEvent, sum, max(int(sum), 2*cap(e.spare)))
+	}
+	early := e.spare[:sum]
+	e.again = e.again[:0]
+	for ch := b.head; ch >= 0; {
+		evs := c.chunk(b, ch)
+		n := 0 // the others, moved to the front of the chunk
+		for i := range evs {
+			if j := cellOf(evs[i].at, base); j <= x {
+				early[off[j]] = evs[i]
+				off[j]++
+			} else {
+				evs[n] = evs[i]
+				n++
+			}
+		}
+		if !e.fail(t, evs[:n]) {
+			return nil, nil, true // cancelled (e.cancelled)
+		}
+		ch = c.release(b, ch)
+	}
+	if m <= k {
+		sortByTime(early)
+		return early, nil, distinctTimes(early)
+	}
+	for j, from := 0, 0; j < x; j++ {
+		sortByTime(early[from:off[j]])
+		from = int(off[j])
+	}
+	last, r := early[before:], k-before // cell x: its r earliest are admitted
+	if len(last) > r {
+		selectEarliest(last, r)
+		if earliest(last[r:]) <= latest(last[:r]) {
+			return nil, nil, false
+		}
+	}
+	sortByTime(last[:r])
+	return early[:k], early[k:], distinctTimes(early[:k])
+}
+
+// failAll fails q, then the retries that land in the current window, in
+// turn, until none is left; false when the run was cancelled.
+func (e *WindowEngine) failAll(t *Trial, q []windowEvent) bool {
+	if cap(e.again) == 0 {
+		e.again = make([]windowEvent, 0, 64)
+	}
+	if !e.fail(t, q) {
+		return false
+	}
+	for i := 0; i < len(e.again); {
+		j := len(e.again)
+		if !e.fail(t, e.again[i:j]) {
+			return false
+		}
+		i = j
+	}
+	e.again = e.again[:0]
+	return true
+}
+
+// fail plays failed arrivals of the current window: each client draws its
+// round trip and delay, and gives up or files its retry, in the calendar
+// or, when it lands in this window, in e.again (it fails in turn). It
+// returns false when the run was cancelled.
+func (e *WindowEngine) fail(t *Trial, q []windowEvent) bool {
 	c := &e.cal
 	trip0 := e.trip.Draw(0)
 	tripFixed := trip0 == e.trip.Bound()
 	limited := e.retries > 0 || e.maxElapsed < math.Inf(1)
-	for i := 0; i < len(q); i++ {
+	t.Calls += int64(len(q))
+	for i := range q {
 		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
-			return q, beyond, false
+			e.cancelled = true
+			return false
 		}
 		ev := q[i]
 		lat, u := trip0, 0.0 // the round trip, and the uniform of the delay
@@ -146,71 +243,14 @@ func (e *WindowEngine) fail(q []windowEvent, t *Trial, beyond bool) ([]windowEve
 		ev.at = back + lat + d
 		switch {
 		case ev.at > e.horizon:
-			beyond = true
+			e.beyond = true
 		case int(ev.at) == c.cur:
-			q = append(q, ev)
+			e.again = append(e.again, ev)
 		default:
 			c.push(ev)
 		}
 	}
-	t.Calls += int64(len(q))
-	return q, beyond, true
-}
-
-// admit splits window w's arrivals q into the k earliest, in time order,
-// and the others, in any order; false when two of the earliest, or the
-// k-th and a later one, arrive at the same time. It counts q by time into
-// cells of 1/windowCells of the window, so that only the cells the
-// earliest fill are sorted, into e.spare.
-func (e *WindowEngine) admit(q []windowEvent, w int) (admitted, failed []windowEvent, ok bool) {
-	k := e.sc.Capacity
-	if len(q) <= k {
-		sortByTime(q)
-		return q, q[len(q):], distinctTimes(q)
-	}
-	var count [windowCells]int32
-	base := float64(w)
-	for i := range q {
-		count[cellOf(q[i].at, base)]++
-	}
-	x, before := 0, 0 // cell x holds the k-th earliest, after before arrivals
-	for before+int(count[x]) < k {
-		before += int(count[x])
-		x++
-	}
-	var off [windowCells]int32
-	sum := int32(0)
-	for j := 0; j <= x; j++ {
-		off[j], sum = sum, sum+count[j]
-	}
-	if cap(e.spare) < int(sum) {
-		e.spare = make([]windowEvent, sum, max(int(sum), 2*cap(e.spare)))
-	}
-	early := e.spare[:sum]
-	n := 0 // the others, moved to the front of q
-	for i := range q {
-		if j := cellOf(q[i].at, base); j <= x {
-			early[off[j]] = q[i]
-			off[j]++
-		} else {
-			q[n] = q[i]
-			n++
-		}
-	}
-	for j, from := 0, 0; j < x; j++ {
-		sortByTime(early[from:off[j]])
-		from = int(off[j])
-	}
-	last, r := early[before:], k-before // cell x: its r earliest are admitted
-	if len(last) > r {
-		selectEarliest(last, r)
-		if earliest(last[r:]) <= latest(last[:r]) {
-			return nil, q, false
-		}
-	}
-	sortByTime(last[:r])
-	admitted = early[:k]
-	return admitted, append(q[:n], early[k:]...), distinctTimes(admitted)
+	return true
 }
 
 // windowCells is how many cells admit counts a window's arrivals into.
@@ -442,22 +482,24 @@ func (c *calendar) advance() bool {
 	}
 }
 
-// take appends the current window's arrivals to q and empties its bucket.
-func (c *calendar) take(q []windowEvent) []windowEvent {
-	b := &c.ring[c.cur&(len(c.ring)-1)]
-	for ch := b.head; ch >= 0; {
-		n := chunkLen
-		if ch == b.tail {
-			n = int(b.fill)
-		}
-		q = append(q, c.pool[int(ch)*chunkLen:int(ch)*chunkLen+n]...)
-		c.n -= n
-		next := c.next[ch]
-		c.next[ch], c.free = c.free, ch
-		ch = next
+// chunk is the events of chunk ch of bucket b.
+func (c *calendar) chunk(b *bucket, ch int32) []windowEvent {
+	n := chunkLen
+	if ch == b.tail {
+		n = int(b.fill)
 	}
-	*b = bucket{head: -1, tail: -1}
-	return q
+	return c.pool[int(ch)*chunkLen : int(ch)*chunkLen+n]
+}
+
+// release frees chunk ch, the first of bucket b, and returns the next.
+func (c *calendar) release(b *bucket, ch int32) int32 {
+	c.n -= len(c.chunk(b, ch))
+	next := c.next[ch]
+	c.next[ch], c.free = c.free, ch
+	if b.head = next; next < 0 {
+		b.tail, b.fill = -1, 0
+	}
+	return next
 }
 
 // pushFar adds ev to the binary min-heap far.
