@@ -1,6 +1,7 @@
 package montecarlo
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/herdlab/herd/model"
@@ -9,12 +10,13 @@ import (
 // BenchmarkContinuousVsTick plays one service, N = 20,000 clients against
 // 100 requests per 100 ms window, on the window server's event engine
 // (continuous time, "window") and on the per-client tick engine with a
-// tick of 100 ms ("clients"), for full jitter and a library preset. The
-// sub-benchmarks alternate under -count, so the engines' calls/s are
+// tick of 100 ms ("clients"), for full jitter and a library preset, and
+// the window engine forced to play event by event ("events", its heap).
+// The sub-benchmarks alternate under -count, so the engines' calls/s are
 // measured side by side; `make bench-continuous` prints the median ratio.
 func BenchmarkContinuousVsTick(b *testing.B) {
 	for _, policy := range []string{"full", "retry-go-v4"} {
-		for _, use := range []EngineName{WindowName, Clients} {
+		for _, use := range []EngineName{WindowName, Clients, "events"} {
 			b.Run(policy+"/"+string(use), func(b *testing.B) {
 				kv := []string{"clients", "20000", "capacity", "100/100ms", "policy", policy}
 				if use == Clients {
@@ -25,9 +27,14 @@ func BenchmarkContinuousVsTick(b *testing.B) {
 					b.Fatal(err)
 				}
 				var e Engine
-				if use == WindowName {
+				switch use {
+				case WindowName:
 					e, err = NewWindowEngine(sc)
-				} else {
+				case "events":
+					var w *WindowEngine
+					w, err = NewWindowEngine(sc)
+					e = byEvents{w}
+				default:
 					e, err = NewEngineUsing(sc, use)
 				}
 				if err != nil {
@@ -38,3 +45,8 @@ func BenchmarkContinuousVsTick(b *testing.B) {
 		}
 	}
 }
+
+// byEvents plays a window engine's trials event by event.
+type byEvents struct{ *WindowEngine }
+
+func (e byEvents) Play(src *rand.PCG, t *Trial, arrivals bool) { e.playEvents(src, t, arrivals) }
