@@ -254,20 +254,22 @@ var wantVerdicts = map[string][2]claims.Verdict{
 }
 
 // wantContentionVerdicts are the verdicts of `herd claims --source
-// contention` at seed 1 (claims.ContentionTrials per point), checked by
-// TestContentionClaimVerdicts in the long suite (about 30 s of CPU).
-//   - quadratic backoff: the ratio of the makespan to (n/lg n)^{3/2} falls
-//     with slope −0.12 over n = 512…16384, outside the ±0.1 of a Θ claim;
-//   - quadratic stations: at λ = 0.9 the backlog still grows over the
-//     200,000 ticks the rule reads (4.6% of λ; 1.3% over 800,000 ticks,
-//     shown beside).
+// contention` at seed 1, checked by TestContentionClaimVerdicts in the
+// long suite (a few CPU-minutes).
+//   - quadratic backoff: nearer n^1.2 than (n/lg n)^{3/2} at n ≤ 16384, but
+//     its slope moves toward the claim: pre-asymptotic;
+//   - loglog-iterated backoff: the data cannot reject n lg n at these n;
+//   - loglog best monotone: only from n = 4096 (slower than quadratic
+//     backoff up to 2048);
+//   - quadratic stations: at λ = 0.9 the backlog's growth falls over runs
+//     of 200,000, 400,000 and 800,000 ticks: pre-asymptotic.
 var wantContentionVerdicts = map[string]claims.Verdict{
 	"bender-beb-n-lg-n":                claims.Holds,
-	"bender-quadratic-n-over-lg-n-3-2": claims.Fails,
-	"bender-loglog-iterated":           claims.Holds,
-	"bender-loglog-best-monotone":      claims.Holds,
+	"bender-quadratic-n-over-lg-n-3-2": claims.Inconclusive,
+	"bender-loglog-iterated":           claims.Inconclusive,
+	"bender-loglog-best-monotone":      claims.HoldsOnlyWhen,
 	"hastad-beb-unstable-above-0.567":  claims.Holds,
-	"hastad-polynomial-stable-below-1": claims.Fails,
+	"hastad-polynomial-stable-below-1": claims.Inconclusive,
 }
 
 // checkContentionVerdicts compares the contention claims with

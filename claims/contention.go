@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/model"
@@ -28,22 +29,24 @@ const (
 	ModelContention  = "collision server, k = 1"
 	benderSPAA       = "Bender, Farach-Colton, He, Kuszmaul, Leiserson, \"Adversarial contention resolution for simple channels\", SPAA 2005, pp. 325–332 (abstract)"
 	hastadSIAM       = "Håstad, Leighton, Rogoff, \"Analysis of backoff protocols for multiple access channels\", SIAM J. Comput. 25(4):740–774, 1996 (abstract)"
-	// ThetaBand is τ of a Θ claim: it holds where the ratio of the
-	// makespan to its Θ form has a log-log slope within ±τ. A Θ claim
-	// allows any constant but no trend; at n = 512…16,384 a missing or
-	// extra lg n factor has slope ∓1/ln n ≈ 0.10–0.16 and a power n^0.1 a
-	// slope of 0.1, so τ = 0.1 is the smallest band that a constant factor
-	// still passes and a wrong power fails.
-	ThetaBand = 0.1
-	// ContentionTrials is the trials per rung: with the makespan's
-	// coefficient of variation about 0.15, the slope over the six rungs
-	// n = 512…16,384 then has a 95% interval of about ±0.02.
+	// ContentionTrials is the pilot's trials per rung.
 	ContentionTrials = 40
+	// SlopePrecision is the 95% half-width the slope at the top of a Θ
+	// claim's ladder is run to: forms a lg n factor apart differ in
+	// slope by 1/ln n ≈ 0.10 at n = 16384, so the data must place the
+	// slope within a fifth of that gap to tell which of two such forms it
+	// is nearer. A ladder whose pilot is less precise is rerun with
+	// trials scaled by (half-width / SlopePrecision)², at most
+	// MaxContentionTrials.
+	SlopePrecision      = 0.02
+	MaxContentionTrials = 400
 )
 
 // ContentionRule is how the contention claims are judged, in one
 // paragraph for the report's header.
-const ContentionRule = "Contention rule: a batch of n (every client at tick 0) on the collision server with k = 1, n = 32, 64, …, 16384; a Θ claim holds when the 95% interval of the log-log slope of makespan / (its Θ form) against n, over n = 512 … 16384, lies within ±0.1 (any constant, no trend), fails when it lies outside. Stations (Håstad et al.): 8 stations with queues, 200,000 ticks; a rate is unstable when the backlog's growth per tick over the second half has its 95% interval above 1% of λ, stable when below."
+const ContentionRule = "Contention rule: a batch of n (every client at tick 0) on the collision server with k = 1, n = 32, 64, …, 16384. A Θ claim is judged against competing forms (n, n lg lg n / lg lg lg n, n lg lg n, n lg n / lg lg n, n lg n, n^1.2, (n/lg n)^{3/2}, n^{3/2}) from the trend over successive doublings: a weighted quadratic fit of lg(makespan / claimed form) against lg n over n = 512 … 16384 gives the slope at the top and its change per doubling (95% intervals; trials per n from a pilot of 40 until the slope is within ±0.02, at most 400). " +
+	"A competing form whose slope at the top differs from the claimed form's by at least 0.04 (twice the precision; closer ones cannot be told apart at these n) is rejected when the slope lies on the claimed form's side of the midpoint between the two forms' slopes and does not move toward the other; the claim fails when the slope moves away from 0, or when a form is preferred to it and the data does not move toward the claim, is inconclusive: pre-asymptotic when it does, and holds when no form is preferred and every form its point is about is rejected. " +
+	"Stations (Håstad et al.): 8 stations with queues; a rate is unstable when the backlog's growth per tick over a run's second half has its 95% interval above 1% of λ, stable when below, judged over runs of 200,000, 400,000 and 800,000 ticks: a verdict against the claim that the doublings of time move back toward it is inconclusive: pre-asymptotic."
 
 // ContentionLadder is the batch sizes n = 2⁵ … 2¹⁴, and ContentionJudged
 // the first rung of the regime a Θ claim is judged in (its top six).
@@ -64,26 +67,63 @@ func BatchScenario(p policy.Policy, n int) model.Scenario {
 	return sc
 }
 
-// thetaForm is a Θ claim: the policy and the form its makespan follows.
-type thetaForm struct {
-	id, quote, form string
-	label           string // the policy in the source's words, with herd's name
-	policy          policy.Policy
-	f               func(n float64) float64
+// growthForm is a form a makespan may follow: its name and lg of it at
+// x = lg n.
+type growthForm struct {
+	name string
+	lg   func(x float64) float64
 }
 
 func lg(x float64) float64 { return math.Log2(x) }
 
+// competingForms are the forms every Θ claim is judged against: the three
+// the source names, and those between and around them a reader could
+// take a makespan for at these n (a lg lg n factor, a lg n / lg lg n
+// factor, powers).
+var competingForms = []growthForm{
+	{"n", func(x float64) float64 { return x }},
+	{"n lg lg n / lg lg lg n", func(x float64) float64 { return x + lg(lg(x)) - lg(lg(lg(x))) }},
+	{"n lg lg n", func(x float64) float64 { return x + lg(lg(x)) }},
+	{"n lg n / lg lg n", func(x float64) float64 { return x + lg(x) - lg(lg(x)) }},
+	{"n lg n", func(x float64) float64 { return x + lg(x) }},
+	{"n^1.2", func(x float64) float64 { return 1.2 * x }},
+	{"(n/lg n)^{3/2}", func(x float64) float64 { return 1.5 * (x - lg(x)) }},
+	{"n^{3/2}", func(x float64) float64 { return 1.5 * x }},
+}
+
+func formNamed(name string) growthForm {
+	for _, f := range competingForms {
+		if f.name == name {
+			return f
+		}
+	}
+	panic("claims: no competing form " + name)
+}
+
+// thetaForm is a Θ claim: the policy, the form its makespan follows and
+// the forms its point is about (which the data must reject for it to
+// hold), read from the source's words.
+type thetaForm struct {
+	id, quote, form string
+	label           string // the policy in the source's words, with herd's name
+	policy          policy.Policy
+	point           []string
+	pointWhy        string
+}
+
 var thetaForms = []thetaForm{
 	{id: "bender-beb-n-lg-n", form: "n lg n", policy: policy.Policy{Kind: policy.Full}, label: "binary exponential backoff (full: U(0, 2ⁿ) rounded to a tick)",
-		quote: "Randomized binary exponential backoff has makespan Θ(n lg n)",
-		f:     func(n float64) float64 { return n * lg(n) }},
+		quote:    "Randomized binary exponential backoff has makespan Θ(n lg n)",
+		point:    []string{"n", "n lg lg n / lg lg lg n"},
+		pointWhy: "the abstract sets binary exponential backoff's Θ(n lg n) against the Θ(n lg lg n / lg lg lg n) of loglog-iterated backoff, so its point is a lg n factor above linear and above loglog's form"},
 	{id: "bender-quadratic-n-over-lg-n-3-2", form: "(n/lg n)^{3/2}", policy: policy.Policy{Kind: policy.Poly, Exponent: 2}, label: "quadratic backoff (poly, r = 2: a slot of 1…n²)",
-		quote: "Quadratic backoff has makespan Θ((n/lg n)^{3/2}), and more generally, for r > 1, r-polynomial backoff has makespan Θ((n/lg n)^{1+1/r})",
-		f:     func(n float64) float64 { return math.Pow(n/lg(n), 1.5) }},
+		quote:    "Quadratic backoff has makespan Θ((n/lg n)^{3/2}), and more generally, for r > 1, r-polynomial backoff has makespan Θ((n/lg n)^{1+1/r})",
+		point:    []string{"n lg n"},
+		pointWhy: "the abstract sets polynomial backoff's Θ((n/lg n)^{1+1/r}) against binary exponential backoff's Θ(n lg n), so its point is a polynomial factor above n lg n"},
 	{id: "bender-loglog-iterated", form: "n lg lg n / lg lg lg n", policy: policy.Policy{Kind: policy.LogLog}, label: "loglog-iterated backoff (loglog)",
-		quote: "We exhibit a monotone superpolynomial subexponential backoff algorithm, called loglog-iterated backoff, that achieves makespan Θ(n lg lg n / lg lg lg n)",
-		f:     func(n float64) float64 { return n * lg(lg(n)) / lg(lg(lg(n))) }},
+		quote:    "We exhibit a monotone superpolynomial subexponential backoff algorithm, called loglog-iterated backoff, that achieves makespan Θ(n lg lg n / lg lg lg n)",
+		point:    []string{"n lg n"},
+		pointWhy: "the abstract offers loglog-iterated backoff as the improvement on binary exponential backoff's Θ(n lg n), so its point is beating n lg n"},
 }
 
 // batchRung is one rung of a policy's ladder: every trial's makespan.
@@ -122,32 +162,6 @@ func batchLadder(ctx context.Context, p policy.Policy, opt montecarlo.Options) (
 	return out, nil
 }
 
-// ratioSlope is the weighted least-squares slope of log₂(mean makespan /
-// f(n)) against log₂ n over the rungs from n = from on, each weighted by
-// the inverse variance of its log mean (delta method), with a t interval.
-func ratioSlope(rungs []batchRung, f func(float64) float64, from int) stats.Estimate {
-	var sw, swx, swy, swxx, swxy float64
-	df := math.MaxInt
-	for _, r := range rungs {
-		if r.n < from {
-			continue
-		}
-		e := r.mean()
-		if e.N < 2 || e.Mean <= 0 {
-			return stats.Estimate{Mean: math.NaN()}
-		}
-		se := e.SD / math.Sqrt(float64(e.N)) / e.Mean / math.Ln2
-		w := 1 / (se * se)
-		x, y := lg(float64(r.n)), lg(e.Mean/f(float64(r.n)))
-		sw, swx, swy, swxx, swxy = sw+w, swx+w*x, swy+w*y, swxx+w*x*x, swxy+w*x*y
-		df = min(df, e.N-1)
-	}
-	sxx := swxx - swx*swx/sw
-	b := (swxy - swx*swy/sw) / sxx
-	h := stats.TQuantile(df) / math.Sqrt(sxx)
-	return stats.Estimate{Mean: b, SD: 1 / math.Sqrt(sxx), CI95: &stats.Interval{b - h, b + h}}
-}
-
 func censoredIn(rungs []batchRung) int {
 	c := 0
 	for _, r := range rungs {
@@ -160,34 +174,145 @@ func regimeText(from int) string {
 	return fmt.Sprintf("n = %d … %d (collision server, k = 1, a batch at tick 0, base 1, cap 2^⌈lg 128n⌉)", from, ContentionLadder[len(ContentionLadder)-1])
 }
 
+// judged is the ladder's rungs from ContentionJudged on, as log means.
+func judged(rungs []batchRung) []logMean {
+	var pts []logMean
+	for _, r := range rungs {
+		if r.n >= ContentionJudged {
+			pts = append(pts, logMeanOf(r.n, r.mean()))
+		}
+	}
+	return pts
+}
+
+// formSlope is d lg(h/g) / d lg n at x: how much faster form h grows
+// than form g there.
+func formSlope(h, g growthForm, x float64) float64 {
+	const e = 1e-4
+	return (h.lg(x+e) - g.lg(x+e) - h.lg(x-e) + g.lg(x-e)) / (2 * e)
+}
+
+// formCurve is the change per doubling of formSlope at x: how the slope
+// of makespan / g would move if the makespan followed h exactly.
+func formCurve(h, g growthForm, x float64) float64 {
+	const e = 1e-2
+	return (formSlope(h, g, x+e) - formSlope(h, g, x-e)) / (2 * e)
+}
+
+// thetaJudgement is a Θ claim judged against the competing forms: the
+// trend of makespan / claimed form, the forms the data rejects, those it
+// prefers to the claimed form (moving toward the claim or not), and the
+// claim's point forms it cannot reject.
+type thetaJudgement struct {
+	trend                  Trend
+	rejected, undecided    []string
+	indistinct             []string // forms too close to g to tell apart at these n
+	preferred, approaching []string
+	pointKept              []string
+}
+
+// judgeForms judges the claimed form g on the trend t of makespan / g
+// against every competing form h: with δ = the slope of h/g at the top,
+// data following h would show slope δ and change δ′ (the form's own
+// curve), data following g slope 0 and change 0. The data rejects h when
+// the slope's interval lies on g's side of δ/2 and its change per doubling
+// does not depart from g's toward h (significantly, in δ's direction); it
+// prefers h when the interval lies on h's side, approaching g when the
+// change departs from h's own toward g.
+func judgeForms(t Trend, g growthForm, point []string, top float64) thetaJudgement {
+	j := thetaJudgement{trend: t}
+	lo, hi := t.Slope.CI95[0], t.Slope.CI95[1]
+	ch := *t.Change.CI95
+	rejected := map[string]bool{}
+	for _, h := range competingForms {
+		if h.name == g.name {
+			continue
+		}
+		d, dd := formSlope(h, g, top), formCurve(h, g, top)
+		if math.Abs(d) < 2*SlopePrecision {
+			// Its midpoint with g lies within the slope's designed
+			// precision: no run of this study can tell the two apart.
+			j.indistinct = append(j.indistinct, h.name)
+			continue
+		}
+		towardH := d > 0 && ch[0] > 0 || d < 0 && ch[1] < 0
+		towardG := d > 0 && ch[1] < dd || d < 0 && ch[0] > dd
+		gSide := d > 0 && hi < d/2 || d < 0 && lo > d/2
+		hSide := d > 0 && lo > d/2 || d < 0 && hi < d/2
+		switch {
+		case gSide && !towardH:
+			j.rejected = append(j.rejected, h.name)
+			rejected[h.name] = true
+		case hSide && towardG:
+			j.approaching = append(j.approaching, h.name)
+		case hSide:
+			j.preferred = append(j.preferred, h.name)
+		default:
+			j.undecided = append(j.undecided, h.name)
+		}
+	}
+	for _, p := range point {
+		if !rejected[p] {
+			// A point form too close to tell apart is not rejected either.
+			j.pointKept = append(j.pointKept, p)
+		}
+	}
+	return j
+}
+
+// verdict is the claim's verdict from the judgement, and the words that
+// say why (the condition or note).
+func (j thetaJudgement) verdict(form string) (Verdict, string) {
+	rejects := "rejects none of the competing forms"
+	if len(j.rejected) > 0 {
+		rejects = "rejects " + strings.Join(j.rejected, ", ")
+	}
+	if len(j.undecided) > 0 {
+		rejects += "; cannot tell it from " + strings.Join(j.undecided, ", ")
+	}
+	if len(j.indistinct) > 0 {
+		rejects += "; " + strings.Join(j.indistinct, ", ") + " too close to it to tell apart at these n"
+	}
+	trend := "the makespan / " + form + ": " + j.trend.words()
+	sl, ch := *j.trend.Slope.CI95, *j.trend.Change.CI95
+	switch {
+	case sl[0] > 0 && ch[0] > 0 || sl[1] < 0 && ch[1] < 0:
+		return Fails, fmt.Sprintf("the makespan moves away from %s over the doublings (%s); %s", form, trend, rejects)
+	case len(j.preferred) > 0:
+		return Fails, fmt.Sprintf("the data lies nearer %s than %s and does not move toward %s (%s); %s", strings.Join(j.preferred, ", "), form, form, trend, rejects)
+	case len(j.approaching) > 0:
+		return Inconclusive, fmt.Sprintf("pre-asymptotic: the data lies nearer %s than %s, but moves toward %s over the doublings (%s); %s", strings.Join(j.approaching, ", "), form, form, trend, rejects)
+	case len(j.pointKept) > 0:
+		return Inconclusive, fmt.Sprintf("the data cannot reject %s, the form the claim's point is about (%s); %s", strings.Join(j.pointKept, ", "), trend, rejects)
+	}
+	return Holds, fmt.Sprintf("%s (%s)", rejects, trend)
+}
+
 // judgeTheta is the verdict of a Θ claim on its ladder.
-func judgeTheta(c *Result, rungs []batchRung, form string, f func(float64) float64) {
+func judgeTheta(c *Result, rungs []batchRung, t thetaForm) {
+	g := formNamed(t.form)
+	f := func(n float64) float64 { return math.Exp2(g.lg(lg(n))) }
 	for _, r := range rungs {
 		e := r.mean()
 		e.Mean, e.CI95 = e.Mean/f(float64(r.n)), &stats.Interval{e.CI95[0] / f(float64(r.n)), e.CI95[1] / f(float64(r.n))}
-		c.Evidence = append(c.Evidence, estimated(fmt.Sprintf("makespan / %s at n = %d (%d trials, %d censored)", form, r.n, len(r.makespan)+r.censored, r.censored), e))
+		c.Evidence = append(c.Evidence, estimated(fmt.Sprintf("makespan / %s at n = %d (%d trials, %d censored)", t.form, r.n, len(r.makespan)+r.censored, r.censored), e))
 	}
-	s := ratioSlope(rungs, f, ContentionJudged)
 	top := ContentionLadder[len(ContentionLadder)-1]
-	key := estimated(fmt.Sprintf("log-log slope of makespan / %s, n = %d…%d", form, ContentionJudged, top), s)
-	own := ratioSlope(rungs, func(float64) float64 { return 1 }, ContentionJudged)
-	c.Evidence = append([]Evidence{key, estimated(fmt.Sprintf("log-log slope of the makespan itself, n = %d…%d", ContentionJudged, top), own)}, c.Evidence...)
-	c.KeyEvidence = &c.Evidence[0]
 	c.Regime = regimeText(ContentionJudged)
-	switch {
-	case censoredIn(rungs) > 0:
+	tr, ok := fitTrend(judged(rungs), g.lg)
+	if censoredIn(rungs) > 0 || !ok {
 		c.Verdict = Inconclusive
 		c.Condition = fmt.Sprintf("%d trials were censored at the default horizon", censoredIn(rungs))
-	case s.CI95[0] >= -ThetaBand && s.CI95[1] <= ThetaBand:
-		c.Verdict = Holds
-	case s.CI95[1] < -ThetaBand || s.CI95[0] > ThetaBand:
-		c.Verdict = Fails
-		lo, hi := float64(ContentionJudged), float64(top)
-		c.Condition = fmt.Sprintf("over n = %d…%d the makespan grows like n^%.3g, while %s grows like n^%.3g there: the ratio %s by a factor %.3g per doubling, a trend no constant absorbs at these n (the source's Θ is asymptotic; its lower-order terms may still dominate)",
-			ContentionJudged, top, own.Mean, form, math.Log2(f(hi)/f(lo))/math.Log2(hi/lo), map[bool]string{true: "rises", false: "falls"}[s.Mean > 0], math.Exp2(s.Mean))
-	default:
-		c.Verdict = Inconclusive
+		c.KeyEvidence = &c.Evidence[len(c.Evidence)-1]
+		return
 	}
+	own, _ := fitTrend(judged(rungs), func(float64) float64 { return 0 })
+	key := estimated(fmt.Sprintf("slope of lg(makespan / %s) against lg n at n = %d (quadratic fit over n = %d…%d)", t.form, top, ContentionJudged, top), tr.Slope)
+	change := estimated("its change per doubling of n", tr.Change)
+	c.Evidence = append([]Evidence{key, change, estimated(fmt.Sprintf("local exponent of the makespan itself at n = %d", top), own.Slope)}, c.Evidence...)
+	c.KeyEvidence = &c.Evidence[0]
+	j := judgeForms(tr, g, t.point, lg(float64(top)))
+	c.Verdict, c.Condition = j.verdict(t.form)
 }
 
 // contentionRun is what the contention claims share: the ladders of the
@@ -207,14 +332,36 @@ func (r *contentionRun) rungs(p policy.Policy) ([]batchRung, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The slope's precision does not depend on the form it is taken
+	// against: rerun the ladder with the trials that bring it to
+	// SlopePrecision.
+	if t, ok := fitTrend(judged(l), func(float64) float64 { return 0 }); ok {
+		h := (t.Slope.CI95[1] - t.Slope.CI95[0]) / 2
+		pilot := r.opt.Trials
+		more := int(math.Ceil(float64(pilot)*h*h/(SlopePrecision*SlopePrecision)/float64(pilot))) * pilot
+		if more = min(more, MaxContentionTrials*pilot/ContentionTrials); more > pilot {
+			opt := r.opt
+			opt.Trials = more
+			if l, err = batchLadder(r.ctx, p, opt); err != nil {
+				return nil, err
+			}
+		}
+	}
 	r.ladder[p] = l
 	return l, nil
 }
 
 func thetaCheck(t thetaForm) string {
-	return fmt.Sprintf("a batch of n on the collision server with k = 1 (every client sends at tick 0; %s, base 1, cap 2^⌈lg 128n⌉ above every window reached, the default horizon), n = 2⁵ … 2¹⁴, %d trials per n: the ratio of the mean makespan to %s. "+
-		"Reading fixed from the words before the numbers: Θ allows any constant and no trend, so the claim holds when the 95%% interval of the log-log slope of the ratio against n (weighted least squares over n = %d … 16384, the top of the ladder, where the asymptotics are nearest) lies within ±%.1f, fails when it lies outside, and is inconclusive otherwise or when a trial is censored",
-		t.label, ContentionTrials, t.form, ContentionJudged, ThetaBand)
+	var others []string
+	for _, f := range competingForms {
+		if f.name != t.form {
+			others = append(others, f.name)
+		}
+	}
+	return fmt.Sprintf("a batch of n on the collision server with k = 1 (every client sends at tick 0; %s, base 1, cap 2^⌈lg 128n⌉ above every window reached, the default horizon), n = 2⁵ … 2¹⁴, trials per n from a pilot of %d until the slope below is within ±%g (at most %d): the ratio of the mean makespan to %s. "+
+		"Reading fixed from the words before the numbers: Θ allows any constant, so the claim is judged against the competing forms %s from the trend over successive doublings — the slope of lg(makespan / %s) against lg n at n = 16384 and its change per doubling, from a weighted quadratic fit over n = %d … 16384, where the asymptotics are nearest. "+
+		"A form h whose slope relative to %s is δ at the top, |δ| ≥ %g (twice the designed precision; closer forms cannot be told apart at these n), is rejected when the slope's 95%% interval lies on the claimed side of δ/2 and its change is not significantly toward h; the claim fails when the slope and its change both lie on one side of 0 (moving away), or when the data lies on some h's side and does not move toward %s, is inconclusive: pre-asymptotic when it does, and holds when no form is preferred and the data rejects %s (%s)",
+		t.label, ContentionTrials, SlopePrecision, MaxContentionTrials, t.form, strings.Join(others, ", "), t.form, ContentionJudged, t.form, 2*SlopePrecision, t.form, strings.Join(t.point, " and "), t.pointWhy)
 }
 
 func (r *contentionRun) theta(t thetaForm) (Result, error) {
@@ -223,7 +370,7 @@ func (r *contentionRun) theta(t thetaForm) (Result, error) {
 	if err != nil {
 		return c, err
 	}
-	judgeTheta(&c, rungs, t.form, t.f)
+	judgeTheta(&c, rungs, t)
 	return c, nil
 }
 
@@ -232,8 +379,8 @@ func (r *contentionRun) theta(t thetaForm) (Result, error) {
 func (r *contentionRun) best() (Result, error) {
 	c := Result{ID: "bender-loglog-best-monotone", Source: benderSPAA,
 		Quote: "We provide a matching lower bound showing that this strategy [loglog-iterated backoff] is optimal among all monotone backoff algorithms",
-		Check: fmt.Sprintf("the batches of the Θ claims (binary exponential, quadratic and loglog-iterated backoff, %d trials per n, paired on common random numbers): the paired ratio of loglog-iterated's mean makespan to each other policy's. "+
-			"Reading fixed from the words before the numbers: an order of growth is judged where the ladder ends, so the claim holds for n ≥ n* when both ratios' 95%% intervals lie below 1 at every n from n* to 16384, fails when either lies above 1 at n = 16384, and is inconclusive otherwise", ContentionTrials),
+		Check: fmt.Sprintf("the batches of the Θ claims (binary exponential, quadratic and loglog-iterated backoff, at least %d trials per n, paired on common random numbers over the trials both ran): the paired ratio of loglog-iterated's mean makespan to each other policy's. "+
+			"Reading fixed from the words before the numbers: optimality is an order of growth, judged where the ladder ends, so the claim holds when both ratios' 95%% intervals lie below 1 at every n, holds only when n ≥ n* when they do from n* to 16384 only, fails when either lies above 1 at n = 16384 and has not fallen over the last two doublings (inconclusive: pre-asymptotic when it has), and is inconclusive otherwise", ContentionTrials),
 	}
 	ll, err := r.rungs(r.forms[2].policy)
 	if err != nil {
@@ -244,7 +391,8 @@ func (r *contentionRun) best() (Result, error) {
 	for i := range below {
 		below[i] = true
 	}
-	var top []Evidence
+	var top, before []Evidence // each contest at the top rung, and two doublings before it
+	var contests []Evidence
 	for _, o := range others {
 		rungs, err := r.rungs(o.policy)
 		if err != nil {
@@ -255,11 +403,15 @@ func (r *contentionRun) best() (Result, error) {
 			m := min(len(a), len(b))
 			e := pairedRatio(fmt.Sprintf("makespan loglog / %s at n = %d", o.policy.Kind, ContentionLadder[i]), a[:m], b[:m])
 			c.Evidence = append(c.Evidence, e)
+			contests = append(contests, e)
 			if e.CI95 == nil || e.CI95[1] >= 1 {
 				below[i] = false
 			}
-			if i == len(ContentionLadder)-1 {
+			switch i {
+			case len(ContentionLadder) - 1:
 				top = append(top, e)
+			case len(ContentionLadder) - 3:
+				before = append(before, e)
 			}
 		}
 	}
@@ -267,13 +419,37 @@ func (r *contentionRun) best() (Result, error) {
 	for i := len(below) - 1; i >= 0 && below[i]; i-- {
 		star = i
 	}
+	last := len(ContentionLadder) - 1
+	// worst is, below rung i, the contest loglog-iterated does worst in.
+	worst := func(i int) Evidence {
+		var w Evidence
+		for j := range contests {
+			if e := contests[j]; j%len(ContentionLadder) < i && e.Value > w.Value {
+				w = e
+			}
+		}
+		return w
+	}
 	switch {
-	case star >= 0:
+	case star == 0:
 		c.Verdict = Holds
+		c.Regime = regimeText(ContentionLadder[0])
+	case star > 0:
+		c.Verdict = HoldsOnlyWhen
 		c.Regime = regimeText(ContentionLadder[star])
+		c.Condition = fmt.Sprintf("n ≥ %d: below it loglog-iterated backoff is not faster than every other monotone policy of the ladder (%s)", ContentionLadder[star], worst(star))
 	case top[0].CI95 != nil && top[0].CI95[0] > 1 || top[1].CI95 != nil && top[1].CI95[0] > 1:
+		// An order of growth is judged from the trend: a ratio above 1
+		// at the top that falls over the last two doublings is moving
+		// toward the claim.
 		c.Verdict = Fails
-		c.Regime = regimeText(ContentionLadder[len(ContentionLadder)-1])
+		c.Regime = regimeText(ContentionLadder[last])
+		for k, t := range top {
+			if e := before[k]; t.CI95 != nil && e.CI95 != nil && t.CI95[0] > 1 && e.CI95[0] > t.CI95[1] {
+				c.Verdict = Inconclusive
+				c.Condition = fmt.Sprintf("pre-asymptotic: %s, falling from %s", t, e)
+			}
+		}
 	default:
 		c.Verdict = Inconclusive
 		c.Regime = regimeText(ContentionLadder[len(ContentionLadder)-1])

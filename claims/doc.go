@@ -26,6 +26,11 @@
 //     doublings of N up to where the delays sit at the cap. Its OCC rungs
 //     cost minutes, so a run at seed 1 is committed (data/scaling.json,
 //     Committed) and a test checks that it is what the code computes.
+//   - Every growth or stability verdict is judged from the trend over
+//     successive doublings (trend.go): it fails only when the evidence
+//     does not move toward the claim, and is inconclusive: pre-asymptotic
+//     when it does; a Θ claim is judged against competing forms and names
+//     those the data rejects.
 //   - EvaluateContention checks the classic results on backoff in
 //     contention resolution (Bender et al.'s batch makespans under the
 //     window policies of policy.ContentionKinds, Håstad et al.'s stability

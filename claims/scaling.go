@@ -13,6 +13,7 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/stats"
 	"github.com/herdlab/herd/study"
 )
 
@@ -24,7 +25,7 @@ const GrowthRule = "Growth rule (every claim about growth with N): along the lad
 	"the local exponent over each doubling is log₂(m(2N)/m(N)) of the mean m, with a delta-method interval (trials per rung chosen sequentially from a pilot of 5 for ±0.03 at 95%). " +
 	"At one doubling the claim holds when the exponent's 99.9% interval lies within p ± τ and fails when it lies outside. " +
 	"A growth claim states an order of growth, so it is judged where the ladder ends, in the saturated regime: it holds for N ≥ N* when it holds at every doubling from N* to the top, " +
-	"fails when it fails at the top doubling, and is inconclusive otherwise; the verdict names N*."
+	"fails when it fails at the top doubling and the local exponents do not move back toward p ± τ over the top five doublings (a weighted quadratic fit of the log means: its slope at the top and change per doubling, 95% intervals), is inconclusive: pre-asymptotic when they do, and is inconclusive otherwise; the verdict names N* and the competing powers p ± 2τ it rejects (the band's edges are their midpoints with p)."
 
 // LocalExponent is one doubling's exponent of one policy, with the
 // verdict the growth rule gives it there.
@@ -195,6 +196,16 @@ func (g growth) at(e study.Exponent, a, b study.Rung) Verdict {
 	return Inconclusive
 }
 
+// trend is the trend of a ladder's mean against N^power over its top six
+// rungs (five doublings).
+func (g growth) trend(rungs []study.Rung, pick func(study.Rung) stats.Estimate) (Trend, bool) {
+	var pts []logMean
+	for _, r := range rungs[max(0, len(rungs)-6):] {
+		pts = append(pts, logMeanOf(r.Clients, pick(r)))
+	}
+	return fitTrend(pts, func(x float64) float64 { return g.power * x })
+}
+
 // band is how a check text names the band of a growth claim.
 func (g growth) band() string { return fmt.Sprintf("%g ± %g", g.power, g.tolerance) }
 
@@ -214,7 +225,7 @@ func (l *Lab) growth(m string, g growth) Finding {
 	}
 	var verdicts []Verdict
 	from := ladder.Clients[0]
-	var failing, undecided []string
+	var failing, undecided, approaching []string
 	for _, k := range g.kinds {
 		rungs := l.ladder(m, k)
 		if len(rungs) != len(ladder.Clients) {
@@ -239,6 +250,11 @@ func (l *Lab) growth(m string, g growth) Finding {
 			from = max(from, exps[j].From)
 			f.Evidence = append(f.Evidence, Evidence{Name: fmt.Sprintf("%s: N from which every local exponent lies within %s", k, g.band()), Value: float64(exps[j].From)})
 		case vs[len(vs)-1] == Fails:
+			if t, ok := g.trend(rungs, pick); ok && t.toward(last.Value-g.power, g.tolerance) {
+				vs[len(vs)-1] = Inconclusive
+				approaching = append(approaching, fmt.Sprintf("%s %.3f [%.3f, %.3f], the exponent less %g: %s", k, last.Value, last.CI95[0], last.CI95[1], g.power, t.words()))
+				break
+			}
 			failing = append(failing, fmt.Sprintf("%s %.3f [%.3f, %.3f]", k, last.Value, last.CI95[0], last.CI95[1]))
 		default:
 			undecided = append(undecided, string(k))
@@ -247,15 +263,24 @@ func (l *Lab) growth(m string, g growth) Finding {
 		f.Evidence = append(f.Evidence, saturation(m, k, rungs[len(rungs)-1]))
 	}
 	f.Verdict = all(verdicts...)
-	switch f.Verdict {
-	case Holds:
-		if from == ladder.Clients[0] {
-			f.Regime = fmt.Sprintf("at every doubling from N = %d to %d the local exponent lies within %s", from, top, g.band())
-		} else {
-			f.Regime = fmt.Sprintf("for N ≥ %d: every local exponent from %d→%d up to %d→%d lies within %s", from, from, 2*from, top/2, top, g.band())
+	power := func(p float64) string {
+		if p == 1 {
+			return "N"
 		}
-	case Fails:
-		f.Regime = fmt.Sprintf("at the top doubling %d→%d the local exponent lies outside %s: %s", top/2, top, g.band(), strings.Join(failing, "; "))
+		return fmt.Sprintf("N^%g", p)
+	}
+	rejects := fmt.Sprintf("; rejects %s and %s", power(g.power-2*g.tolerance), power(g.power+2*g.tolerance))
+	switch {
+	case f.Verdict == Holds:
+		if from == ladder.Clients[0] {
+			f.Regime = fmt.Sprintf("at every doubling from N = %d to %d the local exponent lies within %s", from, top, g.band()) + rejects
+		} else {
+			f.Regime = fmt.Sprintf("for N ≥ %d: every local exponent from %d→%d up to %d→%d lies within %s", from, from, 2*from, top/2, top, g.band()) + rejects
+		}
+	case f.Verdict == Fails:
+		f.Regime = fmt.Sprintf("at the top doubling %d→%d the local exponent lies outside %s and does not move back: %s", top/2, top, g.band(), strings.Join(failing, "; "))
+	case len(approaching) > 0:
+		f.Regime = fmt.Sprintf("pre-asymptotic: at the top doubling %d→%d the local exponent lies outside %s but moves toward it: %s", top/2, top, g.band(), strings.Join(approaching, "; "))
 	default:
 		f.Regime = fmt.Sprintf("at the top doubling %d→%d the interval of %s reaches the edge of %s", top/2, top, strings.Join(undecided, ", "), g.band())
 	}

@@ -71,7 +71,7 @@ type QueueChain struct {
 	// completion (last success + 1).
 	Calls, Useful, Wasted, TimedOut, Rejected, GaveUp, Completion Moment
 	// Distribution[t] is the probability that a cohort finishes with
-	// completion t, when no client can give up (nil otherwise).
+	// completion t (the last success + 1; 0 when every client gave up).
 	Distribution []float64 `json:"distribution,omitempty"`
 	// Unfinished is the probability that a cohort's trial is still running
 	// when the chain stops (at the horizon, or at Tail).
@@ -233,6 +233,9 @@ func QueueChainOf(ctx context.Context, sc model.Scenario, tr *model.Traffic, ctl
 	if err != nil {
 		return no("%v", err)
 	}
+	if why := ch.neverFinishes(); why != "" {
+		return QueueChain{}, model.Usagef("this cohort never finishes, so the chain refuses it before following it: %s", why)
+	}
 	return ch.run(ctx)
 }
 
@@ -354,6 +357,47 @@ func newQueueChain(sc model.Scenario, tr *model.Traffic, ctl control.Controls, o
 	return ch, nil
 }
 
+// neverFinishes says why a cohort can never finish, or "" when this rule
+// cannot tell. It covers a cohort that sends at tick 0 into an unbounded
+// queue with a timeout T and clients that never give up. At tick T the
+// N − kT attempts not served by then have timed out: Q = N − kT abandoned
+// requests are queued and as many clients wait. A waiting client sends
+// again within L = T − 1 + D ticks of its last send (D its largest wait),
+// so every L ticks bring at least N − kT sends. A request finds at least Q
+// ahead of it and is served in time only if fewer than kT are, and Q falls
+// by at most k a tick. So if N − kT ≥ k(T + L − 1), Q stays at least kT
+// through the next L ticks and is no smaller after them (N − kT ≥ kL):
+// by induction nobody is ever served again.
+func (ch *qchain) neverFinishes() string {
+	sc := ch.sc
+	n, k, T := sc.Clients, sc.Capacity, ch.T
+	if ch.tr != nil || ch.giveUp >= 0 || sc.Queue.Limit > 0 || T == 0 || sc.FirstWindow > 1 {
+		return ""
+	}
+	d := 1
+	for _, l := range ch.laws {
+		d = max(d, l.Max())
+	}
+	L := T - 1 + d
+	stuck := int64(n) - int64(k)*int64(T)
+	if stuck < int64(k)*int64(T+L-1) {
+		return ""
+	}
+	return fmt.Sprintf("all %d clients send at tick 0 and the server completes %s a tick, so the %d attempts it has not completed within the %d-tick timeout time out and stay queued as abandoned work. "+
+		"Each of those %d clients sends again within %s of its last send (timeout %d − 1 + largest wait %d), so every %s bring at least %d sends against at most %d completions: "+
+		"the queue never again holds fewer than %s when a client sends, every later attempt times out before it is served, and no client gives up (no --retries or --max-attempts). "+
+		"A retry limit, a queue limit (--queue-limit), a longer --timeout or fewer clients may let it finish; herd simulate plays it to the horizon",
+		n, plural(k, "request"), stuck, T, stuck, plural(L, "tick"), T, d, plural(L, "tick"), stuck, k*L, plural(k*T, "request"))
+}
+
+// plural is n and a noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // cell indices
 func (ch *qchain) liveAt(a, c int) int { return ch.live + (a-1)*ch.C + c }
 func (ch *qchain) backAt(d, c int) int { return ch.back + d*ch.C + c }
@@ -381,12 +425,17 @@ type qstates struct {
 	index map[string]int
 	keys  []string
 	acc   []path
-	key   []byte // scratch
+	// last[i], kept for a cohort whose clients can give up, is the law of
+	// the tick of the last success over the paths into state i (-1: none
+	// yet): there the trial can end on a give-up, after its last success.
+	last []map[int]float64
+	key  []byte // scratch
 }
 
 func newQStates() qstates { return qstates{index: map[string]int{}} }
 
-func (s *qstates) add(st []uint16, a path, limit int) error {
+// add merges path a into state st and returns the state's index.
+func (s *qstates) add(st []uint16, a path, limit int) (int, error) {
 	b := s.key[:0]
 	for _, c := range st {
 		b = append(b, byte(c>>8), byte(c))
@@ -395,15 +444,18 @@ func (s *qstates) add(st []uint16, a path, limit int) error {
 	i, ok := s.index[string(b)]
 	if !ok {
 		if len(s.keys) >= limit {
-			return fmt.Errorf("the state space exceeds the limit of %d states at one tick", limit)
+			return 0, fmt.Errorf("the state space exceeds the limit of %d states at one tick", limit)
 		}
 		i = len(s.keys)
 		s.keys = append(s.keys, string(b))
 		s.acc = append(s.acc, path{})
+		if s.last != nil {
+			s.last = append(s.last, map[int]float64{})
+		}
 		s.index[s.keys[i]] = i
 	}
 	s.acc[i].merge(a)
-	return nil
+	return i, nil
 }
 
 func (ch *qchain) decode(key string, st []uint16) {
@@ -421,6 +473,9 @@ type delta struct {
 // over the first window, or an empty open-loop system.
 func (ch *qchain) initial() qstates {
 	s := newQStates()
+	if ch.tr == nil && ch.giveUp >= 0 {
+		s.last = []map[int]float64{}
+	}
 	start := path{p: 1}
 	start.mean[qLast] = -1
 	if ch.tr != nil {
@@ -428,7 +483,7 @@ func (ch *qchain) initial() qstates {
 		if ch.tr.StartCohort { // every client's first request at tick 0
 			st[ch.backAt(0, 0)] = uint16(ch.sc.Clients)
 		}
-		_ = s.add(st, start, math.MaxInt)
+		_, _ = s.add(st, start, math.MaxInt)
 		return s
 	}
 	w := ch.sc.FirstWindow
@@ -443,7 +498,10 @@ func (ch *qchain) initial() qstates {
 		}
 		a := start
 		a.p = q
-		_ = s.add(st, a, math.MaxInt)
+		i, _ := s.add(st, a, math.MaxInt)
+		if s.last != nil {
+			s.last[i][-1] += q
+		}
 	})
 	return s
 }
@@ -658,6 +716,9 @@ func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 		res.States += len(cur.keys)
 		res.PeakStates = max(res.PeakStates, len(cur.keys))
 		next := newQStates()
+		if cur.last != nil {
+			next.last = []map[int]float64{}
+		}
 		law := make([]float64, opt.MaxQueue+1)
 		var qm, um, wm, bm float64
 		var err error
@@ -693,11 +754,15 @@ func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 				if tr == nil {
 					if live == 0 { // finished: what is still queued is served later, wasted
 						b.mean[qWasted] += float64(nx[0])
-						if noGiveUp {
-							for len(res.Distribution) <= t+1 {
-								res.Distribution = append(res.Distribution, 0)
+						switch {
+						case noGiveUp: // the last client leaves on a success
+							addMass(&res.Distribution, t+1, b.p)
+						case d.useful > 0:
+							addMass(&res.Distribution, t+1, b.p)
+						default:
+							for l, p := range cur.last[i] {
+								addMass(&res.Distribution, l+1, p*q)
 							}
-							res.Distribution[t+1] += b.p
 						}
 						done.merge(b)
 						unfinished -= b.p
@@ -720,7 +785,17 @@ func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 						rec.merge(r)
 					}
 				}
-				err = next.add(nx, b, building)
+				var j int
+				if j, err = next.add(nx, b, building); err != nil || next.last == nil {
+					return
+				}
+				if d.useful > 0 {
+					next.last[j][t] += b.p
+					return
+				}
+				for l, p := range cur.last[i] {
+					next.last[j][l] += p * q
+				}
 			})
 			if ch.overflowed {
 				err = fmt.Errorf("more than %d abandoned requests queued", math.MaxUint16)
@@ -780,6 +855,14 @@ func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 		res.Completion = Moment{Mean: comp.mean, SD: math.Sqrt(comp.m2 / comp.p)}
 	}
 	return res, nil
+}
+
+// addMass adds p to (*d)[t], growing d as needed.
+func addMass(d *[]float64, t int, p float64) {
+	for len(*d) <= t {
+		*d = append(*d, 0)
+	}
+	(*d)[t] += p
 }
 
 // prune keeps the states of probability at least p.

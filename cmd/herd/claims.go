@@ -57,17 +57,21 @@ study's rungs (the committed file is "herd claims --scaling fresh
 --scaling-out claims/data/scaling.json").
 
 --source contention checks the classic results on backoff in contention
-resolution, which "all" leaves out (they take tens of seconds): Bender,
+resolution, which "all" leaves out (they take a few CPU-minutes): Bender,
 Farach-Colton, He, Kuszmaul and Leiserson (SPAA 2005) — a batch of n on a
 simple multiple-access channel (--server collision -k 1) resolves in
 Θ(n lg n) under binary exponential backoff, Θ((n/lg n)^{3/2}) under quadratic
 backoff (--policy poly) and Θ(n lg lg n / lg lg lg n) under loglog-iterated
-backoff (--policy loglog), the best monotone policy — judged from the ratio
-of the makespan to its Θ form over n = 32 … 16384 (40 trials per n, whatever
---trials says); and Håstad, Leighton and Rogoff (SIAM J. Comput. 1996) —
-N stations with queues fed at a total rate λ: binary exponential backoff is
-unstable above λ ≈ 0.567 + 1/(4N − 2), superlinear polynomial backoff stable
-for every λ < 1.`,
+backoff (--policy loglog), the best monotone policy — each Θ claim judged
+against competing forms (n, n lg lg n, n lg n, n^1.2, …) from the trend of
+the makespan over the doublings n = 512 … 16384 (trials per n from a pilot
+of 40 until the trend is precise, at most 400, whatever --trials says): the
+verdict names the forms the data rejects, says "inconclusive: pre-asymptotic"
+when the data moves toward the claim, and "fails" only when it does not; and
+Håstad, Leighton and Rogoff (SIAM J. Comput. 1996) — N stations with queues
+fed at a total rate λ: binary exponential backoff is unstable above
+λ ≈ 0.567 + 1/(4N − 2), superlinear polynomial backoff stable for every
+λ < 1, judged over doublings of the run's length.`,
 		Example: `  herd claims
   herd claims --source aws --format markdown > claims.md
   herd claims --source contention --format json

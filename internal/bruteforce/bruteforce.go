@@ -185,6 +185,10 @@ func subsets(n, k int) [][]bool {
 	return out
 }
 
+// WaitLaw is the law of the wait before retry n (n ≥ 1) as a map from
+// ticks to probability, for oracles of other servers.
+func WaitLaw(sc model.Scenario, n int) map[int]float64 { return waitLaw(sc, n) }
+
 // waitLaw is the law of the wait before retry n as a map from ticks to
 // probability: the delay's law from DESIGN.md's table, then the rounding,
 // then max(1, ·).
