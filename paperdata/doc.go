@@ -4,7 +4,8 @@
 //
 // Generate runs one section per topic of the paper (the seed article's
 // table, the closed form against Monte Carlo, calls against load, tail
-// convergence, sensitivity to base and cap, the audit of library defaults),
+// convergence, sensitivity to base and cap, the audit of library defaults,
+// the published claims, one scenario in both time models),
 // each with fixed seeds and modest trial budgets, and returns the files of
 // paper/generated: numbers.tex, which defines every single number as a key
 // read in the text with \V{key} (an unknown key stops LaTeX with an error,

@@ -16,7 +16,9 @@
 //   - Share is a proportion with its exact Clopper–Pearson interval
 //     (NewShare).
 //   - ChiSquare is Pearson's goodness-of-fit test of a histogram against a
-//     law; Agree is a z test of an estimate against a Published mean ± sd.
+//     law; Agree is a z test of an estimate against a Published mean ± sd,
+//     which can only fail to find a difference, and Equivalent the two
+//     one-sided tests that show the two within a margin (PowerMultiple).
 //
 // Every interval is at level Confidence (95%); TQuantile is its Student-t
 // critical value.
