@@ -69,6 +69,11 @@ func readGRPC(d doc, top *yaml.Node) ([]Reading, error) {
 	for i := range out {
 		out[i].Throttling = thr
 		out[i].Rows = append(out[i].Rows, common...)
+		if thr.MaxTokens != 0 {
+			attempts := out[i].Policy.Retries + 1
+			out[i].Rows = append(out[i].Rows, Row{"retryThrottling", "", fmt.Sprintf("--retry-throttling, one count per client: a client whose calls all fail retries %d times in all (with %d attempts a request), and one with S successful calls at most ⌈%g/2 + %g·S⌉ − 1 times; so its calls per request stay below 1 + %g + %g/(2·requests)",
+				thr.OutageRetries(math.MaxInt32, attempts), attempts, thr.MaxTokens, thr.TokenRatio, thr.TokenRatio, thr.MaxTokens)})
+		}
 		if len(out) == 1 {
 			out[0].Name = ""
 		}
@@ -273,7 +278,5 @@ func readThrottling(d doc, tm member) (control.RetryThrottling, []Row, error) {
 	if t.MaxTokens == 0 || t.TokenRatio == 0 {
 		return t, nil, d.fail(tm.v, tm.path, "needs both maxTokens and tokenRatio (gRFC A6)")
 	}
-	rows = append(rows, Row{tm.path, "", fmt.Sprintf("--retry-throttling, per client; a client whose calls all fail retries %d times in all, and with S successes at most ⌈%g/2 + %g·S⌉ − 1 times",
-		t.OutageRetries(math.MaxInt32, 0), t.MaxTokens, t.TokenRatio)})
 	return t, rows, nil
 }
