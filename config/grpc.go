@@ -71,8 +71,8 @@ func readGRPC(d doc, top *yaml.Node) ([]Reading, error) {
 		out[i].Rows = append(out[i].Rows, common...)
 		if thr.MaxTokens != 0 {
 			attempts := out[i].Policy.Retries + 1
-			out[i].Rows = append(out[i].Rows, Row{"retryThrottling", "", fmt.Sprintf("--retry-throttling, one count per client: a client whose calls all fail retries %d times in all (with %d attempts a request), and one with S successful calls at most ⌈%g/2 + %g·S⌉ − 1 times; so its calls per request stay below 1 + %g + %g/(2·requests)",
-				thr.OutageRetries(math.MaxInt32, attempts), attempts, thr.MaxTokens, thr.TokenRatio, thr.TokenRatio, thr.MaxTokens)})
+			out[i].Rows = append(out[i].Rows, Row{"retryThrottling", "", fmt.Sprintf("--retry-throttling, one count per client: a client whose calls all fail retries at most %d times in all (%d times when its requests run one after another with %d attempts each), and one with S successful calls at most ⌈%g/2 + %g·S⌉ − 1 times; so its calls per request stay below 1 + %g + %g/(2·requests)",
+				thr.OutageRetries(math.MaxInt32, 0), thr.OutageRetries(math.MaxInt32, attempts), attempts, thr.MaxTokens, thr.TokenRatio, thr.TokenRatio, thr.MaxTokens)})
 		}
 		if len(out) == 1 {
 			out[0].Name = ""

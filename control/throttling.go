@@ -214,10 +214,11 @@ func (s *adaptiveState) Outcome(c int32, t int, failed, _ bool) {
 func (*adaptiveState) Retry(int32, int) bool { return true }
 
 // OutageRetries is how many retries one client makes over its next
-// requests when every call fails, from a full count: each failure takes a
-// token before the attempts limit is asked (grpc-go's order), and each
-// request makes at most attempts sends (0: no limit). With no success to
-// refill the count it is at most ⌈MaxTokens/2⌉ − 1 whatever the requests.
+// requests, one after another, when every call fails, from a full count:
+// each failure takes a token before the attempts limit is asked (grpc-go's
+// order), and each request makes at most attempts sends (0: no limit).
+// With no success to refill the count, no order of requests retries more
+// than OutageRetries(·, 0) = ⌈MaxTokens/2⌉ − 1.
 func (r RetryThrottling) OutageRetries(requests, attempts int) int {
 	tokens, retries := r.MaxTokens, 0
 	for range requests {
