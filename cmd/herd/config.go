@@ -62,15 +62,18 @@ func configured(f *scenarioFlags, r config.Reading) (model.Spec, error) {
 // noControls refuses the controls of a reading on a command that plays
 // cohorts without them.
 func noControls(r config.Reading, command string) error {
+	what := ""
 	switch {
 	case r.Throttling.MaxTokens != 0:
-		return usageError{fmt.Errorf("--config %s gives retryThrottling, which acts on a stream of requests: %s plays a cohort without controls (herd simulate --config with --rate or --loop closed plays it)", r.File, command)}
+		what = "retryThrottling"
 	case r.Bucket != "":
-		return usageError{fmt.Errorf("--config %s gives the AWS retry quota, which acts on a stream of requests: %s plays a cohort without controls (herd simulate --config with --rate or --loop closed plays it)", r.File, command)}
+		what = "the AWS retry quota (retry_mode)"
 	case r.Budget != nil:
 		return budgetRefused(r)
+	default:
+		return nil
 	}
-	return nil
+	return usageError{fmt.Errorf("--config %s gives %s, which acts on a stream of requests: %s plays a cohort without controls; herd simulate --config with --rate or --loop closed plays it", r.File, what, command)}
 }
 
 func budgetRefused(r config.Reading) error {

@@ -133,14 +133,14 @@ rounding decides its result.`,
 			if opts.Controls, err = controls.controls(c.Flags(), opts.Scenario); err != nil {
 				return err
 			}
-			if cfg != nil {
-				if err := simulateConfig(*cfg, opts); err != nil {
-					return err
-				}
-			}
 			mode, tr, loop, err := traffic.traffic(c.Flags(), opts.Scenario)
 			if err != nil {
 				return err
+			}
+			if cfg != nil {
+				if err := simulateConfig(*cfg, opts, mode); err != nil {
+					return err
+				}
 			}
 			opts.Run.Arrivals = arrivals
 			if mode != model.CohortRun {
@@ -167,9 +167,14 @@ rounding decides its result.`,
 
 // simulateConfig adds the controls of a configuration to the run,
 // refusing what herd cannot play.
-func simulateConfig(r config.Reading, opts *simulateOptions) error {
+func simulateConfig(r config.Reading, opts *simulateOptions, mode model.RunMode) error {
 	if r.Budget != nil {
 		return budgetRefused(r)
+	}
+	if mode == model.CohortRun {
+		if err := noControls(r, "simulate without --rate or --loop closed"); err != nil {
+			return err
+		}
 	}
 	if r.PerTryTimeout > 0 && opts.Scenario.Queues() {
 		return usageError{fmt.Errorf("--config %s gives per_try_timeout, which fires on the queue server: herd's --timeout is in ticks and abandons an attempt its own way; leave one out", r.File)}
