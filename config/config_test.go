@@ -245,3 +245,22 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// CapAtom finds where a cap after the jitter puts the cohort back in step:
+// resilience4j's 5 s max wait clamps 8 s·U(0.5, 1.5) at retry 5 with
+// probability (12 − 5)/8 = 87.5%; a cap before the jitter (gRPC) never.
+func TestCapAtom(t *testing.T) {
+	p := writeFile(t, "r.yaml", "resilience4j:\n  retry:\n    instances:\n      a:\n        maxAttempts: 8\n        waitDuration: 500ms\n        enableExponentialBackoff: true\n        exponentialBackoffMultiplier: 2\n        enableRandomizedWait: true\n        randomizedWaitFactor: 0.5\n        exponentialMaxWaitDuration: 5s\n")
+	rs, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rs[0].Policy.CapAtom(7); !strings.Contains(got, "at retry 5, 87.5% of clients wait exactly the cap 5 s") {
+		t.Errorf("resilience4j: %q", got)
+	}
+	g := readOne(t, "grpc.json").Policy
+	g.Retries, g.Config.Max = 4, 0.3 // ceilings 0.1, 0.2, 0.3, 0.3
+	if got := g.CapAtom(4); got != "" {
+		t.Errorf("gRPC caps before its jitter, yet %q", got)
+	}
+}
