@@ -212,3 +212,29 @@ func (s *adaptiveState) Outcome(c int32, t int, failed, _ bool) {
 }
 
 func (*adaptiveState) Retry(int32, int) bool { return true }
+
+// OutageRetries is how many retries one client makes over its next
+// requests, one after another, when every call fails, from a full count:
+// each failure takes a token before the attempts limit is asked (grpc-go's
+// order), and each request makes at most attempts sends (0: no limit).
+// With no success to refill the count, no order of requests retries more
+// than OutageRetries(·, 0) = ⌈MaxTokens/2⌉ − 1.
+func (r RetryThrottling) OutageRetries(requests, attempts int) int {
+	tokens, retries := r.MaxTokens, 0
+	for range requests {
+		for a := 1; ; a++ {
+			tokens = max(0, tokens-1)
+			if !(tokens > r.MaxTokens/2) {
+				if a == 1 {
+					return retries // no later failure can retry either
+				}
+				break
+			}
+			if attempts > 0 && a >= attempts {
+				break
+			}
+			retries++
+		}
+	}
+	return retries
+}

@@ -46,11 +46,18 @@ type scenarioJSON struct {
 	Timeout    int `json:"timeout,omitempty"`
 	// Exponent is the poly policy's r, absent when 0 (its default, 2).
 	Exponent float64 `json:"exponent,omitempty"`
+	// Config is a configured policy's parameters (policy.ConfiguredKinds),
+	// absent for every other policy.
+	Config *policy.Config `json:"config,omitempty"`
 }
 
 // MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
 // actually in force.
 func (s Scenario) MarshalJSON() ([]byte, error) {
+	var cfg *policy.Config
+	if s.Policy.Kind.IsConfigured() {
+		cfg = &s.Policy.Config
+	}
 	return json.Marshal(scenarioJSON{
 		Clients: s.Clients, Capacity: s.Capacity, Server: s.Server.String(),
 		Policy: string(s.Policy.Kind), Base: s.Policy.Base, Cap: s.Policy.Cap,
@@ -62,7 +69,7 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		Latency: s.latencyJSON(), FirstSpread: durationString(s.FirstSpread),
 		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(), FirstAnswers: s.firstAnswersJSON(), Stalls: s.stallsJSON(),
 		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
-		Exponent: s.Policy.Exponent,
+		Exponent: s.Policy.Exponent, Config: cfg,
 	})
 }
 
@@ -178,7 +185,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 	*s = Scenario{
 		Clients: j.Clients, Server: server, Capacity: j.Capacity,
 		Policy: policy.Policy{Kind: kind, Base: j.Base, Cap: j.Cap, FixedDelay: j.FixedDelay,
-			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent},
+			Retries: j.Retries, MaxElapsed: elapsed, Tick: tick, Exponent: j.Exponent, Config: configOf(j.Config)},
 		Rounding: rounding, FirstWindow: j.FirstWindow, Horizon: j.Horizon,
 		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first, FirstAnswers: answers, Stalls: stalls,
 		FailureRate: j.FailureRate,
@@ -192,4 +199,11 @@ func durationString(d time.Duration) string {
 		return ""
 	}
 	return d.String()
+}
+
+func configOf(c *policy.Config) policy.Config {
+	if c == nil {
+		return policy.Config{}
+	}
+	return *c
 }

@@ -16,6 +16,9 @@ import (
 type PolicyEntry struct {
 	Label  string
 	Fields [][2]string
+	// Configured, when its Kind is set, is a policy read from a retry
+	// configuration, played in place of Fields (Spec.WithConfigured).
+	Configured policy.Policy
 }
 
 // PolicyFields are the fields a policy of a comparison may set.
@@ -114,6 +117,9 @@ func ComparedScenarios(spec Spec, entries []PolicyEntry) ([]string, []Scenario, 
 		s := spec
 		var params []string
 		name := ""
+		if e.Configured.Kind != "" {
+			s, name = s.WithConfigured(e.Configured), string(e.Configured.Kind)
+		}
 		for _, kv := range e.Fields {
 			field, text := kv[0], kv[1]
 			if s, err = s.With(field, text); err != nil {

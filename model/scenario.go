@@ -216,6 +216,9 @@ func (s Scenario) validatePolicy(bad func(flag, valid string, got any) error) er
 	case p.MaxElapsed > 0 && p.TickLength() == 0:
 		return bad("max-elapsed", "0 unless the scenario has a real --tick", p.MaxElapsed)
 	}
+	if err := p.CheckConfig(); err != nil {
+		return &FieldError{Flag: "config", Valid: "a configuration herd can play", Got: err.Error()}
+	}
 	return nil
 }
 

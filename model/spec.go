@@ -72,6 +72,20 @@ type Spec struct {
 	stalls              Stalls
 	// The queue server's fields (queue.go).
 	queueLimit, timeout int
+	// configured is the policy read from a retry configuration
+	// (WithConfigured), whose Kind is empty when there is none.
+	configured policy.Policy
+}
+
+// WithConfigured is the spec with the policy read from a retry
+// configuration (package config) in place of --policy: its kind, its
+// parameters in seconds and its retry limit, which --retries overrides.
+func (s Spec) WithConfigured(p policy.Policy) Spec {
+	t := s
+	t.given, t.inline = maps.Clone(s.given), maps.Clone(s.inline)
+	t.delays, t.delayText = maps.Clone(s.delays), maps.Clone(s.delayText)
+	t.configured = p
+	return t
 }
 
 // Set records that field was given as text, in the syntax of its flag: an
@@ -328,12 +342,24 @@ func (s Spec) Scenario() (Scenario, error) {
 			sc.Policy.Kind = s.kind
 		}
 	}
-	preset := sc.Policy.Kind.IsPreset()
+	if s.Given("policy") && s.kind.IsConfigured() {
+		return sc, &FieldError{Flag: "policy", Valid: "a textbook policy or a library preset (" + string(s.kind) + " is read from a retry configuration: --config FILE)", Got: strconv.Quote(string(s.kind))}
+	}
+	if s.configured.Kind != "" {
+		if s.Given("policy") {
+			return sc, &FieldError{Flag: "policy", Valid: "left out with --config, which gives the policy", Got: strconv.Quote(string(s.kind))}
+		}
+		sc.Policy = s.configured
+	}
+	preset := sc.Policy.Kind.IsPreset() || sc.Policy.Kind.IsConfigured()
 	if d, ok := sc.Server.Variant().(policyDefaults); ok && !preset {
 		d.policyDefaults(&sc.Policy)
 	}
 	for _, f := range []string{"base", "cap", "fixed-delay"} {
 		if preset && s.Given(f) {
+			if sc.Policy.Kind.IsConfigured() {
+				return sc, &FieldError{Flag: f, Valid: "left out with --config, whose delays are the configuration's own", Got: s.text(f)}
+			}
 			return sc, &FieldError{Flag: f, Valid: fmt.Sprintf("left out with library preset %s, whose delays are the library's own (herd presets lists them)", sc.Policy.Kind), Got: s.text(f)}
 		}
 	}
@@ -456,7 +482,11 @@ func SpecOf(sc Scenario) Spec {
 	s.tick, s.maxElapsed = sc.Policy.Tick, sc.Policy.MaxElapsed
 	s.failureRate, s.exponent = sc.FailureRate, sc.Policy.Exponent
 	s.queueLimit, s.timeout = sc.Queue.Limit, sc.Queue.Timeout
-	if sc.Policy.Kind.IsPreset() {
+	if sc.Policy.Kind.IsConfigured() {
+		s.configured = sc.Policy
+		delete(s.given, "policy")
+	}
+	if sc.Policy.Kind.IsPreset() || sc.Policy.Kind.IsConfigured() {
 		delete(s.given, "base")
 		delete(s.given, "cap")
 		delete(s.given, "fixed-delay")

@@ -330,7 +330,46 @@ func Delays(p Policy, count int, o DelayOptions) (DelayAnalysis, error) {
 			a.GiveUp = g
 		}
 	}
+	if note := p.CapAtom(count); note != "" {
+		a.Notes = append(a.Notes, note)
+	}
 	return a, nil
+}
+
+// CapAtom says where the jitter vanishes at the cap among retries
+// 1…count of a policy whose laws depend on n alone: the first retry, after
+// a random one, at which every client waits the same delay, or else at
+// which at least half of them wait exactly the clamp (Law.Max): in step
+// again, however the earlier retries spread them. "" when neither.
+func (p Policy) CapAtom(count int) string {
+	if p.Stateful() || !p.Random() {
+		return ""
+	}
+	last := count
+	if p.Retries > 0 {
+		last = min(last, p.Retries)
+	}
+	unit, per := "ticks", 1.0
+	if t := p.TickLength(); t > 0 {
+		unit, per = "s", t.Seconds()
+	}
+	random := false
+	for n := 1; n <= last; n++ {
+		l := p.Law(n, p.Start())
+		if l.Deterministic() {
+			if random {
+				return fmt.Sprintf("jitter vanishes at the cap: from retry %d every client waits exactly %.6g %s, so a cohort spread by the earlier retries is in step again", n, l.Draw(0)*per, unit)
+			}
+			continue
+		}
+		random = true
+		if l.Max < math.Inf(1) {
+			if atom := 1 - l.CDF(math.Nextafter(l.Max, 0)); atom >= 0.5 {
+				return fmt.Sprintf("jitter vanishes at the cap: at retry %d, %.1f%% of clients wait exactly the cap %.6g %s (the cap clamps after the jitter)", n, 100*atom, l.Max*per, unit)
+			}
+		}
+	}
+	return ""
 }
 
 // coarse keeps a copy of an enclosure on at most 4096 cells, for CDFs.

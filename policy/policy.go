@@ -118,6 +118,9 @@ type Policy struct {
 	// first send plus its next delay would exceed it (cenkalti/backoff's
 	// MaxElapsedTime). It needs a real tick.
 	MaxElapsed time.Duration
+	// Config holds the parameters of a configured rule (ConfiguredKinds),
+	// read from a retry configuration; every other kind leaves it zero.
+	Config Config
 	// Tick is the real length of one tick. Presets need it to turn their
 	// delays into ticks (0 means DefaultTick); for textbook policies it only
 	// names the unit of outputs, and 0 leaves ticks abstract.
@@ -349,7 +352,12 @@ func (p Policy) Start() float64 { return RuleOf(p.Kind).start(p) }
 func (p Policy) Stateful() bool { return RuleOf(p.Kind).stateful }
 
 // Random reports whether the policy's delays depend on chance.
-func (p Policy) Random() bool { return RuleOf(p.Kind).random }
+func (p Policy) Random() bool {
+	if r := RuleOf(p.Kind); r.randomFor != nil {
+		return r.randomFor(p)
+	}
+	return RuleOf(p.Kind).random
+}
 
 // Classes is the number of distinct delay laws over retry numbers n ≥ 1 when
 // the law depends on n alone: retries n ≥ Classes() share the law of
@@ -404,6 +412,9 @@ func (p Policy) DescribeIn(unit time.Duration) string {
 	}
 	if p.Kind.IsPreset() {
 		s += " (library preset)"
+	}
+	if p.Kind.IsConfigured() {
+		s += " (" + p.Config.describe() + ")"
 	}
 	if p.Retries > 0 {
 		s += fmt.Sprintf(", gives up after %d retries", p.Retries)

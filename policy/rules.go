@@ -38,6 +38,10 @@ type rule struct {
 	// growth > 0 says that law is growthLaw with this growth at every
 	// retry (Policy.GrowthUniform).
 	growth float64
+	// configured marks the rules of retry configurations (configured.go),
+	// whose randomness depends on their parameters: randomFor says it.
+	configured bool
+	randomFor  func(p Policy) bool
 }
 
 // decorrelatedGrowth is how far Decorrelated's next draw reaches beyond
@@ -227,7 +231,7 @@ func presetRule(ps *Preset) rule {
 var rules, kinds = register()
 
 func register() (map[Kind]*rule, []Kind) {
-	m := make(map[Kind]*rule, len(textbook)+len(contention)+len(presets))
+	m := make(map[Kind]*rule, len(textbook)+len(contention)+len(configured)+len(presets))
 	var ks []Kind
 	for i := range textbook {
 		m[textbook[i].kind] = &textbook[i]
@@ -235,6 +239,10 @@ func register() (map[Kind]*rule, []Kind) {
 	}
 	for i := range contention {
 		m[contention[i].kind] = &contention[i]
+	}
+	for i := range configured {
+		configured[i] = configuredRule(configured[i])
+		m[configured[i].kind] = &configured[i]
 	}
 	for i := range presets {
 		r := presetRule(&presets[i])

@@ -190,7 +190,7 @@ func auditPolicies(sc model.Scenario) []policy.Policy {
 	var out []policy.Policy
 	for _, k := range policy.Kinds() {
 		p := sc.Policy
-		if p.Kind.IsPreset() {
+		if p.Kind.IsPreset() || p.Kind.IsConfigured() {
 			p = model.Default().Policy
 		}
 		p.Kind, p.Tick, p.Retries, p.MaxElapsed = k, tick, 0, 0

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -22,6 +25,7 @@ func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
 	var (
 		scenario scenarioFlags
 		run      runFlags
+		cfgPath  string
 	)
 	out := outputFlags{markdown: true}
 	c := &cobra.Command{
@@ -74,6 +78,11 @@ saying so.`,
 					return err
 				}
 			}
+			if cfgPath != "" {
+				if err := auditConfig(f, &scenario, cfgPath, opts); err != nil {
+					return err
+				}
+			}
 			if err := opts.resolve(c, f, &run, &out); err != nil {
 				return err
 			}
@@ -88,7 +97,39 @@ saying so.`,
 	c.Flags().Lookup("policy").Usage = "the policies to audit, comma-separated (default: every textbook policy and every library preset)"
 	run.register(c, 100)
 	out.register(c)
+	registerConfig(c, &cfgPath, "retry configuration files, comma-separated, whose retry policies join the audit (beside every textbook policy and preset, or beside the policies of --policy): "+strings.TrimPrefix(configUsage, "read the retry policy from a configuration file instead of --policy: "))
 	return c
+}
+
+// auditConfig adds the policies of --config to the audit.
+func auditConfig(f *factory, scenario *scenarioFlags, cfgPath string, opts *auditOptions) error {
+	rs, err := readConfig(f.IO, cfgPath)
+	if err != nil {
+		return err
+	}
+	if opts.Policies == nil {
+		opts.Policies = study.AuditPolicies(opts.Scenario)
+	}
+	for _, r := range rs {
+		if err := noControls(r, "audit"); err != nil {
+			return err
+		}
+		sc, err := scenario.spec.WithConfigured(r.Policy).Scenario()
+		if err != nil {
+			return usageError{err}
+		}
+		p := sc.Policy
+		if p.Tick == 0 {
+			p.Tick = policy.DefaultTick
+		}
+		for _, q := range opts.Policies {
+			if q.Kind == p.Kind {
+				return usageError{fmt.Errorf("--config gives two %s policies (%s among them), which an audit's rows cannot tell apart; compare them with herd compare --config", p.Kind, r.Label())}
+			}
+		}
+		opts.Policies = append(opts.Policies, p)
+	}
+	return nil
 }
 
 func auditRun(opts *auditOptions) error {

@@ -35,6 +35,7 @@ func newCmdCompare(f *factory, runF func(*compareOptions) error) *cobra.Command 
 		scenario scenarioFlags
 		run      runFlags
 		policies string
+		cfgPath  string
 	)
 	c := &cobra.Command{
 		Use:   "compare",
@@ -73,7 +74,8 @@ and the distribution of completion, per policy), compare.json (the numbers
 behind both), each with the cite line. The same command gives the same bytes.`,
 		Example: `  herd compare -n 2000 -k 50/100ms --policy retry-go-v4,full:base=100ms,cap=10s,retries=9 --out review
   herd compare -n 1000 -k 100/s --tick 10ms --policy full,cenkalti-v4 --out review
-  herd compare -n 5000 -k 200/s --tick 5ms --policies policies.yaml --trials 2000 --out review --force`,
+  herd compare -n 5000 -k 200/s --tick 5ms --policies policies.yaml --trials 2000 --out review --force
+  herd compare -n 2000 -k 50/100ms --config service-config.json,envoy.yaml --out review`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Ctx = c.Context()
@@ -90,6 +92,19 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 			spec, err := scenario.spec, error(nil)
 			var entries []model.PolicyEntry
 			switch {
+			case cfgPath != "" && (policies != "" || scenario.changed("policy")):
+				return usageError{fmt.Errorf("give the policies by --config, --policy or --policies, one of them")}
+			case cfgPath != "":
+				rs, err := readConfig(f.IO, cfgPath)
+				if err != nil {
+					return err
+				}
+				for _, r := range rs {
+					if err := noControls(r, "compare"); err != nil {
+						return err
+					}
+					entries = append(entries, model.PolicyEntry{Label: r.Label(), Configured: r.Policy})
+				}
 			case policies != "" && scenario.changed("policy"):
 				return usageError{fmt.Errorf("give the policies either by --policy or by --policies FILE, not both")}
 			case policies != "":
@@ -123,6 +138,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 	c.Flags().Lookup("policy").DefValue = "full,equal"
 	c.Flags().Lookup("tick").Usage = "real length of one tick, shared by every policy, e.g. 10ms (default 1s)"
 	c.Flags().StringVar(&policies, "policies", "", "YAML file listing the policies with their parameters (instead of --policy)")
+	registerConfig(c, &cfgPath, "retry configuration files to compare, comma-separated (a.json,b.yaml), instead of --policy: each retry policy they hold is one policy of the comparison, labelled by its file (and method, instance or profile); "+strings.TrimPrefix(configUsage, "read the retry policy from a configuration file instead of --policy: "))
 	run.register(c, 1000)
 	c.Flags().StringVar(&opts.Dir, "out", "", "directory to write: report.md, figure.svg, figure.png, compare.json (new or empty; any with --force)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "replace the --out directory even if it holds files")

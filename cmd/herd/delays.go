@@ -28,7 +28,10 @@ type delaysOptions struct {
 
 func newCmdDelays(f *factory, runF func(*delaysOptions) error) *cobra.Command {
 	opts := &delaysOptions{IO: f.IO}
-	var scenario scenarioFlags
+	var (
+		scenario   scenarioFlags
+		configPath string
+	)
 	out := outputFlags{markdown: true}
 	c := &cobra.Command{
 		Use:   "delays",
@@ -60,10 +63,11 @@ or .pdf).`,
   herd delays --policy polly-v8-expo-jitter --count 4 --format json
   herd delays --policy decorrelated --base 1 --cap 32 --count 12
   herd delays --policy cenkalti-v4 --format markdown
-  herd delays --policy full --base 100 --cap 20000 --tick 1ms --figure waits.svg`,
+  herd delays --policy full --base 100 --cap 20000 --tick 1ms --figure waits.svg
+  herd delays --config service-config.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			sc, err := scenario.scenario()
+			sc, err := delaysScenario(f, &scenario, configPath)
 			if err != nil {
 				return err
 			}
@@ -100,9 +104,31 @@ or .pdf).`,
 	})
 	c.Flags().IntVar(&opts.Count, "count", 0, fmt.Sprintf("retries to analyse, 1…%d (default: the retry limit, or 10 without one); retries past the limit are marked", policy.MaxDelayRetries))
 	c.Flags().IntVar(&opts.Cells, "cells", policy.DefaultDelayCells, "lattice cells across each law (2^10…2^24): more gives tighter bounds, proportionally slower")
+	registerConfig(c, &configPath, configUsage+"; the controls it gives (retry throttling, an Envoy retry budget) are shown there with what they allow")
 	c.Flags().StringVar(&opts.Figure, "figure", "", "also draw the CDFs of the total waits into this file (.svg, .png or .pdf)")
 	out.register(c)
 	return c
+}
+
+// delaysScenario is the scenario of the flags, with the policy of
+// --config when it is given.
+func delaysScenario(f *factory, scenario *scenarioFlags, configPath string) (model.Scenario, error) {
+	if configPath == "" {
+		return scenario.scenario()
+	}
+	r, err := oneConfig(f.IO, configPath)
+	if err != nil {
+		return model.Scenario{}, err
+	}
+	spec, err := configured(scenario, r)
+	if err != nil {
+		return model.Scenario{}, err
+	}
+	sc, err := spec.Scenario()
+	if err != nil {
+		return sc, usageError{err}
+	}
+	return sc, nil
 }
 
 func delaysRun(opts *delaysOptions) error {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/config"
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
@@ -30,6 +33,7 @@ func newCmdSimulate(f *factory, runF func(*simulateOptions) error) *cobra.Comman
 		controls controlFlags
 		traffic  trafficFlags
 		arrivals bool
+		cfgPath  string
 	)
 	out.markdown = true
 	c := &cobra.Command{
@@ -105,7 +109,21 @@ rounding decides its result.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			var err error
-			if opts.Scenario, err = scenario.scenario(); err != nil {
+			var cfg *config.Reading
+			if cfgPath != "" {
+				r, err := oneConfig(f.IO, cfgPath)
+				if err != nil {
+					return err
+				}
+				cfg = &r
+				spec, err := configured(&scenario, r)
+				if err != nil {
+					return err
+				}
+				if opts.Scenario, err = spec.Scenario(); err != nil {
+					return usageError{err}
+				}
+			} else if opts.Scenario, err = scenario.scenario(); err != nil {
 				return err
 			}
 			scenario.warn(f.IO, opts.Scenario)
@@ -118,6 +136,11 @@ rounding decides its result.`,
 			mode, tr, loop, err := traffic.traffic(c.Flags(), opts.Scenario)
 			if err != nil {
 				return err
+			}
+			if cfg != nil {
+				if err := simulateConfig(*cfg, opts, mode); err != nil {
+					return err
+				}
 			}
 			opts.Run.Arrivals = arrivals
 			if mode != model.CohortRun {
@@ -137,8 +160,34 @@ rounding decides its result.`,
 	out.register(c)
 	controls.register(c)
 	traffic.register(c)
+	registerConfig(c, &cfgPath, configUsage+"; its controls (gRPC retry throttling, the AWS retry quota) join the control flags")
 	c.Flags().BoolVar(&arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick, or of every window of the window server in continuous time (with --trials 1, one trial's timeline)")
 	return c
+}
+
+// simulateConfig adds the controls of a configuration to the run,
+// refusing what herd cannot play.
+func simulateConfig(r config.Reading, opts *simulateOptions, mode model.RunMode) error {
+	if r.Budget != nil {
+		return budgetRefused(r)
+	}
+	if mode == model.CohortRun {
+		if err := noControls(r, "simulate without --rate or --loop closed"); err != nil {
+			return err
+		}
+	}
+	if r.PerTryTimeout > 0 && opts.Scenario.Queues() {
+		return usageError{fmt.Errorf("--config %s gives per_try_timeout, which fires on the queue server: herd's --timeout is in ticks and abandons an attempt its own way; leave one out", r.File)}
+	}
+	ctl, err := r.Controls(opts.Controls)
+	if err != nil {
+		return err
+	}
+	if err := ctl.ValidateFor(opts.Scenario); err != nil {
+		return usageError{err}
+	}
+	opts.Controls = ctl
+	return nil
 }
 
 func simulateRun(opts *simulateOptions) error {

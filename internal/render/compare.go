@@ -147,6 +147,8 @@ func describePolicyAt(sc model.Scenario, tick time.Duration) string {
 		if ps, ok := policy.LookupPreset(p.Kind); ok {
 			s = ps.Library + " " + ps.Version + " (library preset): " + ps.Formula
 		}
+	case p.Kind.IsConfigured():
+		s = p.Describe() + ": " + p.Kind.Formula()
 	case p.Kind == policy.Fixed:
 		s += ", delay " + ticks(p.FixedDelay)
 	case p.Kind == policy.None:

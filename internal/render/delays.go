@@ -38,6 +38,8 @@ type delayPolicyJSON struct {
 	Retries    int     `json:"retries,omitempty"`
 	MaxElapsed string  `json:"max_elapsed,omitempty"`
 	Exponent   float64 `json:"exponent,omitempty"`
+	// Config is a configured policy's parameters (--config).
+	Config *policy.Config `json:"config,omitempty"`
 }
 
 const noRounding = "none: the unrounded delays a library waits (no tick rounding)"
@@ -59,6 +61,9 @@ func NewDelayLaws(a policy.DelayAnalysis, cite Provenance) DelayLaws {
 			}
 		}
 	}
+	if p.Kind.IsConfigured() {
+		j.Config = &p.Config
+	}
 	if t := p.TickLength(); t > 0 {
 		j.Tick = t.String()
 	}
@@ -76,7 +81,7 @@ func describePolicy(a policy.DelayAnalysis) string {
 	unit := "ticks"
 	if a.Unit == "s" {
 		unit = "seconds"
-		if t := p.TickLength(); !p.Kind.IsPreset() {
+		if t := p.TickLength(); !p.Kind.IsPreset() && !p.Kind.IsConfigured() {
 			unit += fmt.Sprintf(" (tick %s)", t)
 		}
 	}

@@ -88,7 +88,7 @@ func Brief(sc model.Scenario) string {
 	case p.Kind == policy.Fixed:
 		s += fmt.Sprintf(" %g", p.FixedDelay)
 	case p.Kind == policy.None:
-	case p.Kind.IsPreset():
+	case p.Kind.IsPreset() || p.Kind.IsConfigured():
 		s += " tick " + p.TickLength().String()
 	default:
 		s += fmt.Sprintf(" %g..%g", p.Base, p.Cap)
