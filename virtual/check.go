@@ -109,7 +109,7 @@ func Run(t *testing.T, c Case, trials int) Sample {
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				out[i] = Play(t, c.N, c.K, c.Tau, c.Trip(), c.Lib.Client, c.setup(c.seed(i)))
+				out[i] = Play(t, c.N, c.K, c.Tau, c.Trip(), c.Lib.Env, c.setup(c.seed(i)))
 			}
 		})
 	}

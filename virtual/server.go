@@ -102,11 +102,24 @@ func (s *windowServer) decide(c int32) bool {
 	return true
 }
 
-// Play runs one trial in a new bubble: n clients, each running client,
-// start together against a window server admitting k calls per window of
-// length tau; a failed call's answer is back trip after it reached the
-// server. setup runs first inside the bubble (to seed a library's source).
-func Play(t *testing.T, n, k int, tau, trip time.Duration, client Client, setup func()) Trial {
+// An Env is what the clients of one trial share, set up inside its bubble
+// from the server's call (by client number): each client's whole request
+// and what stops the shared parts once every client has returned.
+type Env func(call func(c int32) bool) (client func(c int32) bool, stop func())
+
+// Alone is the Env of clients that share nothing: each runs client
+// around its own calls.
+func Alone(client Client) Env {
+	return func(call func(c int32) bool) (func(c int32) bool, func()) {
+		return func(c int32) bool { return client(func() bool { return call(c) }) }, func() {}
+	}
+}
+
+// Play runs one trial in a new bubble: n clients start together against a
+// window server admitting k calls per window of length tau; a failed
+// call's answer is back trip after it reached the server. setup runs
+// first inside the bubble (to seed a library's source).
+func Play(t *testing.T, n, k int, tau, trip time.Duration, env Env, setup func()) Trial {
 	var out Trial
 	synctest.Test(t, func(t *testing.T) {
 		if setup != nil {
@@ -120,18 +133,18 @@ func Play(t *testing.T, n, k int, tau, trip time.Duration, client Client, setup 
 		}
 		served := make(chan struct{})
 		go func() { s.serve(); close(served) }()
+		client, stop := env(func(c int32) bool {
+			ok := s.call(c)
+			if !ok && trip > 0 {
+				time.Sleep(trip)
+			}
+			return ok
+		})
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		for c := range int32(n) {
 			wg.Go(func() {
-				call := func() bool {
-					ok := s.call(c)
-					if !ok && trip > 0 {
-						time.Sleep(trip)
-					}
-					return ok
-				}
-				if !client(call) {
+				if !client(c) {
 					mu.Lock()
 					s.trial.GaveUp++
 					mu.Unlock()
@@ -139,6 +152,7 @@ func Play(t *testing.T, n, k int, tau, trip time.Duration, client Client, setup 
 			})
 		}
 		wg.Wait()
+		stop()
 		close(s.done)
 		<-served
 		out = s.trial
