@@ -22,9 +22,9 @@ type Grid struct {
 	Windows []time.Duration
 	// PerWindow is the capacity: k = N/PerWindow calls per window.
 	PerWindow int
-	// Trials is the virtual trials per case by clients; HerdTrials herd's.
-	Trials     map[int]int
-	HerdTrials int
+	// Trials and HerdTrials are the virtual trials and herd's per case, by
+	// clients; a library with Slow set plays half the virtual trials.
+	Trials, HerdTrials map[int]int
 	// Only, when not empty, keeps the libraries of these presets.
 	Only []string
 }
@@ -137,11 +137,15 @@ func Check(t *testing.T, g Grid, w io.Writer) []Result {
 		len(cases), alpha, FamilyAlpha, 4*len(cases), 100*Relative, z)
 	var results []Result
 	for i, c := range cases {
-		h, err := Predict(context.Background(), c, g.HerdTrials, 1)
+		h, err := Predict(context.Background(), c, g.HerdTrials[c.N], 1)
 		if err != nil {
 			t.Fatalf("%s: %v", c, err)
 		}
-		v := Run(t, c, g.Trials[c.N])
+		trials := g.Trials[c.N]
+		if c.Lib.Slow {
+			trials /= 2
+		}
+		v := Run(t, c, trials)
 		r := Result{Case: c, Herd: h, Virtual: v,
 			Calls:   compareMeans("calls", h.Calls, v.Calls, z),
 			Done:    compareMeans("completion", h.Completion, v.Completion, z),

@@ -19,9 +19,9 @@ var (
 // The grids: k = N/40 calls per window, every library's defaults.
 var (
 	shortGrid = Grid{Clients: []int{1000}, Windows: []time.Duration{time.Millisecond, 100 * time.Millisecond}, PerWindow: 40,
-		Trials: map[int]int{1000: 20}, HerdTrials: 400}
+		Trials: map[int]int{1000: 20}, HerdTrials: map[int]int{1000: 400}}
 	fullGrid = Grid{Clients: []int{1000, 10000}, Windows: []time.Duration{time.Millisecond, 100 * time.Millisecond}, PerWindow: 40,
-		Trials: map[int]int{1000: 100, 10000: 20}, HerdTrials: 2000}
+		Trials: map[int]int{1000: 100, 10000: 20}, HerdTrials: map[int]int{1000: 2000, 10000: 500}}
 )
 
 // TestMain repeats the check's last line after the test verdict, so that it

@@ -57,6 +57,9 @@ type Library struct {
 	// asks for one when retry 1 has no delay (a zero-delay retry would
 	// reach the full window again at the same instant).
 	Trip float64
+	// Slow says that a trial costs several times the others' (grpc-go's
+	// transport): the check plays half as many.
+	Slow bool
 }
 
 var errBusy = errors.New("window full")
@@ -64,15 +67,15 @@ var errBusy = errors.New("window full")
 // Libraries lists the libraries the check runs, each with its defaults.
 func Libraries() []Library {
 	return []Library{
-		{"cenkalti-v4", "cenkalti/backoff v4 Retry, NewExponentialBackOff()", MathRand, Alone(cenkalti4), 0},
-		{"cenkalti-v5", "cenkalti/backoff v5 Retry", Unseedable, Alone(cenkalti5), 0},
-		{"retry-go-v4", "avast/retry-go v4 Do", MathRand, Alone(retryGo), 0},
-		{"retryablehttp-default", "hashicorp/go-retryablehttp NewClient().Get, 429 from an in-process RoundTripper", NoJitter, Alone(retryableHTTP), 0},
-		{"aws-go-v2-2026", "aws-sdk-go-v2 retry.NewStandard() in the retry middleware, HTTP 503", AWSReader, Alone(awsStandard(nil, 503)), 0},
-		{"aws-go-v2-2026-throttle", "aws-sdk-go-v2 retry.NewStandard() in the retry middleware, HTTP 429", AWSReader, Alone(awsStandard(nil, 429)), 0},
-		{"aws-go-v2-legacy", "aws-sdk-go-v2 retry.NewStandard() with NewExponentialJitterBackoff, HTTP 503", AWSReader, Alone(awsStandard(legacyBackoff, 503)), 0},
-		{"grpc-retry", "grpc-go v1.85.0 retry (service config) over bufconn, UNAVAILABLE", Unseedable, grpcRetry, 0},
-		{"failsafe-go-default", "failsafe-go retrypolicy.NewWithDefaults", NoJitter, Alone(failsafeDefault), 0.5},
+		{"cenkalti-v4", "cenkalti/backoff v4 Retry, NewExponentialBackOff()", MathRand, Alone(cenkalti4), 0, false},
+		{"cenkalti-v5", "cenkalti/backoff v5 Retry", Unseedable, Alone(cenkalti5), 0, false},
+		{"retry-go-v4", "avast/retry-go v4 Do", MathRand, Alone(retryGo), 0, false},
+		{"retryablehttp-default", "hashicorp/go-retryablehttp NewClient().Get, 429 from an in-process RoundTripper", NoJitter, Alone(retryableHTTP), 0, false},
+		{"aws-go-v2-2026", "aws-sdk-go-v2 retry.NewStandard() in the retry middleware, HTTP 503", AWSReader, Alone(awsStandard(nil, 503)), 0, false},
+		{"aws-go-v2-2026-throttle", "aws-sdk-go-v2 retry.NewStandard() in the retry middleware, HTTP 429", AWSReader, Alone(awsStandard(nil, 429)), 0, false},
+		{"aws-go-v2-legacy", "aws-sdk-go-v2 retry.NewStandard() with NewExponentialJitterBackoff, HTTP 503", AWSReader, Alone(awsStandard(legacyBackoff, 503)), 0, false},
+		{"grpc-retry", "grpc-go v1.85.0 retry (service config) over bufconn, UNAVAILABLE", Unseedable, grpcRetry, 0, true},
+		{"failsafe-go-default", "failsafe-go retrypolicy.NewWithDefaults", NoJitter, Alone(failsafeDefault), 0.5, false},
 	}
 }
 
