@@ -59,7 +59,6 @@ type Result struct {
 	Case
 	Herd, Virtual       Sample
 	Calls, Done, GaveUp Mean
-	Latency             Mean // the served clients' mean latency, shown, not judged
 	KS                  KS
 	Agree               bool
 }
@@ -147,11 +146,10 @@ func Check(t *testing.T, g Grid, w io.Writer) []Result {
 		}
 		v := Run(t, c, trials)
 		r := Result{Case: c, Herd: h, Virtual: v,
-			Calls:   compareMeans("calls", h.Calls, v.Calls, z),
-			Done:    compareMeans("completion", h.Completion, v.Completion, z),
-			GaveUp:  compareMeans("gave up", h.GaveUp, v.GaveUp, z),
-			Latency: compareMeans("latency", h.Latency, v.Latency, z),
-			KS:      ksTest(h.Completion, v.Completion, alpha)}
+			Calls:  compareMeans("calls", h.Calls, v.Calls, z),
+			Done:   compareMeans("completion", h.Completion, v.Completion, z),
+			GaveUp: compareMeans("gave up", h.GaveUp, v.GaveUp, z),
+			KS:     ksTest(h.Completion, v.Completion, alpha)}
 		r.Agree = r.Calls.Agree && r.Done.Agree && r.GaveUp.Agree && r.KS.Agree && h.Censored == 0
 		results = append(results, r)
 		if i+1 == len(cases) || cases[i+1].Lib.Preset != c.Lib.Preset {

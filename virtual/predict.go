@@ -26,32 +26,21 @@ func (c Case) String() string {
 	return fmt.Sprintf("%s N=%d k=%d/%s", c.Lib.Preset, c.N, c.K, c.Tau)
 }
 
-// Sample is per-trial measures of one side: calls, completion (ms),
-// give-ups and the served clients' mean latency (ms).
+// Sample is per-trial measures of one side: calls, completion (ms) and
+// give-ups.
 type Sample struct {
-	Calls, Completion, GaveUp, Latency []float64
-	Censored                           int
+	Calls, Completion, GaveUp []float64
+	Censored                  int
 }
 
-func (s *Sample) add(calls, gaveUp int64, completion, latency float64) {
+func (s *Sample) add(calls, gaveUp int64, completion float64) {
 	s.Calls = append(s.Calls, float64(calls))
 	s.GaveUp = append(s.GaveUp, float64(gaveUp))
 	s.Completion = append(s.Completion, completion)
-	s.Latency = append(s.Latency, latency)
 }
 
 // addTrial adds a virtual trial.
-func (s *Sample) addTrial(t Trial) {
-	var sum float64
-	var served int
-	for _, d := range t.Served {
-		if d >= 0 {
-			sum += ms(d)
-			served++
-		}
-	}
-	s.add(t.Calls, t.GaveUp, ms(t.Completion), sum/float64(max(served, 1)))
-}
+func (s *Sample) addTrial(t Trial) { s.add(t.Calls, t.GaveUp, ms(t.Completion)) }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 
@@ -87,7 +76,7 @@ func Predict(ctx context.Context, c Case, trials int, seed uint64) (Sample, erro
 			s.Censored++
 			return
 		}
-		s.add(t.Calls, t.GaveUp, t.Time, t.LatencySum/float64(max(t.Served, 1)))
+		s.add(t.Calls, t.GaveUp, t.Time)
 	})
 	return s, err
 }
