@@ -214,7 +214,7 @@ func table(w io.Writer, rs []Result) {
 			est(r.GaveUp.Herd, 1), est(r.GaveUp.Virtual, 1),
 			fmt.Sprintf("%.3f", r.KS.P), verdict)
 	}
-	tb.Text(w, 160)
+	tb.Text(w, 240)
 }
 
 // est prints a mean with its 95% interval, scaled by f.
