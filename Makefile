@@ -120,6 +120,23 @@ LIVEFLAGS ?=
 live-check:
 	cd live && go test -count=1 ./... && go run . $(LIVEFLAGS)
 
+# virtual-check runs real retry libraries' own loops in testing/synctest
+# bubbles (virtual time, one bubble per trial) against herd's window server
+# in process, and compares calls, completion, give-ups and the law of
+# completion with herd's continuous-time prediction (a separate module; see
+# docs/virtual.md): every library x N in {1,000, 10,000} x window in {1 ms,
+# 100 ms}. The last line is "A of M agree"; it fails when one disagrees.
+# VIRTUALFLAGS are the check's flags, e.g. VIRTUALFLAGS="-only retry-go-v4";
+# VIRTUALTAGS=plantjitter builds herd with every preset's jitter 1.1 times
+# as wide, which the check must find.
+VIRTUALFLAGS ?=
+VIRTUALTAGS ?=
+.PHONY: virtual-check
+virtual-check:
+	cd virtual && go test -count=1 -tags '$(VIRTUALTAGS)' -skip '^TestVirtualCheck$$' . && \
+		go test -c -tags '$(VIRTUALTAGS)' -o ../bin/virtual.test . && \
+		../bin/virtual.test -test.run '^TestVirtualCheck$$' -test.timeout 0 -full $(VIRTUALFLAGS)
+
 # Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
 # byte-identical files. See `herd plots --list`.
 plots: build
