@@ -46,6 +46,9 @@ type scenarioJSON struct {
 	Timeout    int `json:"timeout,omitempty"`
 	// Exponent is the poly policy's r, absent when 0 (its default, 2).
 	Exponent float64 `json:"exponent,omitempty"`
+	// Burst and Nodelay are the limiter servers', absent elsewhere.
+	Burst   int  `json:"burst,omitempty"`
+	Nodelay bool `json:"nodelay,omitempty"`
 }
 
 // MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
@@ -63,6 +66,7 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(), FirstAnswers: s.firstAnswersJSON(), Stalls: s.stallsJSON(),
 		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
 		Exponent: s.Policy.Exponent,
+		Burst:    s.Limiter.Burst, Nodelay: s.Limiter.Nodelay,
 	})
 }
 
@@ -183,6 +187,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first, FirstAnswers: answers, Stalls: stalls,
 		FailureRate: j.FailureRate,
 		Queue:       Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
+		Limiter:     Limiting{Burst: j.Burst, Nodelay: j.Nodelay},
 	}
 	return nil
 }

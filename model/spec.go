@@ -19,6 +19,7 @@ var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "ca
 	"failure-rate", "time", "window", "latency", "first-spread", "first-arrivals", "first-answers", "latency-per-flight", "stalls",
 	"queue-limit", "timeout",
 	"exponent",
+	"burst", "nodelay",
 }
 
 // IsSpecField reports whether name is one of SpecFields.
@@ -72,6 +73,9 @@ type Spec struct {
 	stalls              Stalls
 	// The queue server's fields (queue.go).
 	queueLimit, timeout int
+	// The limiter servers' fields (limiter.go).
+	burst   int
+	nodelay bool
 }
 
 // Set records that field was given as text, in the syntax of its flag: an
@@ -145,6 +149,10 @@ func (s *Spec) Set(field, text string) error {
 			return bad("an integer")
 		}
 		*map[string]*int{"queue-limit": &s.queueLimit, "timeout": &s.timeout}[field] = n
+	case "burst", "nodelay":
+		if e := s.setLimiter(field, text); e != nil {
+			return e
+		}
 	case "server":
 		s.server, err = ParseServer(text)
 	case "policy":
@@ -382,6 +390,7 @@ func (s Spec) Scenario() (Scenario, error) {
 		}
 		sc.Capacity = k
 	}
+	s.applyLimiter(&sc)
 	return sc, sc.Validate()
 }
 
@@ -456,6 +465,7 @@ func SpecOf(sc Scenario) Spec {
 	s.tick, s.maxElapsed = sc.Policy.Tick, sc.Policy.MaxElapsed
 	s.failureRate, s.exponent = sc.FailureRate, sc.Policy.Exponent
 	s.queueLimit, s.timeout = sc.Queue.Limit, sc.Queue.Timeout
+	s.burst, s.nodelay = sc.Limiter.Burst, sc.Limiter.Nodelay
 	if sc.Policy.Kind.IsPreset() {
 		delete(s.given, "base")
 		delete(s.given, "cap")

@@ -69,7 +69,8 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 
 // WindowEngine is the event engine of the window server: one pending event
 // per client (its next arrival) in a 4-ary min-heap; an arrival is admitted
-// when its window has admitted fewer than k, and a failed one becomes the
+// when its window has admitted fewer than k (on a limiter server, when its
+// gate admits it: limiter.go), and a failed one becomes the
 // client's next arrival one round trip plus its delay later. Each client
 // draws from its own stream, the same draws whatever the laws (common random
 // numbers). With a latency per flight one machine carries every way in
@@ -108,6 +109,9 @@ type WindowEngine struct {
 	law        func(n int, prev float64) policy.Law // the policy's Law, its rule looked up once
 	retries    int
 	maxElapsed float64 // in windows; +Inf: no limit
+	// gate is a limiter server's admission rule (limiter.go); nil for the
+	// window server.
+	gate gate
 }
 
 // waitingAnswer is an answer waiting for the machine: its client (−1 for
@@ -154,6 +158,7 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	e.client = make([]windowClient, sc.Clients)
 	e.queue = make([]occEvent, 0, sc.Clients)
 	e.laws, e.law = classLaws(sc.Policy), sc.Policy.LawFunc()
+	e.gate = newGate(sc)
 	return e, nil
 }
 
@@ -215,6 +220,9 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		e.resumeAt = 0
 		e.nextStop()
 	}
+	if e.gate != nil {
+		e.gate.reset(src)
+	}
 	k := int64(sc.Capacity)
 	window, used := math.Inf(-1), int64(0)
 	done := 0.0
@@ -263,8 +271,17 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 			t.CallTimes = append(t.CallTimes, a*e.ms)
 		}
 		lat := e.trip.Draw(uniform(&e.net[c]))
-		if f := math.Floor(a); f != window {
-			window, used = f, 0
+		admitted, answered := false, a
+		if e.gate != nil {
+			admitted, answered = e.gate.admit(a)
+		} else {
+			if f := math.Floor(a); f != window {
+				window, used = f, 0
+			}
+			if used < k {
+				used++
+				admitted = true
+			}
 		}
 		back := a                          // when the client has its answer
 		if e.flight > 0 && cl.retry == 0 { // the first send's way, as it arrives
@@ -276,10 +293,9 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 		if cl.retry == 0 && e.answersLaw {
 			back, waits = max(a, cl.answer), false
 		}
-		if used < k { // admitted
-			used++
-			done = max(done, a)
-			t.servedAfter((a - cl.first) * e.ms)
+		if admitted {
+			done = max(done, answered)
+			t.servedAfter((answered - cl.first) * e.ms)
 			if waits {
 				answers = append(answers, waitingAnswer{client: -1, given: a})
 			}

@@ -54,6 +54,8 @@ func WindowClosedForm(sc model.Scenario) (WindowClosed, error) {
 	switch {
 	case !sc.InContinuousTime():
 		return no("the scenario is in the tick model; ClosedForm answers it")
+	case sc.Server != model.Capacity:
+		return no("the %s server admits by its rate, not by windows; use simulate", sc.Server)
 	case sc.FirstSpread > 0 || !sc.FirstArrivals.IsZero():
 		return no("the first sends are spread at random (--first-spread, --first-arrivals), so the cohort is not synchronized; use simulate")
 	case sc.Latency.Law != model.FixedTrip:
