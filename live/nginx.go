@@ -110,11 +110,16 @@ func startNginx(ctx context.Context, lim nginxLimit) (*nginxServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The worker runs as an unprivileged user: it reads www.
+	// The worker runs as an unprivileged user: it reads www, through
+	// every directory above it.
 	if err := os.MkdirAll(filepath.Join(dir, "www"), 0o755); err != nil {
 		return nil, err
 	}
-	for _, d := range []string{dir, filepath.Join(dir, "www")} {
+	dirs := []string{dir, filepath.Join(dir, "www")}
+	if nginxDir != "" {
+		dirs = append(dirs, nginxDir)
+	}
+	for _, d := range dirs {
 		if err := os.Chmod(d, 0o755); err != nil {
 			return nil, err
 		}
@@ -203,7 +208,9 @@ func (s *nginxServer) remove() {
 }
 
 // accessLog counts the requests the access log holds, and those answered
-// 200.
+// 200; a status other than 200 and limit_req's 503 is an error (a worker
+// that cannot read the file answers 403, which some libraries do not
+// retry).
 func (s *nginxServer) accessLog() (calls, ok int64, err error) {
 	f, err := os.Open(filepath.Join(s.dir, "access.log"))
 	if err != nil {
@@ -217,8 +224,12 @@ func (s *nginxServer) accessLog() (calls, ok int64, err error) {
 			return 0, 0, fmt.Errorf("access log: %q", sc.Text())
 		}
 		calls++
-		if fields[1] == "200" {
+		switch fields[1] {
+		case "200":
 			ok++
+		case "503":
+		default:
+			return 0, 0, fmt.Errorf("nginx answered %s (access log line %q); its error log is %s", fields[1], sc.Text(), filepath.Join(s.dir, "error.log"))
 		}
 	}
 	return calls, ok, sc.Err()

@@ -28,6 +28,7 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
 	if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 dir=$(mktemp -d -t herd-live-nginx.XXXXXX)
+chmod 755 "$dir" # nginx's worker reads the file it serves under it
 stop_nginx() {
 	for pidfile in "$dir"/*/nginx.pid; do
 		[ -e "$pidfile" ] || continue
