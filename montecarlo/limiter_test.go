@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -210,5 +211,35 @@ func TestLimiterSameWhateverWorkers(t *testing.T) {
 				t.Fatalf("%s trial %d: %s with 1 worker, %s with 3", server, j, got[0][j], got[1][j])
 			}
 		}
+	}
+}
+
+// solve.WindowClosedForm follows the limiters' waves too (a cohort whose
+// delays and round trip are certain): every trial must be its calls,
+// give-ups and completion, on waves whose wave times are whole ms.
+func TestLimiterClosedFormOfWaves(t *testing.T) {
+	for _, kv := range [][]string{
+		{"server", "token-bucket", "capacity", "10/100ms", "burst", "25", "policy", "fixed", "fixed-delay", "0.3"},
+		{"server", "token-bucket", "capacity", "7/100ms", "burst", "3", "policy", "expo", "latency", "2ms", "clients", "60"},
+		{"server", "gcra", "capacity", "100/s", "burst", "9", "policy", "expo", "base", "0.02", "latency", "1ms", "clients", "300"},
+		{"server", "gcra", "capacity", "100/s", "burst", "9", "nodelay", "true", "policy", "retryablehttp-default", "latency", "1ms", "clients", "300"},
+		{"server", "gcra", "capacity", "30/min", "burst", "2", "policy", "fixed", "fixed-delay", "0.05", "clients", "12", "retries", "30"},
+	} {
+		sc := windowScenario(t, kv...)
+		want, err := solve.WindowClosedForm(sc)
+		if err != nil {
+			t.Fatalf("%v: %v", kv, err)
+		}
+		playWindow(t, sc, 5, func(tr *Trial) {
+			if tr.Calls != want.Calls || tr.Served != want.Served || tr.GaveUp != want.GaveUp || tr.Censored || math.Abs(tr.Time-want.Completion) > 1e-9*max(1, want.Completion) {
+				t.Errorf("%v trial %d: calls %d served %d gave up %d completion %v ms; closed form %d, %d, %d, %v ms",
+					kv, tr.Index, tr.Calls, tr.Served, tr.GaveUp, tr.Time, want.Calls, want.Served, want.GaveUp, want.Completion)
+			}
+		})
+	}
+	// Waves between nginx's milliseconds depend on its clock's phase.
+	sc := windowScenario(t, "server", "gcra", "capacity", "100/s", "policy", "fixed", "fixed-delay", "0.0005")
+	if _, err := solve.WindowClosedForm(sc); err == nil {
+		t.Error("gcra waves 0.5 ms apart: closed form given, want a refusal")
 	}
 }
