@@ -149,7 +149,7 @@ func startNginx(ctx context.Context, lim nginxLimit) (*nginxServer, error) {
 	s := &nginxServer{cmd: cmd, dir: dir, port: port, done: make(chan error, 1)}
 	go func() { s.done <- cmd.Wait() }()
 	ready := &http.Client{Timeout: time.Second, Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
-	for deadline := time.Now().Add(5 * time.Second); ; {
+	for deadline := time.Now().Add(15 * time.Second); ; {
 		resp, err := ready.Get(fmt.Sprintf("http://127.0.0.1:%d/ready", port))
 		if err == nil {
 			resp.Body.Close()
@@ -167,7 +167,7 @@ func startNginx(ctx context.Context, lim nginxLimit) (*nginxServer, error) {
 		}
 		if time.Now().After(deadline) {
 			s.remove()
-			return nil, fmt.Errorf("nginx did not answer on 127.0.0.1:%d within 5 s: %s", port, strings.TrimSpace(stderr.String()))
+			return nil, fmt.Errorf("nginx did not answer on 127.0.0.1:%d within 15 s: %s", port, strings.TrimSpace(stderr.String()))
 		}
 	}
 }
@@ -242,7 +242,15 @@ func (s *nginxServer) accessLog() (calls, ok int64, err error) {
 // a request nginx paced (its answer waits for its delay). Calls are the
 // requests in nginx's access log, which must be every exchange.
 func runNginxRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, error) {
-	srv, err := startNginx(ctx, *cs.nginx)
+	// A busy machine can keep a new nginx from answering in time, or take
+	// its port between freePort and nginx's bind: try three times.
+	var srv *nginxServer
+	var err error
+	for try := 0; try < 3 && ctx.Err() == nil; try++ {
+		if srv, err = startNginx(ctx, *cs.nginx); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		return repetition{}, err
 	}
