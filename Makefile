@@ -137,6 +137,13 @@ virtual-check:
 		go test -c -tags '$(VIRTUALTAGS)' -o ../bin/virtual.test . && \
 		../bin/virtual.test -test.run '^TestVirtualCheck$$' -test.timeout 0 -full $(VIRTUALFLAGS)
 
+# live-nginx runs the same libraries against a real nginx's limit_req on
+# 127.0.0.1 (Debian's nginx-light, installed when missing) and compares
+# them with herd's gcra server: 3 libraries × 2 settings (docs/limiters.md).
+.PHONY: live-nginx
+live-nginx:
+	scripts/live-nginx.sh $(LIVEFLAGS)
+
 # Every figure (SVG, PNG and PDF) with fixed seeds: a second run writes
 # byte-identical files. See `herd plots --list`.
 plots: build

@@ -55,6 +55,9 @@ func windowClosedScenarios() []model.Scenario {
 		{"policy", "expo", "window", "100ms", "latency", "30ms", "clients", "1000", "capacity", "7"},
 		{"policy", "expo", "window", "100ms", "base", "0.25", "clients", "30"},
 		{"policy", "retryablehttp-default", "window", "10ms", "clients", "1000", "capacity", "50", "latency", "5ms"},
+		{"server", "token-bucket", "capacity", "10/100ms", "burst", "25", "policy", "fixed", "fixed-delay", "0.3"},
+		{"server", "gcra", "capacity", "100/s", "burst", "9", "policy", "expo", "base", "0.02", "latency", "1ms", "clients", "300"},
+		{"server", "gcra", "capacity", "100/s", "burst", "9", "nodelay", "true", "policy", "retryablehttp-default", "latency", "1ms", "clients", "300"},
 	} {
 		sc, err := model.ScenarioOf(kv...)
 		if err != nil {

@@ -16,6 +16,10 @@
 // within 5% of the live mean or within the wider of two 95% intervals (the
 // runs' paired differences, and herd's own law of the runs' mean).
 //
+// With -nginx the server is a real nginx's limit_req on 127.0.0.1 instead
+// (one per run, in the foreground, stopped after it), predicted by herd's
+// gcra server (make live-nginx; docs/limiters.md).
+//
 // docs/live.md says in full what is measured, how herd is judged, why cases
 // run one at a time, and what -trace, -replay and -load=false do.
 //

@@ -78,11 +78,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 	load := fs.Bool("load", true, "give herd the round trip's load model (--latency-per-flight: a machine's time per way in flight, measured from the ways' times; --latency: the clients' own time between an answer and the next send); false: the measured round trips as one law independent of the load")
 	replayFile := fs.String("replay", "", "judge herd again on the repetitions of this -trace file instead of running live ones (the network measured from the trace's times as a live run measures it); -only selects its cases")
 	gaps := fs.Bool("gaps", false, "with -replay: print, for each case and for all together, the gaps of 2 ms or more after the first wave by the number of exchanges in flight (what the stalls' rule rests on), instead of judging herd")
+	withNginx := fs.Bool("nginx", false, "run the nginx grid instead: the real libraries against a real nginx's limit_req on 127.0.0.1 (Debian's nginx, started and stopped for each run), predicted by herd's gcra server (docs/limiters.md); 8 repetitions per case, 2 with -short (and 5 of the 6 cases), unless -reps says")
+	fs.StringVar(&nginxDir, "nginx-dir", "", "with -nginx: the directory under which each run's nginx keeps its configuration, pid file and logs (default: the system's temporary directory)")
 	verbose := fs.Bool("v", false, "print every repetition (calls, completion in windows, give-ups, latest first arrival) and herd's prediction of each with the herd simulate command that gives it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	loadModel = *load
+	if *withNginx && !given(fs, "reps") { // each run is a few seconds
+		*reps = map[bool]int{false: 8, true: 2}[*short]
+	}
 	if *timeout == 0 {
 		*timeout = map[bool]time.Duration{false: 40 * time.Minute, true: 5 * time.Minute}[*short]
 	}
@@ -101,7 +106,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return runReplay(ctx, *replayFile, *only, *trials, *verbose, *gaps, stdout, stderr)
 	}
 	var cases []caseSpec
-	for _, cs := range grid(*short) {
+	all := grid(*short)
+	if *withNginx {
+		all = nginxGrid(*short)
+	}
+	for _, cs := range all {
 		if strings.Contains(cs.String(), *only) {
 			cases = append(cases, cs)
 		}
@@ -199,6 +208,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%d of %d cases disagree with herd's continuous-time prediction", failed, len(rows))
 	}
 	return nil
+}
+
+// given says whether the flag name was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // runReplay judges herd on every case of a trace whose name contains only,
@@ -404,6 +420,9 @@ func judgeLogged(ctx context.Context, cs caseSpec, rs []repetition, trials int, 
 		if o.Calls != nil {
 			r.oneLawCalls, r.oneLawCompletion = o.Calls.Mean, o.Completion.Mean
 		}
+	}
+	if cs.nginx != nil { // limiters run in continuous time only
+		return r, nil
 	}
 	t, err := predict(ctx, cs, r.net, false, trials)
 	if err != nil {

@@ -17,9 +17,15 @@ type caseSpec struct {
 	clients int
 	k       int
 	window  time.Duration
+	// nginx, when set, is a real nginx's limit_req instead of the window
+	// server (nginx.go).
+	nginx *nginxLimit
 }
 
 func (c caseSpec) String() string {
+	if c.nginx != nil {
+		return fmt.Sprintf("%s %d %s", c.lib.name, c.clients, c.nginx)
+	}
 	return fmt.Sprintf("%s %d/%d τ=%s", c.lib.name, c.clients, c.k, c.window)
 }
 
@@ -81,6 +87,9 @@ const release = 100 * time.Millisecond
 // instant, waits for every one of them to succeed or give up, and stops the
 // server.
 func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, error) {
+	if cs.nginx != nil {
+		return runNginxRepetition(ctx, cs, trace)
+	}
 	srv, err := startWindowServer(cs.k, cs.window, cs.clients)
 	if err != nil {
 		return repetition{}, err

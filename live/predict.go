@@ -219,6 +219,13 @@ func scenarioArgs(cs caseSpec, net network, continuous, loadModel bool) []string
 	set("policy", cs.lib.policy)
 	set("clients", strconv.Itoa(cs.clients))
 	set("capacity", strconv.Itoa(cs.k))
+	if cs.nginx != nil {
+		set("server", "gcra")
+		set("burst", strconv.Itoa(cs.nginx.burst))
+		if cs.nginx.nodelay {
+			set("nodelay", "true")
+		}
+	}
 	if continuous {
 		set("window", cs.window.String())
 		if loadModel && net.perFlight > 0 && !net.firsts.IsZero() {

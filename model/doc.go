@@ -3,7 +3,8 @@
 //
 // A Scenario says who retries against what: N clients that all send their
 // first request at tick 0 (or spread over a first-request window), a Server
-// (capacity, collision, the continuous-time OCC row, flaky, queue), a retry
+// (capacity, collision, the continuous-time OCC row, flaky, queue, and the
+// limiters in continuous time: a token bucket and nginx's GCRA), a retry
 // policy (package policy) and the Rounding that turns its delays into
 // ticks, and a time model: whole ticks, or continuous time against the
 // window server (timemodel.go). Scenario.Validate is the one place where

@@ -49,6 +49,9 @@ type scenarioJSON struct {
 	// Config is a configured policy's parameters (policy.ConfiguredKinds),
 	// absent for every other policy.
 	Config *policy.Config `json:"config,omitempty"`
+	// Burst and Nodelay are the limiter servers', absent elsewhere.
+	Burst   int  `json:"burst,omitempty"`
+	Nodelay bool `json:"nodelay,omitempty"`
 }
 
 // MarshalJSON writes the scenario in DESIGN.md's shape, with the horizon
@@ -70,6 +73,7 @@ func (s Scenario) MarshalJSON() ([]byte, error) {
 		LatencyPerFlight: durationString(s.LatencyPerFlight), FirstArrivals: s.firstArrivalsJSON(), FirstAnswers: s.firstAnswersJSON(), Stalls: s.stallsJSON(),
 		QueueLimit: s.Queue.Limit, Timeout: s.Queue.Timeout,
 		Exponent: s.Policy.Exponent, Config: cfg,
+		Burst: s.Limiter.Burst, Nodelay: s.Limiter.Nodelay,
 	})
 }
 
@@ -190,6 +194,7 @@ func (s *Scenario) UnmarshalJSON(b []byte) error {
 		Time: tm, Latency: trip, FirstSpread: spread, LatencyPerFlight: perFlight, FirstArrivals: first, FirstAnswers: answers, Stalls: stalls,
 		FailureRate: j.FailureRate,
 		Queue:       Queueing{Limit: j.QueueLimit, Timeout: j.Timeout},
+		Limiter:     Limiting{Burst: j.Burst, Nodelay: j.Nodelay},
 	}
 	return nil
 }

@@ -65,6 +65,8 @@ type Scenario struct {
 	FailureRate float64
 	// Queue is the queue server's limit and the clients' timeout (Queue).
 	Queue Queueing
+	// Limiter is the limiter servers' burst and nodelay (limiter.go).
+	Limiter Limiting
 }
 
 // Default is the seed article's section 5.1 scenario with N = 100.

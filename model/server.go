@@ -80,11 +80,13 @@ const (
 
 // servers is the registry of server variants, by kind.
 var servers = []ServerVariant{
-	Capacity:  capacity{},
-	Collision: collision{},
-	OCC:       occ{},
-	Flaky:     flaky{},
-	Queue:     queue{},
+	Capacity:    capacity{},
+	Collision:   collision{},
+	OCC:         occ{},
+	Flaky:       flaky{},
+	Queue:       queue{},
+	TokenBucket: tokenBucket{},
+	GCRA:        gcra{},
 }
 
 // Variant is the server's variant.
@@ -160,6 +162,9 @@ func (s Scenario) validateServer(bad badField) error {
 		return bad("queue-limit", "0 unless --server queue", s.Queue.Limit)
 	case !pl.Queues && s.Queue.Timeout != 0:
 		return bad("timeout", "0 unless --server queue (the other servers answer every request within its tick)", s.Queue.Timeout)
+	}
+	if err := s.validateLimiting(bad); err != nil {
+		return err
 	}
 	return s.Server.Variant().validate(s, bad)
 }

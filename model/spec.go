@@ -19,6 +19,7 @@ var SpecFields = []string{"clients", "capacity", "server", "policy", "base", "ca
 	"failure-rate", "time", "window", "latency", "first-spread", "first-arrivals", "first-answers", "latency-per-flight", "stalls",
 	"queue-limit", "timeout",
 	"exponent",
+	"burst", "nodelay",
 }
 
 // IsSpecField reports whether name is one of SpecFields.
@@ -75,6 +76,9 @@ type Spec struct {
 	// configured is the policy read from a retry configuration
 	// (WithConfigured), whose Kind is empty when there is none.
 	configured policy.Policy
+	// The limiter servers' fields (limiter.go).
+	burst   int
+	nodelay bool
 }
 
 // WithConfigured is the spec with the policy read from a retry
@@ -159,6 +163,10 @@ func (s *Spec) Set(field, text string) error {
 			return bad("an integer")
 		}
 		*map[string]*int{"queue-limit": &s.queueLimit, "timeout": &s.timeout}[field] = n
+	case "burst", "nodelay":
+		if e := s.setLimiter(field, text); e != nil {
+			return e
+		}
 	case "server":
 		s.server, err = ParseServer(text)
 	case "policy":
@@ -408,6 +416,7 @@ func (s Spec) Scenario() (Scenario, error) {
 		}
 		sc.Capacity = k
 	}
+	s.applyLimiter(&sc)
 	return sc, sc.Validate()
 }
 
@@ -482,6 +491,7 @@ func SpecOf(sc Scenario) Spec {
 	s.tick, s.maxElapsed = sc.Policy.Tick, sc.Policy.MaxElapsed
 	s.failureRate, s.exponent = sc.FailureRate, sc.Policy.Exponent
 	s.queueLimit, s.timeout = sc.Queue.Limit, sc.Queue.Timeout
+	s.burst, s.nodelay = sc.Limiter.Burst, sc.Limiter.Nodelay
 	if sc.Policy.Kind.IsConfigured() {
 		s.configured = sc.Policy
 		delete(s.given, "policy")

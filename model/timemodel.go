@@ -291,7 +291,7 @@ func (s Scenario) validateContinuous(bad badField) error {
 	w := s.Policy.TickLength()
 	switch {
 	case !s.Plays().ContinuousTime:
-		return bad("server", "capacity with --time continuous (the window server admits the first k arrivals of each window)", s.Server)
+		return bad("server", "capacity, token-bucket or gcra with --time continuous (the window server admits the first k arrivals of each window)", s.Server)
 	case w == 0:
 		return bad("window", fmt.Sprintf("a duration in [%s, %s] with --time continuous", MinTick, MaxTick), w)
 	case s.FirstWindow != 1:
@@ -369,7 +369,7 @@ func (s Scenario) continuousHorizon() int {
 	lat := s.Latency.In(w).Bound() + 2*queue
 	gap := lat + s.Policy.MaxDelay()
 	spread := max(float64(s.FirstSpread)/float64(w), s.FirstArrivals.In(w).Bound(), s.FirstAnswers.In(w).Bound()) + queue
-	h := spread + float64(s.Clients)*(1+gap)
+	h := spread + float64(s.Clients)*(s.admitGap()+gap)
 	if r := s.Policy.Retries; r > 0 {
 		h = math.Min(h, spread+float64(r)*gap+lat+1)
 	}

@@ -71,7 +71,8 @@ func (Window) build(sc model.Scenario, _ Choice) (Engine, error) {
 
 // WindowEngine is the event engine of the window server: one pending event
 // per client (its next arrival) in a 4-ary min-heap; an arrival is admitted
-// when its window has admitted fewer than k, and a failed one becomes the
+// when its window has admitted fewer than k (on a limiter server, when its
+// gate admits it: limiter.go), and a failed one becomes the
 // client's next arrival one round trip plus its delay later. Each client
 // draws from its own stream, the same draws whatever the laws (common random
 // numbers). With a latency per flight one machine carries every way in
@@ -130,6 +131,9 @@ type WindowEngine struct {
 	// admitFirst are the clients the event heap admits first when every
 	// first send arrives at 0 (firstAdmitted), once computed.
 	admitFirst []int32
+	// gate is a limiter server's admission rule (limiter.go); nil for the
+	// window server.
+	gate gate
 }
 
 // waitingAnswer is an answer waiting for the machine: its client (−1 for
@@ -190,6 +194,7 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 			}
 		}
 	}
+	e.gate = newGate(sc)
 	return e, nil
 }
 
@@ -230,7 +235,7 @@ func (e *WindowEngine) backoff(c int32, n int) float64 {
 // trials met ties; by events (playEvents) otherwise, and again by events
 // when playWindows meets a tie that only the event order decides.
 func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
-	if e.flight == 0 && !arrivals && e.ties*8 <= e.played {
+	if e.flight == 0 && e.gate == nil && !arrivals && e.ties*8 <= e.played {
 		e.played++
 		start := *src
 		if e.playWindows(src, t) {
@@ -272,6 +277,9 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 		e.stall.Seed(src.Uint64(), src.Uint64())
 		e.resumeAt = 0
 		e.nextStop()
+	}
+	if e.gate != nil {
+		e.gate.reset(src)
 	}
 	k := int64(sc.Capacity)
 	window, used := math.Inf(-1), int64(0)
@@ -320,8 +328,17 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 			t.CallTimes = append(t.CallTimes, a*e.ms)
 		}
 		lat := e.trip.Draw(h.net.uniform())
-		if f := math.Floor(a); f != window {
-			window, used = f, 0
+		admitted, answered := false, a
+		if e.gate != nil {
+			admitted, answered = e.gate.admit(a)
+		} else {
+			if f := math.Floor(a); f != window {
+				window, used = f, 0
+			}
+			if used < k {
+				used++
+				admitted = true
+			}
 		}
 		back := a                         // when the client has its answer
 		if e.flight > 0 && h.retry == 0 { // the first send's way, as it arrives
@@ -333,10 +350,9 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 		if h.retry == 0 && e.answersLaw {
 			back, waits = max(a, cl.answer), false
 		}
-		if used < k { // admitted
-			used++
-			done = max(done, a)
-			t.servedAfter((a - cl.first) * e.ms)
+		if admitted {
+			done = max(done, answered)
+			t.servedAfter((answered - cl.first) * e.ms)
 			if waits {
 				answers = append(answers, waitingAnswer{client: -1, given: a})
 			}

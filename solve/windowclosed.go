@@ -42,7 +42,10 @@ const MaxWindowWaves = 10_000_000
 // (a delay shorter than the rest of a full window). A wave past the retry
 // limit, or whose elapsed time tₘ + L + dₘ₊₁ would pass MaxElapsed, gives up.
 // Calls are the sum of the wave sizes and completion is t of the last wave
-// with a success.
+// with a success. On a limiter server a wave takes what the limiter admits
+// instead (limiterclosed.go; for gcra only at whole milliseconds), and
+// completion is when the last admitted request is answered (nginx paces a
+// burst without nodelay).
 func WindowClosedForm(sc model.Scenario) (WindowClosed, error) {
 	if err := sc.Validate(); err != nil {
 		return WindowClosed{}, err
@@ -69,6 +72,7 @@ func WindowClosedForm(sc model.Scenario) (WindowClosed, error) {
 		maxElapsed = float64(p.MaxElapsed) / float64(w)
 	}
 	k := int64(sc.Capacity)
+	gate := newWaveGate(sc) // a limiter's, or nil: the windows
 	r := WindowClosed{Scenario: sc}
 	size, t, prev := int64(sc.Clients), 0.0, p.Start()
 	window, used := math.Inf(-1), int64(0)
@@ -76,11 +80,20 @@ func WindowClosedForm(sc model.Scenario) (WindowClosed, error) {
 		if r.Rounds >= MaxWindowWaves {
 			return no("the cohort takes more than %d waves; use simulate", MaxWindowWaves)
 		}
-		if f := math.Floor(t); f != window {
-			window, used = f, 0
+		var served int64
+		answered := t
+		if gate != nil {
+			var err error
+			if served, answered, err = gate.admit(t, size); err != nil {
+				return no("%v", err)
+			}
+		} else {
+			if f := math.Floor(t); f != window {
+				window, used = f, 0
+			}
+			served = min(size, k-used)
+			used += served
 		}
-		served := min(size, k-used)
-		used += served
 		if r.Rounds++; r.Rounds <= MaxListedWaves {
 			r.Waves = append(r.Waves, WindowWave{Time: t * ms, Size: size, Served: served})
 		}
@@ -88,7 +101,7 @@ func WindowClosedForm(sc model.Scenario) (WindowClosed, error) {
 		r.Served += served
 		size -= served
 		if served > 0 {
-			r.Completion = t * ms
+			r.Completion = answered * ms
 		}
 		if size == 0 {
 			break

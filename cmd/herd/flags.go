@@ -76,6 +76,9 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	f.registerTime()
 	f.add("queue-limit", "", "int", "0", "--server queue: the most requests the queue holds; a send over it is rejected at once (0: unbounded)")
 	f.add("timeout", "", "int", "0", "--server queue: ticks of response time a client waits before it abandons the attempt and retries, while the server still serves it (0: never)")
+	f.add("burst", "", "int", "0", "--server token-bucket: the bucket's size in tokens (≥ 1; default k, one window's tokens); --server gcra: nginx limit_req's burst (≥ 0, default 0)")
+	f.add("nodelay", "", "bool", "false", "--server gcra: answer the burst's requests at once, as nginx limit_req's nodelay (default: nginx paces them, one per 1/rate)")
+	f.fs.Lookup("nodelay").NoOptDefVal = "true"
 	complete(c, "time", model.TimeNames())
 	complete(c, "server", model.ServerNames())
 	complete(c, "policy", append(append(kindNames(), contentionNames()...), presetNames()...))

@@ -94,7 +94,14 @@ its first k arrivals, the rest fail at once, and a failed attempt retries
 one round trip plus its unrounded delay later; outputs are in ms. Library
 presets are predicted in continuous time once the server's real units are
 given; a tick-model run whose policy's jitter is within a tick warns that
-rounding decides its result.`,
+rounding decides its result.
+
+The limiters people deploy run in continuous time, at the rate -k gives
+(500/s): --server token-bucket holds --burst tokens (default k) and admits
+an arrival that finds a whole token; --server gcra is nginx's limit_req
+(its --burst, default 0, admits burst + 1 at once; --nodelay answers them
+at once, else nginx paces them one per 1/rate), in nginx's own arithmetic
+on its millisecond clock (docs/limiters.md).`,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
@@ -104,6 +111,8 @@ rounding decides its result.`,
   herd simulate --server flaky --failure-rate 0.5 --max-attempts 4 --rate 30 -k 1000000 --outage 0
   herd simulate --server flaky --failure-rate 0.5 --rate 10 -k 1000000 --outage 0 --bucket brooker-sim
   herd simulate --server flaky --failure-rate 0.5 --loop closed --think-time 10 -k 1000000 --outage 0 --max-attempts 4 --policy expo --base 10 --cap 1000
+  herd simulate --server token-bucket -k 500/s --burst 100 -n 1000 --policy retry-go-v4 --latency 1ms
+  herd simulate --server gcra -k 500/s --burst 100 --nodelay -n 1000 --policy cenkalti-v4 --latency 1ms
   herd simulate --server queue -n 40 -k 4 --timeout 5 --policy full --trials 1000
   herd simulate --server queue -n 100 -k 10 --rate 5 --outage 30 --timeout 5 --trials 200`,
 		Args: cobra.NoArgs,

@@ -15,7 +15,7 @@ var flagGroups = []struct {
 	flags []string
 }{
 	{"Scenario", []string{"clients", "capacity", "policy", "base", "cap", "fixed-delay", "retries", "max-elapsed", "exponent", "config", "policies"}},
-	{"Server", []string{"server", "queue-limit", "timeout", "failure-rate", "reject-cost"}},
+	{"Server", []string{"server", "queue-limit", "timeout", "failure-rate", "reject-cost", "burst", "nodelay"}},
 	{"Time", []string{"time", "tick", "window", "latency", "first-spread"}},
 	{"Retry controls", []string{"max-attempts", "bucket", "breaker", "retry-budget", "retry-throttling", "adaptive-throttling"}},
 	{"Traffic (open and closed loops)", []string{"rate", "loop", "think-time", "outage", "outage-start", "outage-capacity", "ticks", "drain", "start-cohort"}},

@@ -49,8 +49,12 @@ func horizonText(sc model.Scenario) string {
 // describeContinuous says a continuous-time scenario in one line; pol is
 // the policy as Describe says it.
 func describeContinuous(sc model.Scenario, pol string) string {
-	s := fmt.Sprintf("%d clients, window server admitting %d per %s window (continuous time), policy %s, round trip %s",
-		sc.Clients, sc.Capacity, sc.Window(), pol, sc.Latency)
+	server := fmt.Sprintf("window server admitting %d per %s window", sc.Capacity, sc.Window())
+	if w := sc.Server.Variant().Words(sc); w != "" { // a limiter server
+		server = w
+	}
+	s := fmt.Sprintf("%d clients, %s (continuous time), policy %s, round trip %s",
+		sc.Clients, server, pol, sc.Latency)
 	if sc.FirstSpread > 0 {
 		s += fmt.Sprintf(", first sends over %s", sc.FirstSpread)
 	}
