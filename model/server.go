@@ -85,6 +85,7 @@ var servers = []ServerVariant{
 	OCC:       occ{},
 	Flaky:     flaky{},
 	Queue:     queue{},
+	Service:   service{},
 }
 
 // Variant is the server's variant.
