@@ -338,6 +338,17 @@ type ServiceRun struct {
 	Bin time.Duration
 }
 
+// Deterministic reports whether the run draws nothing at random: even
+// arrivals, fixed service and network times, and retry delays that are
+// not random. Its trials are then all the same run.
+func (r ServiceRun) Deterministic() bool {
+	fixed := func(l ServiceLaw) bool {
+		return !l.Exp && (l.Trip.Law == FixedTrip || l.Trip.Law == UniformTrip && l.Trip.A == l.Trip.B)
+	}
+	noJitter := r.Attempts == 1 || r.Policy.Kind == policy.None || r.Policy.Kind == policy.Fixed || r.Policy.Kind == policy.Expo
+	return r.Arrivals == Even && fixed(r.Server.Service) && fixed(r.Server.Network) && noJitter
+}
+
 // Limits on a service run.
 const (
 	MaxServiceTime     = 24 * time.Hour
