@@ -408,7 +408,7 @@ func (r ServiceRun) Validate() error {
 	case r.RecoveredBacklog < 0:
 		return bad("recovered-backlog", "an integer ≥ 0", r.RecoveredBacklog)
 	}
-	if err := s.Service.validate("service"); err != nil {
+	if err := s.Service.validate("service-time"); err != nil {
 		return err
 	}
 	if err := s.Network.validate("network"); err != nil {

@@ -43,13 +43,13 @@ func TestServiceRunRefusesByFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	for flag, change := range map[string]func(*ServiceRun){
-		"load":     func(r *ServiceRun) { r.Load = Load{{Rate: 1}, {At: 0, Rate: 2}} },
-		"room":     func(r *ServiceRun) { r.Server.Room = -2 },
-		"attempts": func(r *ServiceRun) { r.Attempts = 0 },
-		"service":  func(r *ServiceRun) { r.Server.Service = ServiceLaw{Exp: true} },
-		"cancel":   func(r *ServiceRun) { r.Server.Cancel = true },
-		"pause":    func(r *ServiceRun) { r.Server.Pauses = []Pause{{At: time.Second}} },
-		"trigger":  func(r *ServiceRun) { r.TriggerEnd = time.Hour },
+		"load":         func(r *ServiceRun) { r.Load = Load{{Rate: 1}, {At: 0, Rate: 2}} },
+		"room":         func(r *ServiceRun) { r.Server.Room = -2 },
+		"attempts":     func(r *ServiceRun) { r.Attempts = 0 },
+		"service-time": func(r *ServiceRun) { r.Server.Service = ServiceLaw{Exp: true} },
+		"cancel":       func(r *ServiceRun) { r.Server.Cancel = true },
+		"pause":        func(r *ServiceRun) { r.Server.Pauses = []Pause{{At: time.Second}} },
+		"trigger":      func(r *ServiceRun) { r.TriggerEnd = time.Hour },
 	} {
 		r := good
 		change(&r)
