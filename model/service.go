@@ -41,6 +41,21 @@ type ServiceLaw struct {
 	Trip RoundTrip     // the other laws
 }
 
+// ParseTimeout reads a --timeout value: a duration, or exponential:MEAN
+// (each attempt's timeout drawn from the exponential of mean MEAN).
+func ParseTimeout(text string) (d time.Duration, exp bool, err error) {
+	name, arg, ok := strings.Cut(strings.TrimSpace(text), ":")
+	if ok && name == "exponential" {
+		exp, text = true, arg
+	} else if ok {
+		return 0, false, fmt.Errorf("want a duration or exponential:MEAN, got %q", text)
+	}
+	if d, err = time.ParseDuration(strings.TrimSpace(text)); err != nil {
+		return 0, false, fmt.Errorf("want a duration or exponential:MEAN, got %q", text)
+	}
+	return d, exp, nil
+}
+
 // ParseServiceLaw reads "exponential:100ms" or any --latency law.
 func ParseServiceLaw(text string) (ServiceLaw, error) {
 	name, arg, ok := strings.Cut(strings.TrimSpace(text), ":")
@@ -144,10 +159,13 @@ type ServiceServer struct {
 	Room        int
 	RejectFinal bool
 	// Timeout: a client that has no answer Timeout after its send
-	// abandons the attempt (0: never). The abandoned request is still
-	// served (wasted work) unless Cancel.
-	Timeout time.Duration
-	Cancel  bool
+	// abandons the attempt (0: never); with TimeoutExp the time is drawn
+	// for each attempt from the exponential of mean Timeout (the exact
+	// chain's setting). The abandoned request is still served (wasted
+	// work) unless Cancel.
+	Timeout    time.Duration
+	TimeoutExp bool
+	Cancel     bool
 	// Network is the law of one way (request to server, answer back).
 	Network ServiceLaw
 	// LateSuccess: an abandoned attempt's answer serves its request while
@@ -391,6 +409,8 @@ func (r ServiceRun) Validate() error {
 		return bad("timeout", fmt.Sprintf("0 (never) or a duration in (0, %s]", MaxServiceTime), s.Timeout)
 	case s.Cancel && s.Timeout == 0:
 		return bad("cancel", "false without --timeout (nothing is abandoned)", s.Cancel)
+	case s.TimeoutExp && s.Timeout == 0:
+		return bad("timeout", "exponential:MEAN with MEAN > 0", "exponential:0s")
 	case s.LateSuccess && s.Timeout == 0:
 		return bad("late-success", "false without --timeout (no answer is late)", s.LateSuccess)
 	case r.Duration <= 0 || r.Duration > MaxServiceTime:

@@ -240,7 +240,11 @@ func (e *ServiceEngine) send(r int32, t float64) {
 	e.binAt(t).Sends++
 	e.push(t+e.network.Draw(e.u()), evReach, a)
 	if e.timeout > 0 {
-		e.push(t+e.timeout, evTimeout, a)
+		d := e.timeout
+		if e.run.Server.TimeoutExp {
+			d = -e.timeout * math.Log1p(-e.u())
+		}
+		e.push(t+d, evTimeout, a)
 	}
 }
 

@@ -22,13 +22,13 @@ type serviceOptions struct {
 
 // serviceFlags are herd service's flags as given.
 type serviceFlags struct {
-	workers, room, attempts, cohort, recovered, trials, threads int
-	seed                                                        uint64
-	law, network, load, arrivals, reject, policy, trigger       string
-	slope, timeout, duration, drain, bin                        time.Duration
-	base, cap, fixed                                            float64
-	cancel, late                                                bool
-	pauses                                                      []string
+	workers, room, attempts, cohort, recovered, trials, threads    int
+	seed                                                           uint64
+	law, network, load, arrivals, reject, policy, trigger, timeout string
+	slope, duration, drain, bin                                    time.Duration
+	base, cap, fixed                                               float64
+	cancel, late                                                   bool
+	pauses                                                         []string
 }
 
 func newCmdService(f *factory, runF func(*serviceOptions) error) *cobra.Command {
@@ -96,7 +96,7 @@ JSON the mean of each bin's counts. docs/servers.md gives the semantics.`,
 	fs.StringVar(&sf.law, "service-time", "100ms", "law of a service time: a duration, exponential:MEAN, uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
 	fs.DurationVar(&sf.slope, "slope", 0, "service time added per request in service, this one included, fixed at its start")
 	fs.StringVar(&sf.network, "network", "0s", "law of one network way (request or answer), as --service-time")
-	fs.DurationVar(&sf.timeout, "timeout", 0, "a client abandons an attempt this long after sending it (0: never)")
+	fs.StringVar(&sf.timeout, "timeout", "0s", "a client abandons an attempt this long after sending it (0: never), or after a time drawn from exponential:MEAN")
 	fs.BoolVar(&sf.cancel, "cancel", false, "the server drops abandoned work instead of serving it")
 	fs.BoolVar(&sf.late, "late-success", false, "an abandoned attempt's answer serves its request while the client waits on a later attempt")
 	fs.StringVar(&sf.reject, "reject", "retry", "a send that finds the room full: retry (the client learns it and retries) or final (dropped for good)")
@@ -152,6 +152,10 @@ func (sf serviceFlags) run() (model.ServiceRun, error) {
 	if !ok {
 		return model.ServiceRun{}, bad("policy", fmt.Errorf("want none, fixed, expo, full, equal or decorrelated, got %q", sf.policy))
 	}
+	timeout, timeoutExp, err := model.ParseTimeout(sf.timeout)
+	if err != nil {
+		return model.ServiceRun{}, bad("timeout", err)
+	}
 	var pauses []model.Pause
 	for _, p := range sf.pauses {
 		at, length, ok := pair(p)
@@ -166,7 +170,7 @@ func (sf serviceFlags) run() (model.ServiceRun, error) {
 	}
 	run := model.ServiceRun{
 		Server: model.ServiceServer{Workers: sf.workers, Service: law, Slope: sf.slope, Room: sf.room, RejectFinal: sf.reject == "final",
-			Timeout: sf.timeout, Cancel: sf.cancel, Network: network, LateSuccess: sf.late, Pauses: pauses},
+			Timeout: timeout, TimeoutExp: timeoutExp, Cancel: sf.cancel, Network: network, LateSuccess: sf.late, Pauses: pauses},
 		Load: load, Arrivals: arr, Cohort: sf.cohort, Duration: sf.duration, Drain: sf.drain, Attempts: sf.attempts,
 		Policy:       policy.Policy{Kind: kind, Base: sf.base, Cap: sf.cap, FixedDelay: sf.fixed},
 		TriggerStart: ts, TriggerEnd: te, RecoveredBacklog: sf.recovered, Bin: sf.bin,

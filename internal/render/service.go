@@ -49,6 +49,9 @@ func ServiceRunOf(r model.ServiceRun) ServiceRunSpec {
 	}
 	if s.Timeout > 0 {
 		spec.Timeout = s.Timeout.String()
+		if s.TimeoutExp {
+			spec.Timeout = "exponential:" + spec.Timeout
+		}
 	}
 	if r.Drain > 0 {
 		spec.Drain = r.Drain.String()
