@@ -103,9 +103,11 @@ type CollapseRow struct {
 func PlayCollapse(ctx context.Context, s CollapseSetting, opt montecarlo.ServiceOptions) (CollapseRow, error) {
 	row := CollapseRow{Experiment: s.Experiment, Variant: s.Variant, Shape: s.Shape, Arrivals: s.Arrivals, Spike: s.Spike,
 		Trials: opt.Trials, Published: s.Published, Claim: s.Claim, Reading: s.Reading}
+	retries := s.Retries
+	row.Retries = &retries
 	if s.Experiment == "gc-collapse" {
-		p, r := s.PauseS, s.Retries
-		row.PauseS, row.Retries = &p, &r
+		p := s.PauseS
+		row.PauseS = &p
 	}
 	if s.Run.Deterministic() {
 		// Every trial would be the same run: one decides, exactly.

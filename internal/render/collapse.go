@@ -35,7 +35,7 @@ func collapseLabel(r reproduce.CollapseRow) string {
 	if r.PauseS != nil {
 		l += fmt.Sprintf(" pause %gs", *r.PauseS)
 	}
-	if r.Retries != nil {
+	if r.Retries != nil && r.Experiment == "gc-collapse" {
 		l += fmt.Sprintf(" retries %d", *r.Retries)
 	}
 	if r.Spike != nil {
