@@ -61,27 +61,32 @@ func TestBrookerSpikeCollapseMatchesIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := 0
-	for i := range n {
-		sim := runBrookerSim(uint64(i)+1, false, false)
-		_, good, _ := sim.window(60, 80)
-		if float64(good)/20 < s.CollapseGoodput {
-			k++
+	agree := func(name string, row CollapseRow, backoff bool) int {
+		k := 0
+		for i := range n {
+			sim := runBrookerSim(uint64(i)+1, false, backoff)
+			if _, good, _ := sim.window(60, 80); float64(good)/20 < s.CollapseGoodput {
+				k++
+			}
 		}
+		p1, p2 := row.Collapsed.Value, float64(k)/float64(n)
+		p := (p1 + p2) / 2
+		if se := math.Sqrt(p * (1 - p) * 2 / float64(n)); math.Abs(p1-p2) > 3.29*se {
+			t.Errorf("%s collapsed: herd %d of %d, independent %d of %d: differ at 99.9%%", name, row.Collapsed.Count, n, k, n)
+		}
+		t.Logf("%s collapsed: herd %d/%d, independent %d/%d", name, row.Collapsed.Count, n, k, n)
+		return k
 	}
-	p1, p2 := row.Collapsed.Value, float64(k)/float64(n)
-	p := (p1 + p2) / 2
-	se := math.Sqrt(p * (1 - p) * 2 / float64(n))
-	if math.Abs(p1-p2) > 3.29*se {
-		t.Errorf("collapsed: herd %d of %d, independent %d of %d: differ at 99.9%%", row.Collapsed.Count, n, k, n)
-	}
-	t.Logf("collapsed: herd %d/%d, independent %d/%d", row.Collapsed.Count, n, k, n)
+	agree("no-backoff", row, false)
 	b, err := PlayCollapse(context.Background(), brookerSetting(t, "spike", "backoff"), montecarlo.ServiceOptions{Trials: n, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Collapsed.Count != 0 {
-		t.Errorf("with his backoff %d of %d runs collapsed, want none", b.Collapsed.Count, n)
+	agree("backoff", b, true)
+	// With his backoff a collapse is rare (about 1 run in 1,000 in both
+	// simulations): none in the short run, under 1% in the long one.
+	if !longSuite && b.Collapsed.Count != 0 || b.Collapsed.CI95[1] >= 0.01 && longSuite {
+		t.Errorf("with his backoff %d of %d runs collapsed (%v)", b.Collapsed.Count, n, b.Collapsed.CI95)
 	}
 }
 
