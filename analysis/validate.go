@@ -37,7 +37,9 @@ const (
 type Check struct {
 	Method   string         `json:"method"`
 	Scenario model.Scenario `json:"scenario"`
-	Quantity string         `json:"quantity"` // calls, completion, completion distribution, latency distribution, calls error shrinks
+	// Run is a service-chain check's run in words.
+	Run      string `json:"service_run,omitempty"`
+	Quantity string `json:"quantity"` // calls, completion, completion distribution, latency distribution, calls error shrinks
 	// Model is the model's value (NaN where the quantity is a law).
 	Model      Number          `json:"model"`
 	MonteCarlo *stats.Estimate `json:"monte_carlo,omitempty"`
@@ -83,6 +85,9 @@ type ValidationCase struct {
 	// the Controls (queue_validate.go).
 	Traffic  *model.Traffic
 	Controls control.Controls
+	// Service, when set, is a service-chain case's run (its Scenario is
+	// then unused).
+	Service *model.ServiceRun
 }
 
 // ValidateOptions say how to run a validation.
@@ -100,6 +105,8 @@ type ValidateOptions struct {
 	// is judged (a planted error, e.g. completion × 1.03), to show that
 	// the mean field's checks fail.
 	PlantMeanField func(*solve.MeanField)
+	// PerturbService, when set, changes the service run the chain sees.
+	PerturbService func(model.ServiceRun) model.ServiceRun
 	// Progress is called after each case.
 	Progress func(done, total int)
 }
@@ -164,7 +171,8 @@ func DefaultValidationGrid() []ValidationCase {
 	markov(window)
 
 	g = append(g, MeanFieldGrid()...)
-	return append(g, queueValidationGrid()...)
+	g = append(g, queueValidationGrid()...)
+	return append(g, serviceValidationGrid()...)
 }
 
 // Validate runs every case through its model and Monte Carlo and judges
@@ -185,6 +193,8 @@ func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (
 			v.Statistical += 3
 		case MethodChain:
 			v.Statistical += chainChecks(c)
+		case MethodServiceChain:
+			v.Statistical += serviceChainChecks
 		}
 	}
 	series := map[string]bool{}
@@ -213,6 +223,8 @@ func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (
 			checks, err = validateMarkov(ctx, c.Scenario, msc, mopt, v.Critical, alpha)
 		case MethodChain:
 			checks, err = validateChain(ctx, c, msc, mopt, v.Critical, alpha)
+		case MethodServiceChain:
+			checks, err = validateServiceChain(ctx, c, opt.PerturbService, opt.Seed, opt.Workers, v.Critical)
 		case MethodMeanField:
 			checks, err = validateMeanField(ctx, c, msc, mopt, opt.PlantMeanField)
 			if err == nil && c.Series != "" {
@@ -417,6 +429,8 @@ func shrinks(name string, rows []Check, critical float64) Check {
 type Planted struct {
 	Delays, Completion float64
 	Queue              int
+	// Service slows the service chain's service by this factor (1: not).
+	Service float64
 }
 
 // Plant puts the planted errors into o, after checking their ranges.
@@ -428,6 +442,11 @@ func (p Planted) Plant(o *ValidateOptions) error {
 		return model.Usagef("--plant-completion must be a number > 0, got %g", p.Completion)
 	case p.Queue < 0 || p.Queue > 1000:
 		return model.Usagef("--perturb-queue must be an integer in [0, 1000], got %d", p.Queue)
+	case p.Service != 0 && (!(p.Service > 0) || p.Service > 1000):
+		return model.Usagef("--perturb-service must be a number in (0, 1000], got %g", p.Service)
+	}
+	if p.Service != 0 && p.Service != 1 {
+		o.PerturbService = PerturbService(p.Service)
 	}
 	if p.Delays != 1 {
 		o.Perturb = PerturbDelays(p.Delays)

@@ -87,6 +87,7 @@ var servers = []ServerVariant{
 	Queue:       queue{},
 	TokenBucket: tokenBucket{},
 	GCRA:        gcra{},
+	Service:     service{},
 }
 
 // Variant is the server's variant.

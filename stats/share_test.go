@@ -20,3 +20,14 @@ func TestNewShare(t *testing.T) {
 		t.Errorf("0/0: %+v", s)
 	}
 }
+
+// Wilson's interval for 0 of 10 is [0, z²/(10 + z²)] = [0, 0.2775]; for 5
+// of 10 it is 0.5 ± 0.2634 (Newcombe 1998, table I, method 3).
+func TestWilson(t *testing.T) {
+	if s := Wilson(0, 10); s.CI95[0] != 0 || math.Abs(s.CI95[1]-0.2775) > 1e-4 {
+		t.Errorf("0/10: %+v", s)
+	}
+	if s := Wilson(5, 10); math.Abs(s.CI95[0]-0.2366) > 1e-4 || math.Abs(s.CI95[1]-0.7634) > 1e-4 {
+		t.Errorf("5/10: %+v", s)
+	}
+}

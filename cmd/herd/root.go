@@ -151,6 +151,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newCmdDelays(f, nil),
 		newCmdCite(f, nil),
 		newCmdCompare(f, nil),
+		newCmdService(f, nil),
 	)
 	return root
 }

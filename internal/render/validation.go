@@ -29,7 +29,7 @@ func (r Validation) Table(w io.Writer, width int) error {
 		if ch.MonteCarlo != nil {
 			mc = EstimateCells(ch.MonteCarlo)
 		}
-		t.Add(ch.Method, Brief(ch.Scenario), ch.Quantity, Number(float64(ch.Model)), mc[0], mc[1], ch.Detail, string(ch.Verdict))
+		t.Add(ch.Method, checkSubject(ch), ch.Quantity, Number(float64(ch.Model)), mc[0], mc[1], ch.Detail, string(ch.Verdict))
 	}
 	t.Text(w, width)
 	fmt.Fprintf(w, "\n%d of %d checks failed\n", v.Failed, len(v.Checks))
@@ -42,7 +42,7 @@ func (r Validation) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"method", "scenario", "quantity", "model", "mc_mean", "mc_ci95_lo", "mc_ci95_hi", "z", "rel_err", "chi_square", "df", "p", "verdict", "detail"})
 	for _, ch := range v.Checks {
-		row := []string{ch.Method, Brief(ch.Scenario), ch.Quantity, csvNum(float64(ch.Model)), "", "", ""}
+		row := []string{ch.Method, checkSubject(ch), ch.Quantity, csvNum(float64(ch.Model)), "", "", ""}
 		if e := ch.MonteCarlo; e != nil {
 			row[4] = csvNum(e.Mean)
 			if e.CI95 != nil {
@@ -54,4 +54,12 @@ func (r Validation) CSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// checkSubject is what a check is about: its scenario, or a service run.
+func checkSubject(ch analysis.Check) string {
+	if ch.Run != "" {
+		return ch.Run
+	}
+	return Brief(ch.Scenario)
 }

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/policy"
+	"github.com/spf13/cobra"
+)
+
+// serviceOptions are what herd service's flags said.
+type serviceOptions struct {
+	runOutput
+	Service model.ServiceRun
+	Trials  montecarlo.ServiceOptions
+}
+
+// serviceFlags are herd service's flags as given.
+type serviceFlags struct {
+	workers, room, attempts, cohort, recovered, trials, threads    int
+	seed                                                           uint64
+	law, network, load, arrivals, reject, policy, trigger, timeout string
+	slope, duration, drain, bin                                    time.Duration
+	base, cap, fixed                                               float64
+	cancel, late                                                   bool
+	pauses                                                         []string
+}
+
+func newCmdService(f *factory, runF func(*serviceOptions) error) *cobra.Command {
+	opts := &serviceOptions{runOutput: runOutput{IO: f.IO}}
+	var sf serviceFlags
+	var out outputFlags
+	c := &cobra.Command{
+		Use:   "service",
+		Short: "Monte Carlo of the continuous-time service server: a load shape, timeouts, retries, pauses",
+		Long: `service plays --trials runs of the continuous-time service server: --workers
+FIFO workers (0: one per request, no waiting) behind a waiting room of
+--room requests (-1: unbounded), each service time drawn from --service-time
+plus --slope per request in service (this one included), fixed at its start.
+New requests arrive at the rate --load gives (steps 0s:40/s,20s:80/s,25s:40/s;
+a point written ~T:R is reached by a linear ramp), --arrivals poisson or even
+(the k-th when the load's integral reaches k), for --duration, then --drain
+more with none. Each request crosses the network (--network, each way), its
+client abandons an attempt --timeout after sending it and retries after the
+--policy's delay (in seconds) until it made --attempts; the server still
+serves what was abandoned (wasted work) unless --cancel. A send that finds
+the room full is rejected: the client learns it a network way later and
+retries, or with --reject final the request is dropped for good. With
+--late-success an abandoned attempt's answer serves its request while the
+client waits on a later attempt of it. --pause AT,LENGTH stops every worker
+from starting a service during [AT, AT+LENGTH) (services under way finish).
+
+The run recovered at the first 1 s bin's end (--bin) after --trigger's end,
+before the load ends, at which at most --recovered-backlog requests are at
+the server and no attempt timed out in the bin. Outputs: the recovered share
+(Wilson interval), the time to recover, goodput over the load's duration,
+amplification ((new requests + retries)/new requests), per-run counts, and in
+JSON the mean of each bin's counts. docs/servers.md gives the semantics.`,
+		Example: `  herd service --workers 1 --service-time 100ms --timeout 500ms --attempts 4 \
+    --policy fixed --fixed-delay 0.05 --load 0s:7/s --arrivals even --late-success \
+    --pause 30s,1s --trigger 30s,31s --duration 60s --drain 10s
+  herd service --workers 0 --service-time 1s --slope 10ms --network exponential:100ms \
+    --timeout 3s --attempts 3 --load 0s:40/s,20s:80/s,25s:40/s --trigger 20s,25s \
+    --recovered-backlog 100 --duration 80s`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			run, err := sf.run()
+			if err != nil {
+				return err
+			}
+			opts.Service = run
+			opts.Trials = montecarlo.ServiceOptions{Trials: sf.trials, Seed: sf.seed, Workers: sf.threads}
+			opts.Ctx = c.Context()
+			if opts.Output, err = out.resolve(f); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			sum, err := analysis.SimulateService(opts.Ctx, run, opts.Trials)
+			if err != nil {
+				return err
+			}
+			opts.Output.Cite = opts.Output.Cite.WithRun(sf.seed, sf.trials, "service")
+			return opts.Output.writeResult(opts.IO, render.ServiceRun{Run: render.ServiceRunOf(run), Seed: sf.seed, Summary: sum, Provenance: opts.Output.Cite})
+		},
+	}
+	fs := c.Flags()
+	fs.IntVar(&sf.workers, "workers", 1, "FIFO workers (0: one per request, nothing waits)")
+	fs.IntVar(&sf.room, "room", -1, "requests that can wait for a worker (-1: unbounded)")
+	fs.StringVar(&sf.law, "service-time", "100ms", "law of a service time: a duration, exponential:MEAN, uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
+	fs.DurationVar(&sf.slope, "slope", 0, "service time added per request in service, this one included, fixed at its start")
+	fs.StringVar(&sf.network, "network", "0s", "law of one network way (request or answer), as --service-time")
+	fs.StringVar(&sf.timeout, "timeout", "0s", "a client abandons an attempt this long after sending it (0: never), or after a time drawn from exponential:MEAN")
+	fs.BoolVar(&sf.cancel, "cancel", false, "the server drops abandoned work instead of serving it")
+	fs.BoolVar(&sf.late, "late-success", false, "an abandoned attempt's answer serves its request while the client waits on a later attempt")
+	fs.StringVar(&sf.reject, "reject", "retry", "a send that finds the room full: retry (the client learns it and retries) or final (dropped for good)")
+	fs.StringArrayVar(&sf.pauses, "pause", nil, "AT,LENGTH: no service starts during [AT, AT+LENGTH) (repeatable)")
+	fs.StringVar(&sf.load, "load", "0s:8/s", "rate of new requests: points TIME:RATE/s, steps, or ~TIME:RATE/s for a linear ramp to it")
+	fs.StringVar(&sf.arrivals, "arrivals", "poisson", "new requests: poisson or even")
+	fs.IntVar(&sf.cohort, "cohort", 0, "requests all sent at time 0 besides the load's")
+	fs.DurationVar(&sf.duration, "duration", time.Minute, "new requests arrive during this long")
+	fs.DurationVar(&sf.drain, "drain", 0, "time played after the load ends, with no new requests")
+	fs.IntVar(&sf.attempts, "attempts", 1, "most attempts per request (1: no retries)")
+	fs.StringVar(&sf.policy, "policy", "none", "retry delay policy, delays in seconds: none, fixed, expo, full, equal, decorrelated")
+	fs.Float64Var(&sf.base, "base", 1, "policy base delay, seconds")
+	fs.Float64Var(&sf.cap, "cap", 32, "policy largest delay, seconds")
+	fs.Float64Var(&sf.fixed, "fixed-delay", 1, "fixed policy's delay, seconds")
+	fs.StringVar(&sf.trigger, "trigger", "0s,0s", "START,END of the trigger (spike, pause, outage); recovery is judged from END")
+	fs.IntVar(&sf.recovered, "recovered-backlog", 1, "requests at the server at or under which a run has recovered")
+	fs.DurationVar(&sf.bin, "bin", time.Second, "length of the bins that count events")
+	fs.IntVar(&sf.trials, "trials", 200, fmt.Sprintf("Monte Carlo runs (1…%d)", montecarlo.MaxServiceTrials))
+	fs.Uint64Var(&sf.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
+	fs.IntVar(&sf.threads, "threads", 0, "parallel workers of the simulation (0: one per CPU); never changes results")
+	complete(c, "arrivals", []string{"poisson", "even"})
+	complete(c, "reject", []string{"retry", "final"})
+	out.register(c)
+	return c
+}
+
+// run builds the service run the flags describe; errors name the flag.
+func (sf serviceFlags) run() (model.ServiceRun, error) {
+	bad := func(flag string, err error) error { return usageError{fmt.Errorf("--%s: %v", flag, err)} }
+	law, err := model.ParseServiceLaw(sf.law)
+	if err != nil {
+		return model.ServiceRun{}, bad("service-time", err)
+	}
+	network, err := model.ParseServiceLaw(sf.network)
+	if err != nil {
+		return model.ServiceRun{}, bad("network", err)
+	}
+	load, err := model.ParseLoad(sf.load)
+	if err != nil {
+		return model.ServiceRun{}, bad("load", err)
+	}
+	arr, err := model.ParseArrivals(sf.arrivals)
+	if err != nil {
+		return model.ServiceRun{}, bad("arrivals", err)
+	}
+	if sf.reject != "retry" && sf.reject != "final" {
+		return model.ServiceRun{}, bad("reject", fmt.Errorf("want retry or final, got %q", sf.reject))
+	}
+	kind, ok := policy.Kind(sf.policy), false
+	for _, k := range policy.Kinds() {
+		ok = ok || k == kind
+	}
+	if !ok {
+		return model.ServiceRun{}, bad("policy", fmt.Errorf("want none, fixed, expo, full, equal or decorrelated, got %q", sf.policy))
+	}
+	timeout, timeoutExp, err := model.ParseTimeout(sf.timeout)
+	if err != nil {
+		return model.ServiceRun{}, bad("timeout", err)
+	}
+	var pauses []model.Pause
+	for _, p := range sf.pauses {
+		at, length, ok := pair(p)
+		if !ok {
+			return model.ServiceRun{}, bad("pause", fmt.Errorf("want AT,LENGTH, two durations, got %q", p))
+		}
+		pauses = append(pauses, model.Pause{At: at, Length: length})
+	}
+	ts, te, found := pair(sf.trigger)
+	if !found {
+		return model.ServiceRun{}, bad("trigger", fmt.Errorf("want START,END, two durations, got %q", sf.trigger))
+	}
+	run := model.ServiceRun{
+		Server: model.ServiceServer{Workers: sf.workers, Service: law, Slope: sf.slope, Room: sf.room, RejectFinal: sf.reject == "final",
+			Timeout: timeout, TimeoutExp: timeoutExp, Cancel: sf.cancel, Network: network, LateSuccess: sf.late, Pauses: pauses},
+		Load: load, Arrivals: arr, Cohort: sf.cohort, Duration: sf.duration, Drain: sf.drain, Attempts: sf.attempts,
+		Policy:       policy.Policy{Kind: kind, Base: sf.base, Cap: sf.cap, FixedDelay: sf.fixed},
+		TriggerStart: ts, TriggerEnd: te, RecoveredBacklog: sf.recovered, Bin: sf.bin,
+	}
+	if sf.bin <= 0 {
+		return model.ServiceRun{}, bad("bin", fmt.Errorf("must be a duration > 0, got %s", sf.bin))
+	}
+	if err := run.Validate(); err != nil {
+		return model.ServiceRun{}, usageError{err}
+	}
+	if sf.trials < 1 || sf.trials > montecarlo.MaxServiceTrials {
+		return model.ServiceRun{}, bad("trials", fmt.Errorf("must be an integer in [1, %d], got %d", montecarlo.MaxServiceTrials, sf.trials))
+	}
+	if sf.threads < 0 || sf.threads > montecarlo.MaxWorkers {
+		return model.ServiceRun{}, bad("threads", fmt.Errorf("must be an integer in [0, %d], got %d", montecarlo.MaxWorkers, sf.threads))
+	}
+	return run, nil
+}
+
+// pair reads "A,B", two durations.
+func pair(text string) (a, b time.Duration, ok bool) {
+	x, y, found := strings.Cut(text, ",")
+	if !found {
+		return 0, 0, false
+	}
+	a, err1 := time.ParseDuration(strings.TrimSpace(x))
+	b, err2 := time.ParseDuration(strings.TrimSpace(y))
+	return a, b, err1 == nil && err2 == nil
+}
