@@ -63,7 +63,7 @@ hcase() {
 		local target existed=1
 		target=$(out_target "$@")
 		[[ -n $target && ! -e $target ]] && existed=0
-		(ulimit -v 4000000; exec timeout -s KILL 120 /usr/bin/time -q -f '%e %U %S %M' -o "$tm" "$herd" "$@" >"$out" 2>"$err" </dev/null)
+		(ulimit -v 4000000; exec timeout -s KILL 60 /usr/bin/time -q -f '%e %U %S %M' -o "$tm" "$herd" "$@" >"$out" 2>"$err" </dev/null)
 		rc=$?
 		read -r wall u s kb <"$tm" 2>/dev/null || { wall=- u=0 s=0 kb=0; }
 		[[ $wall == Command ]] && read -r wall u s kb < <(tail -1 "$tm")
@@ -173,6 +173,8 @@ hcase sweep-spec-million refuse - -- sweep --spec million.yaml --out million.jso
 hcase sweep-million-points refuse - -- sweep -n 1000:1999 -k 1:1000 --trials 1 --out m2.jsonl
 hcase chain-first-window either - -- model --method chain --first-window 65536
 hcase chain-retries either - -- model --method chain --retries 65536
+hcase chain-queue-first-window either - -- model --method chain --server queue --first-window 65536
+hcase chain-queue-retries either - -- model --method chain --server queue --retries 65536
 hcase meanfield-grid either - -- model --method meanfield -n 100 -k 10 --policy decorrelated --grid 65536
 hcase delays-cells either - -- delays --policy decorrelated --count 200 --cells 16777216
 hcase chain-queue-rate either - -- model --method chain --server queue -n 6 -k 2 --timeout 2 --policy full --rate 1
@@ -182,10 +184,11 @@ hcase int-sweep-exponent-neg int - -- sweep --server collision -k 1 -n 10 --poli
 hcase int-merge-fifo int - -- merge fifo
 hcase int-policies-fifo int - -- compare --policies fifo --out v5
 hcase int-spec-fifo int - -- sweep --spec fifo
-hcase int-meanfield int - -- model --method meanfield -n 100000 -k 10 --policy decorrelated --grid 4096
+hcase int-meanfield int - -- model --method meanfield -n 100 -k 10 --policy decorrelated --grid 4096
 hcase int-count-engine int - -- simulate -n 1000000000 -k 10000000 --trials 100000
 hcase int-per-flight int - -- simulate -n 50 -k 5 --trials 10 --window 100ms --latency 5ms --latency-per-flight 50us --stalls 1ns,1ns
 hcase int-markov int - -- model --method markov -n 3 -k 1 --cap 4 --first-window 1000
+hcase int-markov-raised int - -- model --method markov -n 3 -k 1 --cap 4 --first-window 1000 --max-states 200000000
 
 # Acceptance 4: exit statuses, messages in the user's words, spec values.
 hcase markov-continuous refuse - -- model --method markov -n 10 -k 5 --window 100ms
