@@ -115,7 +115,8 @@ names_input() {
 		--*=*) a=${a%%=*} ;;
 		esac
 		case $a in
-		-*) grep -qF -e "$a " -e "$a:" -e "$a=" -e "$a," -e "$a)" "$err" && return 0 ;;
+		--*) grep -qF -e "$a " -e "$a:" -e "$a=" -e "$a," -e "$a)" "$err" && return 0 ;;
+		-?) grep -qE -e "(^| )(--[a-z-]+|$a)[ :=,)]" "$err" && return 0 ;; # a short flag, said by its long name
 		*) [[ -e $a || $a == */* ]] && grep -qF -- "$a" "$err" && return 0 ;;
 		esac
 	done
@@ -127,10 +128,18 @@ json_no_nan() {
 	python3 -c '
 import json, sys
 def bad(c): raise ValueError("not JSON: " + c)
-for line in open(sys.argv[1]):
-    if line.strip():
-        json.loads(line, parse_constant=bad)
-' "$1"
+text = open(sys.argv[1]).read()
+try:
+    json.loads(text, parse_constant=bad)
+except ValueError:
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                json.loads(line, parse_constant=bad)
+            except ValueError as e:
+                sys.exit("%s line %d: %s" % (sys.argv[1], n, e))
+' "$1" 2>&1 | tail -1
+	return "${PIPESTATUS[0]}"
 }
 report() { test -s "$1/report.md" && test -s "$1/figure.svg" && test -s "$1/figure.png" && json_no_nan "$1/compare.json" || { echo "no whole report in $1"; return 1; }; }
 report_x() { report x; }

@@ -316,13 +316,13 @@ func (g Grid) axes() ([]axis, error) {
 			for _, x := range xs {
 				a.values = append(a.values, strconv.Itoa(x))
 			}
-		case "clients", "first-window", "horizon", "retries":
+		case "clients", "first-window", "horizon", "retries", "queue-limit", "timeout":
 			var xs []int
 			xs, err = integers(text)
 			for _, x := range xs {
 				a.values = append(a.values, strconv.Itoa(x))
 			}
-		case "base", "cap", "fixed-delay":
+		case "base", "cap", "fixed-delay", "exponent", "failure-rate":
 			var xs []float64
 			xs, err = numbers(text)
 			for _, x := range xs {
