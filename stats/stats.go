@@ -203,29 +203,6 @@ func orNaN(p *float64) float64 {
 	return *p
 }
 
-type estimateJSON struct {
-	Mean *float64  `json:"mean"`
-	SD   *float64  `json:"sd"`
-	N    int       `json:"n,omitempty"`
-	CI95 *Interval `json:"ci95,omitempty"`
-}
-
-// MarshalJSON writes the estimate with null for a mean or SD that is not
-// a number (no values to average).
-func (e Estimate) MarshalJSON() ([]byte, error) {
-	return json.Marshal(estimateJSON{finite(e.Mean), finite(e.SD), e.N, e.CI95})
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (e *Estimate) UnmarshalJSON(b []byte) error {
-	var v estimateJSON
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	*e = Estimate{orNaN(v.Mean), orNaN(v.SD), v.N, v.CI95}
-	return nil
-}
-
 type quantileJSON struct {
 	Value *float64 `json:"value"`
 	CI95  Interval `json:"ci95"`
