@@ -29,3 +29,12 @@ func TestDocumentedAxesTakeRanges(t *testing.T) {
 		}
 	}
 }
+
+// A range with an infinite end or step is refused, naming the field.
+func TestInfiniteRangesRefused(t *testing.T) {
+	for _, text := range []string{"1:2:*Inf", "1:Inf", "1:2:+Inf", "-Inf:2"} {
+		if _, err := (Grid{"base": text}).axes(); err == nil {
+			t.Errorf("--base %s: accepted", text)
+		}
+	}
+}

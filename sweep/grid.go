@@ -208,8 +208,8 @@ func numbers(text string) ([]float64, error) {
 				return nil, fmt.Errorf("range %q: step %q is not a number", item, parts[2])
 			}
 		}
-		if (geometric && !(step > 1)) || (!geometric && !(step > 0)) {
-			return nil, fmt.Errorf("range %q: the step must be > 0 (or a factor *f with f > 1)", item)
+		if (geometric && !(step > 1)) || (!geometric && !(step > 0)) || math.IsInf(step, 0) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			return nil, fmt.Errorf("range %q: the step must be a finite number > 0 (or a factor *f with finite f > 1), between finite ends", item)
 		}
 		// Values are lo + i·step (or lo·fⁱ), computed from i so that errors
 		// do not accumulate; hi is included when reached within rounding.
