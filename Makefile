@@ -99,6 +99,13 @@ slurm-check:
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzPolicy -fuzztime 30s ./model
 
+# Hostile input against the binary (scripts/hostile-cases.sh): each case
+# refused by flag or file within its bounds, run correctly, or stopped by
+# Ctrl-C within a second; a few minutes on 2 cores.
+.PHONY: hostile
+hostile: build
+	scripts/hostile-cases.sh bin/herd
+
 # The CLI reference and man pages, generated from the command tree.
 docs:
 	$(GO) run ./cmd/herd gen-docs --markdown docs/cli --man docs/man

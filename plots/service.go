@@ -103,6 +103,16 @@ func ServiceComparison(c analysis.ServiceComparison, unit string, perTick float6
 		}
 		keys = append(keys, Key{o.Label, []plot.Thumbnailer{&plotter.Line{LineStyle: solid(sty.color)}}})
 	}
+	if xs.min > xs.max {
+		// No client retried (or every trial was censored): the rate panel
+		// says so and shows the capacity over the completion's times.
+		rate.Title.Text = "No client retried: no retries to show, the capacity for reference"
+		xs.add(0, 1)
+		xs.add(cs.min, cs.max)
+	}
+	if cs.min > cs.max {
+		cs.add(0, 1)
+	}
 	if err := frame(&rate.X, xs, false); err != nil {
 		return nil, err
 	}

@@ -139,7 +139,7 @@ func WindowClasses(p Policy) int {
 		for n > 1 && p.ContentionWindow(n-1) >= top {
 			n--
 		}
-		for p.ContentionWindow(n) < top {
+		for p.ContentionWindow(n) < top && n <= MaxContentionClasses {
 			n++
 		}
 		return n

@@ -128,6 +128,10 @@ func MarkovChain(sc model.Scenario, opt MarkovOptions) (Markov, error) {
 		return tooLarge("a state has %d cells (classes × ticks of wait), more than the chain encodes (%d); the state space is up to %.3g states; use meanfield, a smaller --cap or --first-window",
 			cells, math.MaxUint16, bound)
 	}
+	if w := sc.FirstWindow; multisets(w-1, sc.Clients) > float64(opt.MaxStates) {
+		return tooLarge("the first sends spread over --first-window %d ticks make %.3g states at tick 0, more than the limit of %d (--max-states); use a smaller --first-window or N, or meanfield",
+			w, multisets(w-1, sc.Clients), opt.MaxStates)
+	}
 	if lb := ch.firstTickStates(); lb > float64(opt.MaxStates) {
 		return tooLarge("the state space has at least %.3g states at tick 1 (at most %.3g in all), more than the limit of %d (--max-states); use a smaller N or meanfield",
 			lb, bound, opt.MaxStates)
@@ -138,7 +142,10 @@ func MarkovChain(sc model.Scenario, opt MarkovOptions) (Markov, error) {
 	}
 	m := Markov{Scenario: sc}
 	var calls mass // of the finished trials
-	cur := ch.initial()
+	cur, err := ch.initial(ctx)
+	if err != nil {
+		return Markov{}, err
+	}
 	horizon := sc.EffectiveHorizon()
 	unfinished := 1.0
 	t := 0
@@ -277,14 +284,21 @@ func decode(key string) []uint16 {
 
 // initial is tick 0's law: every client at class 0, its first send spread
 // uniformly (multinomially) over ticks 0…W−1.
-func (ch *chain) initial() states {
+func (ch *chain) initial(ctx context.Context) (states, error) {
 	s := newStates()
+	var err error
+	n := 0
 	w := ch.sc.FirstWindow
 	p := make([]float64, w)
 	for i := range p {
 		p[i] = 1 / float64(w)
 	}
-	spread(ch.sc.Clients, policy.Waits{Min: 0, P: p}, func(counts []int, q float64) {
+	spreadWhile(ch.sc.Clients, policy.Waits{Min: 0, P: p}, func(counts []int, q float64) bool {
+		if n++; n%4096 == 0 {
+			if err = ctx.Err(); err != nil {
+				return false
+			}
+		}
 		var cells []uint16
 		for d, n := range counts {
 			for range n {
@@ -292,8 +306,9 @@ func (ch *chain) initial() states {
 			}
 		}
 		_ = s.add(encode(cells), q, mass{p: 1}, math.MaxInt)
+		return true
 	})
-	return s
+	return s, err
 }
 
 // firstTickStates is the number of states at tick 1 of a synchronized
@@ -437,30 +452,32 @@ func (ch *chain) place(lose []int, c int, cells []uint16, q float64, out func([]
 // draws the counts as successive binomials, count i ~ Bin(left, P[i]/(P[i] +
 // … + P[last])).
 func spread(n int, w policy.Waits, out func(counts []int, q float64)) {
+	spreadWhile(n, w, func(counts []int, q float64) bool { out(counts, q); return true })
+}
+
+// spreadWhile is spread that stops as soon as out returns false.
+func spreadWhile(n int, w policy.Waits, out func(counts []int, q float64) bool) {
 	counts := make([]int, len(w.P))
 	tail := make([]float64, len(w.P)+1) // tail[i] = P[i] + … + P[last]
 	for i := len(w.P) - 1; i >= 0; i-- {
 		tail[i] = tail[i+1] + w.P[i]
 	}
-	var rec func(i, left int, q float64)
-	rec = func(i, left int, q float64) {
+	var rec func(i, left int, q float64) bool
+	rec = func(i, left int, q float64) bool {
 		if left == 0 {
 			for j := i; j < len(counts); j++ {
 				counts[j] = 0
 			}
-			out(counts, q)
-			return
+			return out(counts, q)
 		}
 		if i == len(counts)-1 {
 			counts[i] = left
-			out(counts, q)
-			return
+			return out(counts, q)
 		}
 		p := w.P[i] / tail[i]
 		if p <= 0 {
 			counts[i] = 0
-			rec(i+1, left, q)
-			return
+			return rec(i+1, left, q)
 		}
 		for x := 0; x <= left; x++ {
 			b := binomialPMF(left, x, math.Min(p, 1))
@@ -468,8 +485,11 @@ func spread(n int, w policy.Waits, out func(counts []int, q float64)) {
 				continue
 			}
 			counts[i] = x
-			rec(i+1, left-x, q*b)
+			if !rec(i+1, left-x, q*b) {
+				return false
+			}
 		}
+		return true
 	}
 	rec(0, n, 1)
 }

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"context"
 	"fmt"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
@@ -22,6 +23,9 @@ type MeanFieldOptions struct {
 	// Tail stops the recursion once fewer than Tail clients are expected
 	// to be pending. 0 means 1e-9.
 	Tail float64
+	// Context ends a long recursion (nil: none); it is polled every tick
+	// and every cell.
+	Context context.Context
 }
 
 // MeanFieldMemory is the most the mean-field recursion may take: a cohort
@@ -144,11 +148,22 @@ func MeanFieldModel(sc model.Scenario, opt MeanFieldOptions) (MeanField, error) 
 	if opt.Tail <= 0 {
 		opt.Tail = 1e-9
 	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if sc.Policy.Kind != policy.Decorrelated {
-		return meanField(sc, classFlow(sc), opt.Tail)
+		return meanField(ctx, sc, classFlow(sc), opt.Tail)
+	}
+	if err := movesFit(sc, max(opt.Grid, DefaultGrid)); err != nil {
+		return MeanField{}, err
 	}
 	if opt.Grid > 0 {
-		r, err := meanField(sc, decorrelatedFlow(sc, opt.Grid), opt.Tail)
+		fl, err := decorrelatedFlow(ctx, sc, opt.Grid)
+		if err != nil {
+			return MeanField{}, err
+		}
+		r, err := meanField(ctx, sc, fl, opt.Tail)
 		r.Grid = opt.Grid
 		return r, err
 	}
@@ -159,13 +174,21 @@ func MeanFieldModel(sc model.Scenario, opt MeanFieldOptions) (MeanField, error) 
 	// Only the expected calls decide the doubling, so the law of completion
 	// (most of a recursion's cost) is worked out for the grid returned
 	// alone.
-	run, err := recurse(sc, decorrelatedFlow(sc, DefaultGrid), opt.Tail)
+	fl, err := decorrelatedFlow(ctx, sc, DefaultGrid)
+	if err != nil {
+		return MeanField{}, err
+	}
+	run, err := recurse(ctx, sc, fl, opt.Tail)
 	run.r.Grid = DefaultGrid
 	if err != nil {
 		return run.r, err
 	}
-	for g := 2 * DefaultGrid; g <= MaxChosenGrid && run.finished(); g *= 2 {
-		fine, err := recurse(sc, decorrelatedFlow(sc, g), opt.Tail)
+	for g := 2 * DefaultGrid; g <= MaxChosenGrid && run.finished() && movesFit(sc, g) == nil; g *= 2 {
+		fl, err := decorrelatedFlow(ctx, sc, g)
+		if err != nil {
+			return run.r, err
+		}
+		fine, err := recurse(ctx, sc, fl, opt.Tail)
 		fine.r.Grid = g
 		fine.r.GridChange = math.Abs(fine.r.Calls/run.r.Calls - 1)
 		if err != nil {
@@ -180,8 +203,8 @@ func MeanFieldModel(sc model.Scenario, opt MeanFieldOptions) (MeanField, error) 
 }
 
 // meanField runs the recursion over a flow of classes.
-func meanField(sc model.Scenario, fl flow, tail float64) (MeanField, error) {
-	run, err := recurse(sc, fl, tail)
+func meanField(ctx context.Context, sc model.Scenario, fl flow, tail float64) (MeanField, error) {
+	run, err := recurse(ctx, sc, fl, tail)
 	if err != nil {
 		return run.r, err
 	}
@@ -223,7 +246,7 @@ func (f *fieldRun) finish() (MeanField, error) {
 
 // recurse runs the recursion over a flow of classes; its error is only
 // that the scenario does not fit (meanFieldFits).
-func recurse(sc model.Scenario, fl flow, tail float64) (fieldRun, error) {
+func recurse(ctx context.Context, sc model.Scenario, fl flow, tail float64) (fieldRun, error) {
 	r := MeanField{Scenario: sc, Classes: fl.names}
 	nc := len(fl.names)
 	ring := max(sc.FirstWindow, fl.maxWait) + 1
@@ -264,6 +287,9 @@ func recurse(sc model.Scenario, fl flow, tail float64) (fieldRun, error) {
 	row := make([]float64, ring)
 	t := 0
 	for ; pending > tail && t < horizon; t++ {
+		if err := ctx.Err(); err != nil {
+			return fieldRun{r: r}, err
+		}
 		slot := t % ring
 		total := 0.0
 		for c := range nc {
@@ -413,7 +439,7 @@ func classFlow(sc model.Scenario) flow {
 // min(cap, U(base, 3·prev)) falls in each cell with the probability
 // averaged over the cell (exactly, see cellMass), which is second-order
 // accurate in the cell width.
-func decorrelatedFlow(sc model.Scenario, grid int) flow {
+func decorrelatedFlow(ctx context.Context, sc model.Scenario, grid int) (flow, error) {
 	p := sc.Policy
 	base, limit := p.Base, p.Cap
 	edges := []float64{base}
@@ -446,6 +472,9 @@ func decorrelatedFlow(sc model.Scenario, grid int) flow {
 	wait = append(wait, sc.Rounding.Ticks(limit))
 	fl.moves = make([][]move, len(src))
 	for c, x := range src {
+		if err := ctx.Err(); err != nil {
+			return flow{}, err
+		}
 		var out []move
 		total := 0.0
 		for i := range cells {
@@ -467,7 +496,25 @@ func decorrelatedFlow(sc model.Scenario, grid int) flow {
 		}
 		fl.moves[c] = out
 	}
-	return fl
+	return fl, nil
+}
+
+// movesFit refuses a decorrelated flow whose transitions would outgrow
+// MeanFieldMemory before it is built: its cells (the grid's and one per
+// rounding boundary between base and cap, and the two atoms) each move to
+// at most every cell, 24 bytes a move.
+func movesFit(sc model.Scenario, grid int) error {
+	p := sc.Policy
+	bounds := float64(sc.Rounding.Ticks(p.Cap)) - float64(sc.Rounding.Ticks(p.Base))
+	cells := float64(grid) + math.Max(0, bounds) + 2
+	if need := 24 * cells * cells; need <= MeanFieldMemory {
+		return nil
+	}
+	most := int(math.Sqrt(MeanFieldMemory/24)) - 2
+	if float64(grid) > bounds {
+		return &model.FieldError{Flag: "grid", Valid: fmt.Sprintf("an integer in [1, %d] with --cap %g: the mean field moves between every two of its cells, whose number squared must fit its budget of %d MiB", max(1, most-int(bounds)), p.Cap, MeanFieldMemory>>20), Got: fmt.Sprint(grid)}
+	}
+	return &model.FieldError{Flag: "cap", Valid: fmt.Sprintf("within about %d ticks of --base for meanfield with decorrelated, which moves between cells cut at every tick from base to cap, whose number squared must fit its budget of %d MiB; lower --cap or use simulate", most-grid, MeanFieldMemory>>20), Got: fmt.Sprint(p.Cap)}
 }
 
 // cellMass is the probability that U(base, 3·prev) falls in [e0, e1),

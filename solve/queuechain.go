@@ -229,6 +229,13 @@ func QueueChainOf(ctx context.Context, sc model.Scenario, tr *model.Traffic, ctl
 	case opt.MaxQueue > math.MaxUint16 || opt.MaxQueue < 0:
 		return QueueChain{}, &model.FieldError{Flag: "max-queue", Valid: fmt.Sprintf("0 (the default) or an integer in [1, %d]", math.MaxUint16), Got: fmt.Sprint(opt.MaxQueue)}
 	}
+	most := opt.MaxStates
+	if most <= 0 {
+		most = DefaultMaxStates
+	}
+	if w := sc.FirstWindow; tr == nil && multisets(w-1, sc.Clients) > float64(most) {
+		return QueueChain{}, &Unsupported{Method: MethodChain, Limit: true, Reason: fmt.Sprintf("the first sends spread over --first-window %d ticks make %.3g states at tick 0, more than the limit of %d (--max-states); use a smaller --first-window or N, or simulate", w, multisets(w-1, sc.Clients), most)}
+	}
 	ch, err := newQueueChain(sc, tr, ctl, opt)
 	if err != nil {
 		return no("%v", err)

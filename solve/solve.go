@@ -73,7 +73,7 @@ var solvers = []struct {
 		return Solution{Calls: r.Calls, Completion: r.Completion, KnowsSD: true, Markov: &r}, nil
 	}},
 	{MethodMeanField, func(sc model.Scenario, o Options) (Solution, error) {
-		r, err := MeanFieldModel(sc, MeanFieldOptions{Grid: o.Grid})
+		r, err := MeanFieldModel(sc, MeanFieldOptions{Grid: o.Grid, Context: o.Context})
 		if err != nil {
 			return Solution{}, err
 		}

@@ -185,3 +185,41 @@ func (e Estimate) Scaled(f float64) Estimate {
 func (q Quantile) Scaled(f float64) Quantile {
 	return Quantile{P: q.P, Value: q.Value * f, CI95: Interval{q.CI95[0] * f, q.CI95[1] * f}}
 }
+
+// finite is x, or nil (JSON's null) where x is NaN or infinite: a mean of
+// no values, the quantile of an empty sample. JSON has no such numbers.
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// orNaN reads what finite writes: null is NaN.
+func orNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+type quantileJSON struct {
+	Value *float64 `json:"value"`
+	CI95  Interval `json:"ci95"`
+}
+
+// MarshalJSON writes the quantile with null for a value that is not a
+// number (an empty sample).
+func (q Quantile) MarshalJSON() ([]byte, error) {
+	return json.Marshal(quantileJSON{finite(q.Value), q.CI95})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (P is not written).
+func (q *Quantile) UnmarshalJSON(b []byte) error {
+	var v quantileJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*q = Quantile{Value: orNaN(v.Value), CI95: v.CI95}
+	return nil
+}

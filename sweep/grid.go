@@ -208,8 +208,8 @@ func numbers(text string) ([]float64, error) {
 				return nil, fmt.Errorf("range %q: step %q is not a number", item, parts[2])
 			}
 		}
-		if (geometric && !(step > 1)) || (!geometric && !(step > 0)) {
-			return nil, fmt.Errorf("range %q: the step must be > 0 (or a factor *f with f > 1)", item)
+		if (geometric && !(step > 1)) || (!geometric && !(step > 0)) || math.IsInf(step, 0) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+			return nil, fmt.Errorf("range %q: the step must be a finite number > 0 (or a factor *f with finite f > 1), between finite ends", item)
 		}
 		// Values are lo + i·step (or lo·fⁱ), computed from i so that errors
 		// do not accumulate; hi is included when reached within rounding.
@@ -316,13 +316,13 @@ func (g Grid) axes() ([]axis, error) {
 			for _, x := range xs {
 				a.values = append(a.values, strconv.Itoa(x))
 			}
-		case "clients", "first-window", "horizon", "retries":
+		case "clients", "first-window", "horizon", "retries", "queue-limit", "timeout":
 			var xs []int
 			xs, err = integers(text)
 			for _, x := range xs {
 				a.values = append(a.values, strconv.Itoa(x))
 			}
-		case "base", "cap", "fixed-delay":
+		case "base", "cap", "fixed-delay", "exponent", "failure-rate":
 			var xs []float64
 			xs, err = numbers(text)
 			for _, x := range xs {
@@ -366,13 +366,15 @@ func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // MaxSweepPoints bounds a grid, so that a typo in a range cannot ask for
 // billions of scenarios. A sweep expands, plans and hashes every point
-// before its first row (a few hundred bytes each), so the bound keeps that
-// under a second or so and a few hundred megabytes; a larger study is
-// several sweeps.
-const MaxSweepPoints = 1_000_000
+// before its first row (some 2.5 KB each), so the bound keeps that to a few
+// hundred megabytes; a larger study is several sweeps.
+const MaxSweepPoints = 100_000
+
+// MaxRow is the longest row a file of rows may hold (rows are a few KB).
+const MaxRow = 1 << 20
 
 // MaxRowsFile is the most bytes a file of rows (a sweep's --out, a shard
-// to merge) may hold: MaxSweepPoints rows of a few hundred bytes each.
+// to merge) may hold: MaxSweepPoints rows of a few KB each.
 const MaxRowsFile = 1 << 30
 
 // Points expands the grid into its scenarios, in a fixed order (the fields
@@ -396,7 +398,7 @@ func (s SweepSpec) Points() ([]model.Scenario, error) {
 	}
 	out := make([]model.Scenario, 0, total)
 	idx := make([]int, len(axes))
-	for range total {
+	for p := range total {
 		var spec model.Spec
 		for i, a := range axes {
 			_ = spec.Set(a.flag, a.values[idx[i]]) // read once by axes
@@ -404,7 +406,7 @@ func (s SweepSpec) Points() ([]model.Scenario, error) {
 		sc, err := spec.Scenario()
 		if err != nil {
 			if !s.SkipInvalid {
-				return nil, fmt.Errorf("grid point %s: %w (pass --skip-invalid to leave such points out)", pointName(sc), err)
+				return nil, fmt.Errorf("grid point %d (%s): %w (pass --skip-invalid to leave such points out)", p, pointFlags(axes, idx), err)
 			}
 		} else {
 			out = append(out, sc)
@@ -422,9 +424,32 @@ func (s SweepSpec) Points() ([]model.Scenario, error) {
 	return out, nil
 }
 
-func pointName(sc model.Scenario) string {
-	b, _ := json.Marshal(sc)
-	return string(b)
+// pointWords is " (flags)" naming the p-th point of Points in flags, or
+// nothing when points were left out (then p is not the grid's index).
+func (s SweepSpec) pointWords(p int) string {
+	axes, err := s.Grid.axes()
+	if err != nil || s.SkipInvalid {
+		return ""
+	}
+	idx := make([]int, len(axes))
+	for i := len(axes) - 1; i >= 0; i-- {
+		idx[i] = p % len(axes[i].values)
+		p /= len(axes[i].values)
+	}
+	return " (" + pointFlags(axes, idx) + ")"
+}
+
+// pointFlags names a grid point by the flags that give it, in the user's
+// words (the point's scenario may be invalid, and its JSON is not theirs).
+func pointFlags(axes []axis, idx []int) string {
+	var b strings.Builder
+	for i, a := range axes {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "--%s %s", a.flag, a.values[idx[i]])
+	}
+	return b.String()
 }
 
 // Hash identifies a sweep: its points, trials, seed and engine. Every row

@@ -29,7 +29,7 @@ func OpenOut(path string, resume bool, hash string, total int, shard Shard) (*os
 		return nil, 0, model.Usagef("--out %s: is not a regular file (mode %v); a sweep's rows go to a file it can resume, or to standard output without --out", path, fi.Mode().Type())
 	}
 	if err := outfile.Check(path); err != nil {
-		return nil, 0, &model.UsageError{Err: fmt.Errorf("--out %w", err)}
+		return nil, 0, &model.UsageError{Err: err}
 	}
 	// Locked before it is read: a second sweep on the same file would
 	// append rows the first does not know of.

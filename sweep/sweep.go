@@ -44,7 +44,7 @@ func (s SweepSpec) Check(points []model.Scenario) error {
 	}
 	for p, sc := range points {
 		if _, err := montecarlo.NewPlan(sc, montecarlo.CohortOf(sc), s.options(1)); err != nil {
-			return fmt.Errorf("grid point %d %s: %w", p, pointName(sc), err)
+			return fmt.Errorf("grid point %d%s: %w", p, s.pointWords(p), err)
 		}
 	}
 	return nil
@@ -252,7 +252,11 @@ func RunSweep(ctx context.Context, spec SweepSpec, points []model.Scenario, opt 
 					continue
 				}
 				row, err := json.Marshal(SweepRow{Point: p, Points: len(points), Spec: hash, Summary: s, Provenance: opt.Provenance})
-				results[i] <- result{row: sealRow(row), err: err}
+				if err != nil {
+					results[i] <- result{err: fmt.Errorf("point %d: %w", p, err)}
+					continue
+				}
+				results[i] <- result{row: sealRow(row)}
 			}
 		}()
 	}

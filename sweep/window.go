@@ -12,7 +12,7 @@ import (
 // durations and ranges, as the other duration fields.
 func roundTrips(text string) ([]string, error) {
 	law := strings.Contains(text, ";")
-	for _, name := range []string{"fixed:", "uniform:", "lognormal:"} {
+	for _, name := range []string{"fixed:", "uniform:", "lognormal:", "quantiles:"} {
 		law = law || strings.Contains(text, name)
 	}
 	if !law {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/outfile"
@@ -88,6 +89,11 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 			}
 			if err := outfile.CheckDir(opts.Dir, opts.Force); err != nil {
 				return outError(err)
+			}
+			if scenario.changed("tick") {
+				if d, err := time.ParseDuration(scenario.text("tick")); err == nil && d <= 0 {
+					return usageError{fmt.Errorf("--tick must be a positive duration such as 10ms (a comparison is in real units), got %s", scenario.text("tick"))}
+				}
 			}
 			spec, err := scenario.spec, error(nil)
 			var entries []model.PolicyEntry

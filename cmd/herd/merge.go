@@ -48,7 +48,7 @@ their sweep.`,
 func mergeRun(opts *mergeOptions) error {
 	var files []sweep.ShardFile
 	for _, name := range opts.Files {
-		data, err := infile.Read("", name, sweep.MaxRowsFile)
+		data, err := infile.ReadLines("", name, sweep.MaxRowsFile, sweep.MaxRow)
 		if err != nil {
 			return usageError{err}
 		}

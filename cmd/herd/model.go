@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -111,6 +112,11 @@ A scenario a method cannot answer exits 1 with the reason.`,
 
 func modelRun(opts *modelOptions) error {
 	r, err := solve.Solve(opts.Method, opts.Scenario, opts.Solve)
+	var un *solve.Unsupported
+	if errors.As(err, &un) && !un.Limit {
+		// Said as the flag that asked for the model ("--method chain: …").
+		return fmt.Errorf("--method %w", err)
+	}
 	if err != nil {
 		return err
 	}

@@ -77,10 +77,11 @@ func TestModelExitCodes(t *testing.T) {
 		says string
 	}{
 		{[]string{"model", "--method", "closed", "--policy", "expo", "--format", "json"}, 0, ""},
-		{[]string{"model", "--method", "closed", "--policy", "full"}, 1, "random"},
-		{[]string{"model", "--method", "closed", "--policy", "fixed", "--server", "collision"}, 1, "no client is ever served"},
-		{[]string{"model", "--method", "markov", "--policy", "decorrelated", "-n", "4"}, 1, "continuous"},
-		// A limit is bad input (exit 2), naming the flag to raise.
+		// A scenario the model cannot take is bad input (exit 2), saying
+		// why; so is a limit, naming the flag to raise.
+		{[]string{"model", "--method", "closed", "--policy", "full"}, 2, "random"},
+		{[]string{"model", "--method", "closed", "--policy", "fixed", "--server", "collision"}, 2, "no client is ever served"},
+		{[]string{"model", "--method", "markov", "--policy", "decorrelated", "-n", "4"}, 2, "continuous"},
 		{[]string{"model", "--method", "markov", "-n", "100", "--max-states", "1000"}, 2, "--max-states"},
 		{[]string{"model", "--method", "meanfield", "-n", "100000", "-k", "100", "--format", "csv"}, 0, ""},
 		{[]string{"model", "--method", "exact"}, 2, "--method"},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -119,6 +121,13 @@ func plotsRun(opts *plotsOptions) error {
 			fmt.Fprintf(tw, "%s\t%s\n", f.Name, f.Caption)
 		}
 		return tw.Flush()
+	}
+	// Checked before the directory is made: a refusal leaves nothing.
+	if w := opts.Config.Workers; w < 0 || w > montecarlo.MaxWorkers {
+		return &model.FieldError{Flag: "workers", Valid: fmt.Sprintf("0 (one per CPU) or an integer in [1, %d]", montecarlo.MaxWorkers), Got: fmt.Sprint(w)}
+	}
+	if fi, err := os.Stat(opts.Out); err == nil && !fi.IsDir() {
+		return usageError{fmt.Errorf("--out %s: is not a directory; plots writes its figures into a directory", opts.Out)}
 	}
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return err

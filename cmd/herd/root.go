@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/herdlab/herd/internal/infile"
 	"io"
 	"os"
 	"os/signal"
@@ -73,7 +74,7 @@ func (f *factory) provenance() render.Provenance {
 // The exit statuses (the root command's help lists them).
 const (
 	exitOK          = 0
-	exitFailure     = 1   // a runtime failure: a file unreadable, a corrupted row, …
+	exitFailure     = 1   // a runtime failure: a failed check or write, a corrupted row, …
 	exitUsage       = 2   // a usage error or a limit, naming the flag to change
 	exitInternal    = 3   // a bug in herd: a panic, reported with its stack
 	exitInterrupted = 130 // SIGINT or SIGTERM: stopped, nothing half-written (128 + SIGINT)
@@ -125,8 +126,9 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	var fe *model.FieldError
 	var mu *model.UsageError
 	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
-	var me *solve.Unsupported     // and so is one beyond a model's bound
-	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &mu) || errors.As(err, &le) || errors.As(err, &me) && me.Limit {
+	var me *solve.Unsupported     // and so is one a model cannot take or bound
+	var ie *infile.Error          // and a file herd will not read
+	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &mu) || errors.As(err, &le) || errors.As(err, &me) || errors.As(err, &ie) {
 		return exitUsage
 	}
 	return exitFailure
@@ -167,9 +169,10 @@ client is served. It answers two independent ways that must agree — analytical
 models and seeded, parallel Monte Carlo — and every estimate carries its 95%
 interval and its provenance.
 
-Exit status: 0 on success; 1 for a runtime failure (a file unreadable, a
-corrupted row); 2 for a usage error or a limit (the message names the flag to
-change, e.g. --max-memory); 130 when SIGINT or SIGTERM stopped the run (it
+Exit status: 0 on success; 1 for a runtime failure (a failed check, a write
+that failed, a corrupted row); 2 for a usage error or a limit (the message
+names the flag to change, e.g. --max-memory, or the file herd will not read:
+missing, not a regular file, too large); 130 when SIGINT or SIGTERM stopped the run (it
 prints "interrupted"; files are left whole, a sweep resumable); 3 for an
 internal error (a bug in herd), reported with its stack on stderr.`,
 		SilenceUsage:  true,

@@ -91,6 +91,9 @@ the rows in --out.`,
 				return err
 			}
 			if opts.Points, err = opts.Spec.Points(); err != nil {
+				if o.spec != "" { // the grid is the file's, flags over it
+					err = fmt.Errorf("--spec %s: %w", o.spec, err)
+				}
 				return usageError{err}
 			}
 			if opts.Shard, err = sweep.ParseShard(o.shard, f.Getenv); err != nil {

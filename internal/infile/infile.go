@@ -5,6 +5,8 @@
 package infile
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +34,14 @@ func (e *Error) Unwrap() error { return e.Err }
 // Read reads the regular file path, given by --flag, refusing it when it
 // holds more than max bytes.
 func Read(flag, path string, max int64) ([]byte, error) {
+	return ReadLines(flag, path, max, 0)
+}
+
+// ReadLines is Read for a file of lines, refusing it as soon as one line
+// (its newline included) is longer than maxLine bytes (0: no line bound),
+// so that a file that is not lines (a runaway scalar, a binary) costs no
+// more than one line's read.
+func ReadLines(flag, path string, max, maxLine int64) ([]byte, error) {
 	fail := func(err error) ([]byte, error) { return nil, &Error{flag, path, err} }
 	// Stat before opening: opening a FIFO waits for a writer.
 	fi, err := os.Stat(path)
@@ -46,7 +56,10 @@ func Read(flag, path string, max int64) ([]byte, error) {
 		return fail(reason(err))
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	b, err := readLines(io.LimitReader(f, max+1), maxLine)
+	if errors.Is(err, errLongLine) {
+		return fail(fmt.Errorf("line %d is longer than %s, more than a line of it may be", bytes.Count(b, []byte{'\n'})+1, Size(maxLine)))
+	}
 	if err != nil {
 		return fail(reason(err))
 	}
@@ -54,6 +67,39 @@ func Read(flag, path string, max int64) ([]byte, error) {
 		return fail(fmt.Errorf("holds more than %s, the most herd reads from it", Size(max)))
 	}
 	return b, nil
+}
+
+var errLongLine = errors.New("line too long")
+
+// readLines reads r whole, stopping with errLongLine (and the bytes before
+// that line) at a line longer than maxLine.
+func readLines(r io.Reader, maxLine int64) ([]byte, error) {
+	if maxLine <= 0 {
+		return io.ReadAll(r)
+	}
+	var out []byte
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) {
+			if int64(len(line)) > maxLine {
+				return out, errLongLine
+			}
+			more := append([]byte(nil), line...)
+			line, err = br.ReadSlice('\n')
+			line = append(more, line...)
+		}
+		if int64(len(line)) > maxLine {
+			return out, errLongLine
+		}
+		out = append(out, line...)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+	}
 }
 
 // reason is err without the path a *fs.PathError repeats.

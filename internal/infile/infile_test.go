@@ -38,3 +38,25 @@ func TestReadRefusesWhatItCannotBound(t *testing.T) {
 		t.Errorf("a small file: %q, %v", b, err)
 	}
 }
+
+func TestReadLinesStopsAtALongLine(t *testing.T) {
+	dir := t.TempDir()
+	rows := filepath.Join(dir, "rows")
+	text := "short\n" + strings.Repeat("x", 100) + "\n" + strings.Repeat("y", 300000) + "\nlast"
+	if err := os.WriteFile(rows, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Every line within the bound: the file as it is, a last line without
+	// its newline included.
+	if b, err := ReadLines("", rows, 1<<20, 300001); err != nil || string(b) != text {
+		t.Errorf("lines within the bound: %d bytes, %v; want the %d bytes", len(b), err, len(text))
+	}
+	// Line 3 (longer than ReadLines' buffer) over the bound.
+	_, err := ReadLines("", rows, 1<<20, 300000)
+	if err == nil || !strings.Contains(err.Error(), rows+": line 3 is longer than") {
+		t.Errorf("a line over the bound: %v, want a refusal naming the file and line 3", err)
+	}
+	if _, err := ReadLines("", rows, 1<<20, 100); err == nil || !strings.Contains(err.Error(), "line 2 ") {
+		t.Errorf("line 2 over the bound: %v", err)
+	}
+}
