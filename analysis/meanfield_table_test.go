@@ -5,11 +5,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/herdlab/herd/solve"
 	"go/format"
 	"math"
 	"os"
 	"testing"
+
+	"github.com/herdlab/herd/solve"
 )
 
 var update = flag.Bool("update", false, "rewrite meanfield_validated.go from a run of herd validate's mean-field grid (seed 1)")

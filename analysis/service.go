@@ -4,8 +4,7 @@ import (
 	"context"
 	"math"
 
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/service"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -46,7 +45,7 @@ type ServiceSeries struct {
 }
 
 // SimulateService plays opt.Trials trials of a run on the service server.
-func SimulateService(ctx context.Context, run model.ServiceRun, opt montecarlo.ServiceOptions) (ServiceSummary, error) {
+func SimulateService(ctx context.Context, run service.Run, opt service.Options) (ServiceSummary, error) {
 	var good, amp, rec, starts, succ, late, tos, rej, drops, gave, served, wasted, sent stats.Moments
 	recovered := 0
 	nb := run.Bins()
@@ -55,7 +54,7 @@ func SimulateService(ctx context.Context, run model.ServiceRun, opt montecarlo.S
 	for _, s := range []*[]float64{&ser.Starts, &ser.Sends, &ser.Successes, &ser.Timeouts, &ser.Backlog, &ser.Wasted} {
 		*s = make([]float64, nb)
 	}
-	err := montecarlo.RunService(ctx, run, opt, func(t *montecarlo.ServiceTrial) error {
+	err := service.RunTrials(ctx, run, opt, func(t *service.Trial) error {
 		w := t.Window(bin, 0, math.Inf(1))
 		load := t.Window(bin, 0, run.Duration.Seconds())
 		good.Add(float64(load.Successes) / run.Duration.Seconds())

@@ -6,9 +6,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/service"
 	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 )
@@ -37,10 +36,10 @@ const (
 func serviceValidationGrid() []ValidationCase {
 	var g []ValidationCase
 	add := func(lambda float64, room, attempts int, timeout time.Duration, cancel, final bool) {
-		run := model.ServiceRun{
-			Server: model.ServiceServer{Workers: 1, Room: room, Service: model.ServiceLaw{Exp: true, Mean: time.Second},
+		run := service.Run{
+			Server: service.Server{Workers: 1, Room: room, Service: service.Law{Exp: true, Mean: time.Second},
 				Timeout: timeout, TimeoutExp: timeout > 0, Cancel: cancel, RejectFinal: final},
-			Load: model.Load{{Rate: lambda}}, Duration: serviceRunLength, Attempts: attempts,
+			Load: service.Load{{Rate: lambda}}, Duration: serviceRunLength, Attempts: attempts,
 			Policy: policy.Policy{Kind: policy.None, Base: 1, Cap: 1}, Bin: 10 * time.Second,
 		}
 		g = append(g, ValidationCase{Method: MethodServiceChain, Service: &run, Trials: 200})
@@ -56,8 +55,8 @@ func serviceValidationGrid() []ValidationCase {
 
 // PerturbService returns a run whose service is factor times slower: a
 // deliberately wrong chain when the models see it.
-func PerturbService(factor float64) func(model.ServiceRun) model.ServiceRun {
-	return func(r model.ServiceRun) model.ServiceRun {
+func PerturbService(factor float64) func(service.Run) service.Run {
+	return func(r service.Run) service.Run {
 		r.Server.Service.Mean = time.Duration(float64(r.Server.Service.Mean) * factor)
 		return r
 	}
@@ -66,7 +65,7 @@ func PerturbService(factor float64) func(model.ServiceRun) model.ServiceRun {
 // validateServiceChain compares the chain's long-run rates with the
 // engine's, measured per trial over [warm-up, end) and judged in standard
 // errors of the trials' mean.
-func validateServiceChain(ctx context.Context, c ValidationCase, perturb func(model.ServiceRun) model.ServiceRun, seed uint64, workers int, critical float64) ([]Check, error) {
+func validateServiceChain(ctx context.Context, c ValidationCase, perturb func(service.Run) service.Run, seed uint64, workers int, critical float64) ([]Check, error) {
 	run := *c.Service
 	mrun := run
 	if perturb != nil {
@@ -80,7 +79,7 @@ func validateServiceChain(ctx context.Context, c ValidationCase, perturb func(mo
 	var m [serviceChainChecks]stats.Moments
 	from, to := serviceWarmup.Seconds(), run.Duration.Seconds()
 	bin := run.BinLength().Seconds()
-	err = montecarlo.RunService(ctx, run, montecarlo.ServiceOptions{Trials: c.Trials, Seed: seed, Workers: workers}, func(t *montecarlo.ServiceTrial) error {
+	err = service.RunTrials(ctx, run, service.Options{Trials: c.Trials, Seed: seed, Workers: workers}, func(t *service.Trial) error {
 		w := t.Window(bin, from, to)
 		for i, x := range []int{w.Successes, w.Wasted, w.Timeouts, w.Rejections, w.Sends} {
 			m[i].Add(float64(x) / (to - from))
@@ -115,7 +114,7 @@ func validateServiceChain(ctx context.Context, c ValidationCase, perturb func(mo
 }
 
 // ServiceRunWords is a service run in a table cell.
-func ServiceRunWords(r model.ServiceRun) string {
+func ServiceRunWords(r service.Run) string {
 	s := r.Server
 	w := fmt.Sprintf("service c=%d room=%d λ=%g/s S=%s A=%d", s.Workers, s.Room, r.Load.RateAt(0), s.Service, r.Attempts)
 	if s.Timeout > 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/service"
 	"github.com/herdlab/herd/solve"
 	"github.com/herdlab/herd/stats"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -87,7 +88,7 @@ type ValidationCase struct {
 	Controls control.Controls
 	// Service, when set, is a service-chain case's run (its Scenario is
 	// then unused).
-	Service *model.ServiceRun
+	Service *service.Run
 }
 
 // ValidateOptions say how to run a validation.
@@ -106,7 +107,7 @@ type ValidateOptions struct {
 	// the mean field's checks fail.
 	PlantMeanField func(*solve.MeanField)
 	// PerturbService, when set, changes the service run the chain sees.
-	PerturbService func(model.ServiceRun) model.ServiceRun
+	PerturbService func(service.Run) service.Run
 	// Progress is called after each case.
 	Progress func(done, total int)
 }

@@ -138,6 +138,10 @@ func (r RoundTrip) IsZero() bool { return r == RoundTrip{} }
 // MaxLatency bounds a round trip's parameters.
 const MaxLatency = time.Hour
 
+// Validate is validate for the laws other packages read (the service
+// server's): a *FieldError without its flag.
+func (r RoundTrip) Validate() error { return r.validate() }
+
 func (r RoundTrip) validate() error {
 	bad := func(valid string) error {
 		return &FieldError{Flag: "latency", Valid: valid, Got: strconv.Quote(r.String())}

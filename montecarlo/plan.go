@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/herdlab/herd/control"
+	"github.com/herdlab/herd/internal/memory"
 	"github.com/herdlab/herd/model"
 )
 
@@ -34,7 +35,7 @@ const (
 	MaxWorkers = 4096
 	// DefaultMemory is the memory a run may use when Options.MaxMemory is
 	// 0: its engines and the trials buffered between two folds together.
-	DefaultMemory = 4 << 30
+	DefaultMemory = memory.Budget
 )
 
 // Validate checks the options' ranges, naming the flag of each.
@@ -98,17 +99,17 @@ func NewPlan(sc model.Scenario, w Workload, opt Options) (*Plan, error) {
 		if b := s.bytes(); engine+trial+b > budget {
 			return nil, &LimitError{Engine: c.Engine,
 				Reason: fmt.Sprintf("would need about %s with one trial's per-tick series (--%s): %d bytes a tick over up to %d ticks, over the memory budget of %s",
-					bytesText(engine+trial+b), s.flag, s.perTick, s.ticks, bytesText(budget)),
+					memory.Text(engine+trial+b), s.flag, s.perTick, s.ticks, memory.Text(budget)),
 				Alternative: fmt.Sprintf("give %s, leave out --%s, or raise --max-memory", s.bound, s.flag)}
 		}
 		trial += s.bytes()
 	}
 	if one := engine + trial; one > budget {
 		reason := fmt.Sprintf("would need about %s for one engine playing this %s, over the memory budget of %s",
-			bytesText(one), w.Name(), bytesText(budget))
+			memory.Text(one), w.Name(), memory.Text(budget))
 		if trial > engine {
 			reason = fmt.Sprintf("would need about %s for one trial of this %s, whose latencies (about %d distinct values, at 40 bytes each with the pooled law) are over the memory budget of %s",
-				bytesText(one), w.Name(), latencyRuns(sc), bytesText(budget))
+				memory.Text(one), w.Name(), latencyRuns(sc), memory.Text(budget))
 		}
 		return nil, &LimitError{Engine: c.Engine, Reason: reason, Alternative: memoryAlternative(sc)}
 	}
@@ -183,16 +184,6 @@ func horizonSeries(sc model.Scenario, perTick int64) seriesSize {
 // tick played, the traffic's ticks and its drain.
 func trafficSeries(t model.Traffic, perTick int64) seriesSize {
 	return seriesSize{perTick, int64(t.Ticks) + int64(t.DrainTicks()) + 1, "series", "fewer --ticks (or --drain=false)"}
-}
-
-func bytesText(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%d KiB", (b+1023)/1024)
 }
 
 // Run plays the plan's trials and calls fold with each, in trial order, from

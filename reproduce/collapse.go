@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/service"
 	"github.com/herdlab/herd/stats"
 )
 
 // Collapse experiments are published retry storms on the service server
-// (model.ServiceRun): Brooker's simple_collapse_sim, happy-simulator's GC
+// (service.Run): Brooker's simple_collapse_sim, happy-simulator's GC
 // collapse and DesCartes' metastable retry storm. Each row is one variant
 // of one experiment, played for many trials, and judged by a reading of
 // its source's words decided before any run (Reading, in each setting;
@@ -53,7 +53,7 @@ type CollapseSetting struct {
 	PauseS     float64 // GC pause, seconds (0: none)
 	Retries    int
 	Spike      *bool // DesCartes: with the spike or without
-	Run        model.ServiceRun
+	Run        service.Run
 	// Goodput (successes per second) and amplification ((new requests +
 	// retries decided)/new requests) are measured over these windows, in
 	// seconds.
@@ -100,7 +100,7 @@ type CollapseRow struct {
 }
 
 // PlayCollapse plays one setting.
-func PlayCollapse(ctx context.Context, s CollapseSetting, opt montecarlo.ServiceOptions) (CollapseRow, error) {
+func PlayCollapse(ctx context.Context, s CollapseSetting, opt service.Options) (CollapseRow, error) {
 	row := CollapseRow{Experiment: s.Experiment, Variant: s.Variant, Shape: s.Shape, Arrivals: s.Arrivals, Spike: s.Spike,
 		Trials: opt.Trials, Published: s.Published, Claim: s.Claim, Reading: s.Reading}
 	retries := s.Retries
@@ -118,7 +118,7 @@ func PlayCollapse(ctx context.Context, s CollapseSetting, opt montecarlo.Service
 	collapsed, before := 0, 0
 	bin := s.Run.BinLength().Seconds()
 	trig := s.Run.TriggerEnd.Seconds()
-	err := montecarlo.RunService(ctx, s.Run, opt, func(t *montecarlo.ServiceTrial) error {
+	err := service.RunTrials(ctx, s.Run, opt, func(t *service.Trial) error {
 		g := t.Window(bin, s.GoodputFrom, s.GoodputTo)
 		gp := float64(g.Successes) / (s.GoodputTo - s.GoodputFrom)
 		good.Add(gp)
@@ -202,18 +202,18 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // that time out 3 s after each send and make 3 attempts, retrying at once
 // or after his jittered backoff (U(0, 20 s), then U(0, 40 s): full jitter
 // with base 10 s doubling); Poisson arrivals over 80 s.
-func brookerRun(shape, variant string) model.ServiceRun {
-	run := model.ServiceRun{
-		Server: model.ServiceServer{Workers: 0, Room: -1,
-			Service: model.ServiceLaw{Trip: model.RoundTrip{A: time.Second}}, Slope: 10 * time.Millisecond,
-			Timeout: 3 * time.Second, Network: model.ServiceLaw{Exp: true, Mean: 100 * time.Millisecond}},
+func brookerRun(shape, variant string) service.Run {
+	run := service.Run{
+		Server: service.Server{Workers: 0, Room: -1,
+			Service: service.Law{Trip: model.RoundTrip{A: time.Second}}, Slope: 10 * time.Millisecond,
+			Timeout: 3 * time.Second, Network: service.Law{Exp: true, Mean: 100 * time.Millisecond}},
 		Duration: 80 * time.Second, Attempts: 3, Policy: policy.Policy{Kind: policy.None, Base: 1, Cap: 1},
 		TriggerStart: 20 * time.Second, TriggerEnd: 25 * time.Second, RecoveredBacklog: 100,
 	}
 	if shape == "spike" {
-		run.Load = model.Load{{Rate: 40}, {At: 20 * time.Second, Rate: 80}, {At: 25 * time.Second, Rate: 40}}
+		run.Load = service.Load{{Rate: 40}, {At: 20 * time.Second, Rate: 80}, {At: 25 * time.Second, Rate: 40}}
 	} else {
-		run.Load = model.Load{{Rate: 40}, {At: 25 * time.Second, Rate: 80, Ramp: true}, {At: 75 * time.Second, Rate: 0, Ramp: true}}
+		run.Load = service.Load{{Rate: 40}, {At: 25 * time.Second, Rate: 80, Ramp: true}, {At: 75 * time.Second, Rate: 0, Ramp: true}}
 		run.TriggerStart, run.TriggerEnd = 0, 75*time.Second
 	}
 	switch variant {
@@ -268,12 +268,12 @@ func BrookerCollapse() []CollapseSetting {
 // send, 3 retries 50 ms after each timeout; the server serves abandoned
 // requests, and an abandoned attempt's answer serves its request while
 // the client waits on a later attempt; one pause at 30 s.
-func gcRun(arrivals model.Arrivals, pause float64, retries int) model.ServiceRun {
-	return model.ServiceRun{
-		Server: model.ServiceServer{Workers: 1, Room: -1, Service: model.ServiceLaw{Trip: model.RoundTrip{A: 100 * time.Millisecond}},
+func gcRun(arrivals service.Arrivals, pause float64, retries int) service.Run {
+	return service.Run{
+		Server: service.Server{Workers: 1, Room: -1, Service: service.Law{Trip: model.RoundTrip{A: 100 * time.Millisecond}},
 			Timeout: 500 * time.Millisecond, LateSuccess: true,
-			Pauses: []model.Pause{{At: 30 * time.Second, Length: seconds(pause)}}},
-		Load: model.Load{{Rate: 7}}, Arrivals: arrivals, Duration: 60 * time.Second, Drain: 10 * time.Second,
+			Pauses: []service.Pause{{At: 30 * time.Second, Length: seconds(pause)}}},
+		Load: service.Load{{Rate: 7}}, Arrivals: arrivals, Duration: 60 * time.Second, Drain: 10 * time.Second,
 		Attempts: retries + 1, Policy: policy.Policy{Kind: policy.Fixed, Base: 1, Cap: 1, FixedDelay: 0.05},
 		TriggerStart: 30 * time.Second, TriggerEnd: 30*time.Second + seconds(pause), RecoveredBacklog: 1,
 	}
@@ -283,7 +283,7 @@ func gcRun(arrivals model.Arrivals, pause float64, retries int) model.ServiceRun
 // pauses of 0.45, 0.5 and 1 s × 3 retries and none.
 func GCCollapse() []CollapseSetting {
 	var out []CollapseSetting
-	for _, arr := range []model.Arrivals{model.Even, model.Poisson} {
+	for _, arr := range []service.Arrivals{service.Even, service.Poisson} {
 		for _, retries := range []int{3, 0} {
 			for _, pause := range []float64{0.45, 0.5, 1} {
 				s := CollapseSetting{Experiment: "gc-collapse", Variant: "no-backoff", Arrivals: arr.String(), PauseS: pause, Retries: retries,
@@ -311,16 +311,16 @@ func GCCollapse() []CollapseSetting {
 // service), a 4 s timeout from the send, 3 immediate retries, a send that
 // finds the room full dropped for good, a 30/s spike over [120 s, 125 s),
 // 400 s in all.
-func descartesRun(spike bool) model.ServiceRun {
-	run := model.ServiceRun{
-		Server: model.ServiceServer{Workers: 1, Room: 100, RejectFinal: true,
-			Service: model.ServiceLaw{Exp: true, Mean: 100 * time.Millisecond}, Timeout: 4 * time.Second},
-		Load: model.Load{{Rate: 9.3}}, Duration: 400 * time.Second, Attempts: 4,
+func descartesRun(spike bool) service.Run {
+	run := service.Run{
+		Server: service.Server{Workers: 1, Room: 100, RejectFinal: true,
+			Service: service.Law{Exp: true, Mean: 100 * time.Millisecond}, Timeout: 4 * time.Second},
+		Load: service.Load{{Rate: 9.3}}, Duration: 400 * time.Second, Attempts: 4,
 		Policy:       policy.Policy{Kind: policy.None, Base: 1, Cap: 1},
 		TriggerStart: 120 * time.Second, TriggerEnd: 125 * time.Second, RecoveredBacklog: 20,
 	}
 	if spike {
-		run.Load = model.Load{{Rate: 9.3}, {At: 120 * time.Second, Rate: 30}, {At: 125 * time.Second, Rate: 9.3}}
+		run.Load = service.Load{{Rate: 9.3}, {At: 120 * time.Second, Rate: 30}, {At: 125 * time.Second, Rate: 9.3}}
 	}
 	return run
 }
@@ -359,7 +359,7 @@ func Collapse(name string) ([]CollapseSetting, error) {
 }
 
 // PlayCollapses plays every setting in order.
-func PlayCollapses(ctx context.Context, settings []CollapseSetting, opt montecarlo.ServiceOptions, progress func(done, total int)) ([]CollapseRow, error) {
+func PlayCollapses(ctx context.Context, settings []CollapseSetting, opt service.Options, progress func(done, total int)) ([]CollapseRow, error) {
 	var rows []CollapseRow
 	for i, s := range settings {
 		r, err := PlayCollapse(ctx, s, opt)

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/herdlab/herd/montecarlo"
+	"github.com/herdlab/herd/service"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -30,7 +30,7 @@ func TestBrookerRampAmplificationMatchesIndependent(t *testing.T) {
 	}
 	for _, v := range []string{"no-backoff", "backoff"} {
 		s := brookerSetting(t, "ramp", v)
-		row, err := PlayCollapse(context.Background(), s, montecarlo.ServiceOptions{Trials: n, Seed: 3})
+		row, err := PlayCollapse(context.Background(), s, service.Options{Trials: n, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestBrookerSpikeCollapseMatchesIndependent(t *testing.T) {
 		n = 1000
 	}
 	s := brookerSetting(t, "spike", "no-backoff")
-	row, err := PlayCollapse(context.Background(), s, montecarlo.ServiceOptions{Trials: n, Seed: 3})
+	row, err := PlayCollapse(context.Background(), s, service.Options{Trials: n, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestBrookerSpikeCollapseMatchesIndependent(t *testing.T) {
 		return k
 	}
 	agree("no-backoff", row, false)
-	b, err := PlayCollapse(context.Background(), brookerSetting(t, "spike", "backoff"), montecarlo.ServiceOptions{Trials: n, Seed: 3})
+	b, err := PlayCollapse(context.Background(), brookerSetting(t, "spike", "backoff"), service.Options{Trials: n, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestGCCollapseEven(t *testing.T) {
 		if s.Arrivals != "even" {
 			continue
 		}
-		row, err := PlayCollapse(context.Background(), s, montecarlo.ServiceOptions{Trials: 5, Seed: 1})
+		row, err := PlayCollapse(context.Background(), s, service.Options{Trials: 5, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

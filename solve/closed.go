@@ -2,9 +2,10 @@ package solve
 
 import (
 	"fmt"
+	"math/big"
+
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
-	"math/big"
 )
 
 // Unsupported is a scenario that a model cannot answer, with the reason in

@@ -2,10 +2,11 @@ package solve
 
 import (
 	"errors"
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/policy"
 	"math"
 	"testing"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // The seed article's section 5.2 rows without jitter (k = 10, base 1,

@@ -3,10 +3,11 @@ package solve
 import (
 	"context"
 	"fmt"
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/policy"
 	"math"
 	"slices"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // MeanFieldOptions tune the mean-field recursion.

@@ -1,10 +1,11 @@
 package solve
 
 import (
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/policy"
 	"math"
 	"testing"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/policy"
 )
 
 // The count law has the mean and variance it is asked for, in each of its

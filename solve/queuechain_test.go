@@ -2,11 +2,12 @@ package solve
 
 import (
 	"context"
+	"math"
+	"testing"
+
 	"github.com/herdlab/herd/control"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
-	"math"
-	"testing"
 )
 
 func queueSc(n, k, timeout, limit int, kind policy.Kind) model.Scenario {

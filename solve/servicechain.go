@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/service"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -13,7 +13,7 @@ import (
 // server.
 const MethodServiceChain = "service-chain"
 
-// The service chain is the service server (model.ServiceRun) where its
+// The service chain is the service server (service.Run) where its
 // state is small and memoryless: one worker, a waiting room of at most
 // MaxServiceChainRoom, Poisson arrivals at a constant rate λ, exponential
 // service of rate μ, no network, exponential timeouts of rate θ from each
@@ -53,7 +53,7 @@ func (c *serviceCounts) add(o serviceCounts) {
 
 // ServiceChainOf solves the chain of a run, or says why the run is outside
 // it.
-func ServiceChainOf(run model.ServiceRun) (ServiceRates, error) {
+func ServiceChainOf(run service.Run) (ServiceRates, error) {
 	s := run.Server
 	no := func(why string) (ServiceRates, error) {
 		return ServiceRates{}, &Unsupported{Method: MethodServiceChain, Reason: why}
@@ -73,7 +73,7 @@ func ServiceChainOf(run model.ServiceRun) (ServiceRates, error) {
 		return no("no late successes, no slope, no pauses")
 	case run.Attempts > MaxServiceChainAttempts || run.Attempts > 1 && run.Policy.Kind != policy.None:
 		return no(fmt.Sprintf("at most %d attempts, retried at once (policy none)", MaxServiceChainAttempts))
-	case len(run.Load) != 1 || run.Arrivals != model.Poisson || run.Cohort != 0:
+	case len(run.Load) != 1 || run.Arrivals != service.Poisson || run.Cohort != 0:
 		return no("Poisson arrivals at a constant rate, no cohort")
 	}
 	sec := func(d time.Duration) float64 { return d.Seconds() }

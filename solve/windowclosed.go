@@ -2,8 +2,9 @@ package solve
 
 import (
 	"fmt"
-	"github.com/herdlab/herd/model"
 	"math"
+
+	"github.com/herdlab/herd/model"
 )
 
 // WindowWave is one instant at which a synchronized cohort reaches the

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/config"
 	"github.com/herdlab/herd/internal/outfile"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
@@ -96,7 +97,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 				}
 			}
 			spec, err := scenario.spec, error(nil)
-			var entries []model.PolicyEntry
+			var entries []config.PolicyEntry
 			switch {
 			case cfgPath != "" && (policies != "" || scenario.changed("policy")):
 				return usageError{fmt.Errorf("give the policies by --config, --policy or --policies, one of them")}
@@ -109,20 +110,20 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 					if err := noControls(r, "compare"); err != nil {
 						return err
 					}
-					entries = append(entries, model.PolicyEntry{Label: r.Label(), Configured: r.Policy})
+					entries = append(entries, config.PolicyEntry{Label: r.Label(), Configured: r.Policy})
 				}
 			case policies != "" && scenario.changed("policy"):
 				return usageError{fmt.Errorf("give the policies either by --policy or by --policies FILE, not both")}
 			case policies != "":
-				if entries, err = model.ReadPolicies(policies); err != nil {
+				if entries, err = config.ReadPolicies(policies); err != nil {
 					return usageError{err}
 				}
 			default:
 				for _, name := range model.SplitPolicies(scenario.text("policy")) {
-					entries = append(entries, model.PolicyEntry{Fields: [][2]string{{"policy", strings.TrimSpace(name)}}})
+					entries = append(entries, config.PolicyEntry{Fields: [][2]string{{"policy", strings.TrimSpace(name)}}})
 				}
 			}
-			if opts.Labels, opts.Scenarios, err = model.ComparedScenarios(spec, entries); err != nil {
+			if opts.Labels, opts.Scenarios, err = config.ComparedScenarios(spec, entries); err != nil {
 				return usageError{err}
 			}
 			scenario.warn(f.IO, opts.Scenarios[0])

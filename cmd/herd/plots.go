@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -13,6 +11,9 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
+
+	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/montecarlo"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/plots"

@@ -8,6 +8,7 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/reproduce"
+	"github.com/herdlab/herd/service"
 	"github.com/spf13/cobra"
 )
 
@@ -244,7 +245,7 @@ func newCmdReproduceCollapse(f *factory, e struct{ use, source, short, long stri
 			if err != nil {
 				return nil, err
 			}
-			rows, err := reproduce.PlayCollapses(opts.Ctx, settings, montecarlo.ServiceOptions{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers}, progress("rows", len(settings)))
+			rows, err := reproduce.PlayCollapses(opts.Ctx, settings, service.Options{Trials: opt.Trials, Seed: opt.Seed, Workers: opt.Workers}, progress("rows", len(settings)))
 			if err != nil {
 				return nil, err
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/herdlab/herd/internal/infile"
 	"io"
 	"os"
 	"os/signal"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/herdlab/herd/internal/infile"
 
 	"github.com/herdlab/herd/internal/buildinfo"
 	"github.com/herdlab/herd/internal/render"

@@ -7,17 +7,17 @@ import (
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
+	"github.com/herdlab/herd/service"
 	"github.com/spf13/cobra"
 )
 
 // serviceOptions are what herd service's flags said.
 type serviceOptions struct {
 	runOutput
-	Service model.ServiceRun
-	Trials  montecarlo.ServiceOptions
+	Service service.Run
+	Trials  service.Options
 }
 
 // serviceFlags are herd service's flags as given.
@@ -74,7 +74,7 @@ JSON the mean of each bin's counts. docs/servers.md gives the semantics.`,
 				return err
 			}
 			opts.Service = run
-			opts.Trials = montecarlo.ServiceOptions{Trials: sf.trials, Seed: sf.seed, Workers: sf.threads}
+			opts.Trials = service.Options{Trials: sf.trials, Seed: sf.seed, Workers: sf.threads}
 			opts.Ctx = c.Context()
 			if opts.Output, err = out.resolve(f); err != nil {
 				return err
@@ -114,7 +114,7 @@ JSON the mean of each bin's counts. docs/servers.md gives the semantics.`,
 	fs.StringVar(&sf.trigger, "trigger", "0s,0s", "START,END of the trigger (spike, pause, outage); recovery is judged from END")
 	fs.IntVar(&sf.recovered, "recovered-backlog", 1, "requests at the server at or under which a run has recovered")
 	fs.DurationVar(&sf.bin, "bin", time.Second, "length of the bins that count events")
-	fs.IntVar(&sf.trials, "trials", 200, fmt.Sprintf("Monte Carlo runs (1…%d)", montecarlo.MaxServiceTrials))
+	fs.IntVar(&sf.trials, "trials", 200, fmt.Sprintf("Monte Carlo runs (1…%d)", service.MaxTrials))
 	fs.Uint64Var(&sf.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
 	fs.IntVar(&sf.threads, "threads", 0, "parallel workers of the simulation (0: one per CPU); never changes results")
 	complete(c, "arrivals", []string{"poisson", "even"})
@@ -124,68 +124,68 @@ JSON the mean of each bin's counts. docs/servers.md gives the semantics.`,
 }
 
 // run builds the service run the flags describe; errors name the flag.
-func (sf serviceFlags) run() (model.ServiceRun, error) {
+func (sf serviceFlags) run() (service.Run, error) {
 	bad := func(flag string, err error) error { return usageError{fmt.Errorf("--%s: %v", flag, err)} }
-	law, err := model.ParseServiceLaw(sf.law)
+	law, err := service.ParseLaw(sf.law)
 	if err != nil {
-		return model.ServiceRun{}, bad("service-time", err)
+		return service.Run{}, bad("service-time", err)
 	}
-	network, err := model.ParseServiceLaw(sf.network)
+	network, err := service.ParseLaw(sf.network)
 	if err != nil {
-		return model.ServiceRun{}, bad("network", err)
+		return service.Run{}, bad("network", err)
 	}
-	load, err := model.ParseLoad(sf.load)
+	load, err := service.ParseLoad(sf.load)
 	if err != nil {
-		return model.ServiceRun{}, bad("load", err)
+		return service.Run{}, bad("load", err)
 	}
-	arr, err := model.ParseArrivals(sf.arrivals)
+	arr, err := service.ParseArrivals(sf.arrivals)
 	if err != nil {
-		return model.ServiceRun{}, bad("arrivals", err)
+		return service.Run{}, bad("arrivals", err)
 	}
 	if sf.reject != "retry" && sf.reject != "final" {
-		return model.ServiceRun{}, bad("reject", fmt.Errorf("want retry or final, got %q", sf.reject))
+		return service.Run{}, bad("reject", fmt.Errorf("want retry or final, got %q", sf.reject))
 	}
 	kind, ok := policy.Kind(sf.policy), false
 	for _, k := range policy.Kinds() {
 		ok = ok || k == kind
 	}
 	if !ok {
-		return model.ServiceRun{}, bad("policy", fmt.Errorf("want none, fixed, expo, full, equal or decorrelated, got %q", sf.policy))
+		return service.Run{}, bad("policy", fmt.Errorf("want none, fixed, expo, full, equal or decorrelated, got %q", sf.policy))
 	}
-	timeout, timeoutExp, err := model.ParseTimeout(sf.timeout)
+	timeout, timeoutExp, err := service.ParseTimeout(sf.timeout)
 	if err != nil {
-		return model.ServiceRun{}, bad("timeout", err)
+		return service.Run{}, bad("timeout", err)
 	}
-	var pauses []model.Pause
+	var pauses []service.Pause
 	for _, p := range sf.pauses {
 		at, length, ok := pair(p)
 		if !ok {
-			return model.ServiceRun{}, bad("pause", fmt.Errorf("want AT,LENGTH, two durations, got %q", p))
+			return service.Run{}, bad("pause", fmt.Errorf("want AT,LENGTH, two durations, got %q", p))
 		}
-		pauses = append(pauses, model.Pause{At: at, Length: length})
+		pauses = append(pauses, service.Pause{At: at, Length: length})
 	}
 	ts, te, found := pair(sf.trigger)
 	if !found {
-		return model.ServiceRun{}, bad("trigger", fmt.Errorf("want START,END, two durations, got %q", sf.trigger))
+		return service.Run{}, bad("trigger", fmt.Errorf("want START,END, two durations, got %q", sf.trigger))
 	}
-	run := model.ServiceRun{
-		Server: model.ServiceServer{Workers: sf.workers, Service: law, Slope: sf.slope, Room: sf.room, RejectFinal: sf.reject == "final",
+	run := service.Run{
+		Server: service.Server{Workers: sf.workers, Service: law, Slope: sf.slope, Room: sf.room, RejectFinal: sf.reject == "final",
 			Timeout: timeout, TimeoutExp: timeoutExp, Cancel: sf.cancel, Network: network, LateSuccess: sf.late, Pauses: pauses},
 		Load: load, Arrivals: arr, Cohort: sf.cohort, Duration: sf.duration, Drain: sf.drain, Attempts: sf.attempts,
 		Policy:       policy.Policy{Kind: kind, Base: sf.base, Cap: sf.cap, FixedDelay: sf.fixed},
 		TriggerStart: ts, TriggerEnd: te, RecoveredBacklog: sf.recovered, Bin: sf.bin,
 	}
 	if sf.bin <= 0 {
-		return model.ServiceRun{}, bad("bin", fmt.Errorf("must be a duration > 0, got %s", sf.bin))
+		return service.Run{}, bad("bin", fmt.Errorf("must be a duration > 0, got %s", sf.bin))
 	}
 	if err := run.Validate(); err != nil {
-		return model.ServiceRun{}, usageError{err}
+		return service.Run{}, usageError{err}
 	}
-	if sf.trials < 1 || sf.trials > montecarlo.MaxServiceTrials {
-		return model.ServiceRun{}, bad("trials", fmt.Errorf("must be an integer in [1, %d], got %d", montecarlo.MaxServiceTrials, sf.trials))
+	if sf.trials < 1 || sf.trials > service.MaxTrials {
+		return service.Run{}, bad("trials", fmt.Errorf("must be an integer in [1, %d], got %d", service.MaxTrials, sf.trials))
 	}
 	if sf.threads < 0 || sf.threads > montecarlo.MaxWorkers {
-		return model.ServiceRun{}, bad("threads", fmt.Errorf("must be an integer in [0, %d], got %d", montecarlo.MaxWorkers, sf.threads))
+		return service.Run{}, bad("threads", fmt.Errorf("must be an integer in [0, %d], got %d", montecarlo.MaxWorkers, sf.threads))
 	}
 	return run, nil
 }

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
-	"github.com/herdlab/herd/model"
+	"github.com/herdlab/herd/service"
 	"github.com/herdlab/herd/stats"
 )
 
@@ -35,7 +35,7 @@ type ServiceRunSpec struct {
 }
 
 // ServiceRunOf spells a run.
-func ServiceRunOf(r model.ServiceRun) ServiceRunSpec {
+func ServiceRunOf(r service.Run) ServiceRunSpec {
 	s := r.Server
 	spec := ServiceRunSpec{Workers: s.Workers, Room: s.Room, ServiceTime: s.Service.String(), Network: s.Network.String(),
 		Cancel: s.Cancel, LateSuccess: s.LateSuccess, Reject: "retry", Load: r.Load.String(), Arrivals: r.Arrivals.String(),

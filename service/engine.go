@@ -1,4 +1,4 @@
-package montecarlo
+package service
 
 import (
 	"container/heap"
@@ -10,24 +10,26 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/herdlab/herd/internal/memory"
+	"github.com/herdlab/herd/internal/rng"
 	"github.com/herdlab/herd/model"
 )
 
-// ServiceTrial is one trial of a run on the service server
-// (model.ServiceRun): its counts per bin and whether it recovered.
-type ServiceTrial struct {
+// Trial is one trial of a run on the service server
+// (Run): its counts per bin and whether it recovered.
+type Trial struct {
 	Index int
 	// Bins[b] counts the events of [b·bin, (b+1)·bin).
-	Bins []ServiceBin
+	Bins []Bin
 	// Recovered: at RecoveredAt (seconds) the run met its recovery rule
-	// (model.ServiceRun.TriggerEnd) before its load ended.
+	// (Run.TriggerEnd) before its load ended.
 	Recovered   bool
 	RecoveredAt float64
 }
 
-// ServiceBin counts one bin's events. A retry counts when the client
+// Bin counts one bin's events. A retry counts when the client
 // decides it (at the failure), a send when it leaves the client.
-type ServiceBin struct {
+type Bin struct {
 	Starts, Sends, Retries, Successes, LateSuccesses int
 	Timeouts, Rejections, Drops, GiveUps             int
 	Served, Wasted                                   int
@@ -37,8 +39,8 @@ type ServiceBin struct {
 }
 
 // Window sums the bins that lie in [from, to) seconds.
-func (t *ServiceTrial) Window(bin, from, to float64) ServiceBin {
-	var s ServiceBin
+func (t *Trial) Window(bin, from, to float64) Bin {
+	var s Bin
 	for b := range t.Bins {
 		if lo := float64(b) * bin; lo >= from-1e-9 && lo+bin <= to+1e-9 {
 			x := t.Bins[b]
@@ -115,11 +117,11 @@ type serviceRequest struct {
 	done     bool
 }
 
-// ServiceEngine plays trials of one service run; it is reused between
+// Engine plays trials of one service run; it is reused between
 // trials.
-type ServiceEngine struct {
-	run              model.ServiceRun
-	service, network model.LawSampler
+type Engine struct {
+	run              Run
+	service, network Sampler
 	slope, timeout   float64
 	bin, end, load   float64
 
@@ -138,13 +140,13 @@ type ServiceEngine struct {
 	segFrom     float64
 	segLambda   float64 // even: the load's integral at segFrom
 	arrivalTime float64
-	trial       *ServiceTrial
+	trial       *Trial
 	stop        *atomic.Bool
 }
 
-// NewServiceEngine builds an engine for a valid run.
-func NewServiceEngine(run model.ServiceRun) *ServiceEngine {
-	return &ServiceEngine{run: run, service: run.Server.Service.Sampler(), network: run.Server.Network.Sampler(),
+// NewEngine builds an engine for a valid run.
+func NewEngine(run Run) *Engine {
+	return &Engine{run: run, service: run.Server.Service.Sampler(), network: run.Server.Network.Sampler(),
 		slope: run.Server.Slope.Seconds(), timeout: run.Server.Timeout.Seconds(), bin: run.BinLength().Seconds(),
 		end: (run.Duration + run.Drain).Seconds(), load: run.Duration.Seconds()}
 }
@@ -154,17 +156,17 @@ func NewServiceEngine(run model.ServiceRun) *ServiceEngine {
 // on one seed see the same arrivals) and everything else.
 func serviceStreams(seed uint64, i int) (arr, rnd *rand.PCG) {
 	const env = 0x5e7b1ce5e7b1ce5
-	idx := splitmix(uint64(i) + 0x632be59bd9b4e019)
-	return rand.NewPCG(splitmix(seed^env), splitmix(idx^1)), rand.NewPCG(splitmix(seed^env), splitmix(idx^2))
+	idx := rng.Mix(uint64(i) + 0x632be59bd9b4e019)
+	return rand.NewPCG(rng.Mix(seed^env), rng.Mix(idx^1)), rand.NewPCG(rng.Mix(seed^env), rng.Mix(idx^2))
 }
 
-func (e *ServiceEngine) push(t float64, kind uint8, id int32) {
+func (e *Engine) push(t float64, kind uint8, id int32) {
 	e.seq++
 	heap.Push(&e.events, serviceEvent{t, e.seq, kind, id})
 }
 
 // Play plays trial i under seed into t.
-func (e *ServiceEngine) Play(seed uint64, i int, t *ServiceTrial) error {
+func (e *Engine) Play(seed uint64, i int, t *Trial) error {
 	e.arr, e.rnd = serviceStreams(seed, i)
 	e.events, e.seq = e.events[:0], 0
 	e.reqs, e.atts, e.queue, e.head = e.reqs[:0], e.atts[:0], e.queue[:0], 0
@@ -172,7 +174,7 @@ func (e *ServiceEngine) Play(seed uint64, i int, t *ServiceTrial) error {
 	e.nextK, e.segFrom, e.segLambda = 1, 0, 0
 	nb := e.run.Bins()
 	t.Index = i
-	t.Bins = append(t.Bins[:0], make([]ServiceBin, nb)...)
+	t.Bins = append(t.Bins[:0], make([]Bin, nb)...)
 	t.Recovered, t.RecoveredAt = false, math.Inf(1)
 	e.trial = t
 	for range e.run.Cohort {
@@ -206,7 +208,7 @@ func (e *ServiceEngine) Play(seed uint64, i int, t *ServiceTrial) error {
 	return nil
 }
 
-func (e *ServiceEngine) closeBin(b int) {
+func (e *Engine) closeBin(b int) {
 	t := e.trial
 	x := &t.Bins[b]
 	x.Backlog = e.waiting + e.busy
@@ -217,21 +219,21 @@ func (e *ServiceEngine) closeBin(b int) {
 	}
 }
 
-func (e *ServiceEngine) binAt(t float64) *ServiceBin {
+func (e *Engine) binAt(t float64) *Bin {
 	b := min(int(t/e.bin), len(e.trial.Bins)-1)
 	return &e.trial.Bins[b]
 }
 
-func (e *ServiceEngine) u() float64 { return uniform(e.rnd) }
+func (e *Engine) u() float64 { return rng.Uniform(e.rnd) }
 
-func (e *ServiceEngine) newRequest(t float64) {
+func (e *Engine) newRequest(t float64) {
 	e.reqs = append(e.reqs, serviceRequest{current: -1})
 	e.binAt(t).Starts++
 	e.send(int32(len(e.reqs)-1), t)
 }
 
 // send makes a new attempt of request r leave its client at t.
-func (e *ServiceEngine) send(r int32, t float64) {
+func (e *Engine) send(r int32, t float64) {
 	req := &e.reqs[r]
 	req.attempts++
 	e.atts = append(e.atts, serviceAttempt{req: r})
@@ -248,19 +250,19 @@ func (e *ServiceEngine) send(r int32, t float64) {
 	}
 }
 
-func (e *ServiceEngine) canStart() bool {
+func (e *Engine) canStart() bool {
 	w := e.run.Server.Workers
 	return e.paused == 0 && (w == 0 || e.busy < w)
 }
 
-func (e *ServiceEngine) start(a int32, t float64) {
+func (e *Engine) start(a int32, t float64) {
 	e.busy++
 	e.atts[a].state = inService
 	d := e.service.Draw(e.u()) + e.slope*float64(e.busy)
 	e.push(t+d, evDone, a)
 }
 
-func (e *ServiceEngine) fill(t float64) {
+func (e *Engine) fill(t float64) {
 	for e.canStart() && e.head < len(e.queue) {
 		a := e.queue[e.head]
 		e.head++
@@ -276,7 +278,7 @@ func (e *ServiceEngine) fill(t float64) {
 	}
 }
 
-func (e *ServiceEngine) handle(ev serviceEvent) {
+func (e *Engine) handle(ev serviceEvent) {
 	t := ev.t
 	srv := e.run.Server
 	switch ev.kind {
@@ -382,7 +384,7 @@ func (e *ServiceEngine) handle(ev serviceEvent) {
 
 // fail is a failed attempt of request r at t: a retry after the policy's
 // delay, or giving up after the last attempt.
-func (e *ServiceEngine) fail(r int32, t float64) {
+func (e *Engine) fail(r int32, t float64) {
 	req := &e.reqs[r]
 	if req.attempts >= e.run.Attempts {
 		req.done = true
@@ -401,11 +403,11 @@ func (e *ServiceEngine) fail(r int32, t float64) {
 
 // nextArrival is the first new request after t, if the load brings one
 // before its end.
-func (e *ServiceEngine) nextArrival(t float64) (float64, bool) {
+func (e *Engine) nextArrival(t float64) (float64, bool) {
 	l := e.run.Load
 	for t < e.load {
 		from, to, a, s := l.Segment(t)
-		if e.run.Arrivals == model.Even {
+		if e.run.Arrivals == Even {
 			if from != e.segFrom {
 				// Entering a new piece: carry the integral over the gap.
 				e.segLambda += integral(l, e.segFrom, from)
@@ -431,12 +433,12 @@ func (e *ServiceEngine) nextArrival(t float64) (float64, bool) {
 			t = to
 			continue
 		}
-		x := t - math.Log1p(-uniform(e.arr))/top
+		x := t - math.Log1p(-rng.Uniform(e.arr))/top
 		if x >= to {
 			t = to
 			continue
 		}
-		if s == 0 || uniform(e.arr)*top < a+s*(x-from) {
+		if s == 0 || rng.Uniform(e.arr)*top < a+s*(x-from) {
 			return x, x < e.load
 		}
 		t = x
@@ -445,7 +447,7 @@ func (e *ServiceEngine) nextArrival(t float64) (float64, bool) {
 }
 
 // integral is the load's integral over [from, to).
-func integral(l model.Load, from, to float64) float64 {
+func integral(l Load, from, to float64) float64 {
 	return l.Integral(to) - l.Integral(from)
 }
 
@@ -469,42 +471,42 @@ func solveArea(a, s, need float64) (float64, bool) {
 	return x, x >= 0
 }
 
-// ServiceOptions says how many trials of a service run to play and how.
-type ServiceOptions struct {
+// Options says how many trials of a service run to play and how.
+type Options struct {
 	Trials  int
 	Seed    uint64
 	Workers int // 0: GOMAXPROCS
 }
 
-// MaxServiceTrials bounds the trials of a service run.
-const MaxServiceTrials = 10_000_000
+// MaxTrials bounds the trials of a service run.
+const MaxTrials = 10_000_000
 
-// ServiceBytes is about how much memory one trial of the run takes: its
+// Bytes is about how much memory one trial of the run takes: its
 // requests, attempts, events and bins.
-func ServiceBytes(run model.ServiceRun) int64 {
+func Bytes(run Run) int64 {
 	reqs := run.Load.Integral(run.Duration.Seconds()) + float64(run.Cohort)
 	return int64(reqs*float64(16+run.Attempts*56)) + int64(run.Bins())*96
 }
 
-// RunService plays opt.Trials trials of run and calls fold with each, in
-// trial order, from one goroutine; the *ServiceTrial is reused after fold
+// RunTrials plays opt.Trials trials of run and calls fold with each, in
+// trial order, from one goroutine; the *Trial is reused after fold
 // returns. Results depend on the seed and trial index alone, whatever the
 // workers.
-func RunService(ctx context.Context, run model.ServiceRun, opt ServiceOptions, fold func(*ServiceTrial) error) error {
+func RunTrials(ctx context.Context, run Run, opt Options, fold func(*Trial) error) error {
 	if err := run.Validate(); err != nil {
 		return &model.UsageError{Err: err}
 	}
-	if opt.Trials < 1 || opt.Trials > MaxServiceTrials {
-		return model.Usagef("--trials must be an integer in [1, %d], got %d", MaxServiceTrials, opt.Trials)
+	if opt.Trials < 1 || opt.Trials > MaxTrials {
+		return model.Usagef("--trials must be an integer in [1, %d], got %d", MaxTrials, opt.Trials)
 	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if b := ServiceBytes(run); b > DefaultMemory {
-		return model.Usagef("one trial of this run would take about %s, over the budget of %s: lower the load, its duration or --attempts", bytesText(b), bytesText(DefaultMemory))
+	if b := Bytes(run); b > memory.Budget {
+		return model.Usagef("one trial of this run would take about %s, over the budget of %s: lower the load, its duration or --attempts", memory.Text(b), memory.Text(memory.Budget))
 	} else {
-		workers = max(1, min(workers, int(DefaultMemory/max(b, 1))))
+		workers = max(1, min(workers, int(memory.Budget/max(b, 1))))
 	}
 	var stop atomic.Bool
 	done := make(chan struct{})
@@ -516,12 +518,12 @@ func RunService(ctx context.Context, run model.ServiceRun, opt ServiceOptions, f
 		case <-done:
 		}
 	}()
-	engines := make([]*ServiceEngine, workers)
+	engines := make([]*Engine, workers)
 	for w := range engines {
-		engines[w] = NewServiceEngine(run)
+		engines[w] = NewEngine(run)
 		engines[w].stop = &stop
 	}
-	buf := make([]ServiceTrial, min(opt.Trials, 8*workers))
+	buf := make([]Trial, min(opt.Trials, 8*workers))
 	for start := 0; start < opt.Trials; start += len(buf) {
 		n := min(len(buf), opt.Trials-start)
 		var next atomic.Int64

@@ -1,4 +1,4 @@
-package montecarlo
+package service
 
 import (
 	"context"
@@ -7,30 +7,29 @@ import (
 	"testing"
 	"time"
 
-	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/stats"
 )
 
-func exponential(mean time.Duration) model.ServiceLaw {
-	return model.ServiceLaw{Exp: true, Mean: mean}
+func exponential(mean time.Duration) Law {
+	return Law{Exp: true, Mean: mean}
 }
 
 // mm1 is an M/M/1 run: Poisson λ, exponential service of mean 1/μ, an
 // unbounded room, no timeouts, no network.
-func mm1(lambda float64, mean time.Duration, secs int) model.ServiceRun {
-	return model.ServiceRun{
-		Server:   model.ServiceServer{Workers: 1, Service: exponential(mean), Room: -1},
-		Load:     model.Load{{Rate: lambda}},
+func mm1(lambda float64, mean time.Duration, secs int) Run {
+	return Run{
+		Server:   Server{Workers: 1, Service: exponential(mean), Room: -1},
+		Load:     Load{{Rate: lambda}},
 		Duration: time.Duration(secs) * time.Second, Attempts: 1,
 	}
 }
 
-func playService(t *testing.T, run model.ServiceRun, trials, workers int) []ServiceTrial {
+func playService(t *testing.T, run Run, trials, workers int) []Trial {
 	t.Helper()
-	var out []ServiceTrial
-	err := RunService(context.Background(), run, ServiceOptions{Trials: trials, Seed: 7, Workers: workers}, func(tr *ServiceTrial) error {
+	var out []Trial
+	err := RunTrials(context.Background(), run, Options{Trials: trials, Seed: 7, Workers: workers}, func(tr *Trial) error {
 		c := *tr
-		c.Bins = append([]ServiceBin(nil), tr.Bins...)
+		c.Bins = append([]Bin(nil), tr.Bins...)
 		out = append(out, c)
 		return nil
 	})
@@ -79,13 +78,13 @@ func TestServiceErlangLoss(t *testing.T) {
 // Even arrivals bring exactly ⌊Λ(D)⌋ new requests, the k-th when the
 // load's integral reaches k, steps and ramps alike.
 func TestServiceEvenArrivals(t *testing.T) {
-	load, err := model.ParseLoad("0s:7/s,10s:3/s,~20s:13/s")
+	load, err := ParseLoad("0s:7/s,10s:3/s,~20s:13/s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := mm1(1, 10*time.Millisecond, 30)
 	run.Duration += 500 * time.Millisecond
-	run.Load, run.Arrivals, run.Server.Workers = load, model.Even, 0
+	run.Load, run.Arrivals, run.Server.Workers = load, Even, 0
 	// 70 + a ramp from 3 to 13 over 10 s (80) + 10.5 s at 13 (136.5).
 	tr := playService(t, run, 1, 1)[0]
 	if got := tr.Window(1, 0, 31).Starts; got != 286 {

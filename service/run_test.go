@@ -1,10 +1,12 @@
-package model
+package service
 
 import (
 	"errors"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/herdlab/herd/model"
 )
 
 // Brooker's ramp, 80 − 1.6·|t − 25| from 40/s at 0 s to 0 at 75 s, as
@@ -37,23 +39,23 @@ func TestLoadRampAndSteps(t *testing.T) {
 }
 
 func TestServiceRunRefusesByFlag(t *testing.T) {
-	good := ServiceRun{Server: ServiceServer{Workers: 1, Room: -1, Service: ServiceLaw{Exp: true, Mean: time.Second}},
+	good := Run{Server: Server{Workers: 1, Room: -1, Service: Law{Exp: true, Mean: time.Second}},
 		Load: Load{{Rate: 1}}, Duration: time.Minute, Attempts: 1}
 	if err := good.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for flag, change := range map[string]func(*ServiceRun){
-		"load":         func(r *ServiceRun) { r.Load = Load{{Rate: 1}, {At: 0, Rate: 2}} },
-		"room":         func(r *ServiceRun) { r.Server.Room = -2 },
-		"attempts":     func(r *ServiceRun) { r.Attempts = 0 },
-		"service-time": func(r *ServiceRun) { r.Server.Service = ServiceLaw{Exp: true} },
-		"cancel":       func(r *ServiceRun) { r.Server.Cancel = true },
-		"pause":        func(r *ServiceRun) { r.Server.Pauses = []Pause{{At: time.Second}} },
-		"trigger":      func(r *ServiceRun) { r.TriggerEnd = time.Hour },
+	for flag, change := range map[string]func(*Run){
+		"load":         func(r *Run) { r.Load = Load{{Rate: 1}, {At: 0, Rate: 2}} },
+		"room":         func(r *Run) { r.Server.Room = -2 },
+		"attempts":     func(r *Run) { r.Attempts = 0 },
+		"service-time": func(r *Run) { r.Server.Service = Law{Exp: true} },
+		"cancel":       func(r *Run) { r.Server.Cancel = true },
+		"pause":        func(r *Run) { r.Server.Pauses = []Pause{{At: time.Second}} },
+		"trigger":      func(r *Run) { r.TriggerEnd = time.Hour },
 	} {
 		r := good
 		change(&r)
-		var fe *FieldError
+		var fe *model.FieldError
 		if err := r.Validate(); !errors.As(err, &fe) || fe.Flag != flag {
 			t.Errorf("%s: got %v", flag, err)
 		}
@@ -67,7 +69,7 @@ func TestServiceRunRefusesByFlag(t *testing.T) {
 
 func TestServiceLawParse(t *testing.T) {
 	for text, mean := range map[string]float64{"exponential:100ms": 0.1, "uniform:2ms,8ms": 0.005, "lognormal:5ms,2ms": 0.005, "3ms": 0.003} {
-		l, err := ParseServiceLaw(text)
+		l, err := ParseLaw(text)
 		if err != nil || l.String() != text && text != "3ms" || math.Abs(l.MeanSeconds()-mean) > 1e-12 {
 			t.Errorf("%q: %v %v mean %g", text, l, err, l.MeanSeconds())
 		}
