@@ -89,12 +89,36 @@ func editDistance(a, b string) int {
 	return prev[len(y)]
 }
 
-func KindNames() string {
-	names := make([]string, 0, len(kinds)+len(contention))
-	for _, k := range append(Kinds(), ContentionKinds()...) {
-		names = append(names, string(k))
+// KindNames lists every kind's name, the textbook's and the window
+// policies', for an error.
+func KindNames() string { return strings.Join(Names(append(Kinds(), ContentionKinds()...)), ", ") }
+
+// Names are the kinds' names.
+func Names(ks []Kind) []string {
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = string(k)
 	}
-	return strings.Join(names, ", ")
+	return names
+}
+
+// PresetNames are the library presets' names.
+func PresetNames() []string {
+	var names []string
+	for _, p := range presets {
+		names = append(names, string(p.Name))
+	}
+	return names
+}
+
+// ContentionList says each window policy's definition and source
+// (Kind.Formula), for help.
+func ContentionList() string {
+	var s []string
+	for _, k := range ContentionKinds() {
+		s = append(s, string(k)+" ("+k.Formula()+")")
+	}
+	return strings.Join(s, "; ")
 }
 
 // IsPreset reports whether the kind names a library preset.

@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/herdlab/herd/config"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
@@ -97,7 +97,7 @@ saying so.`,
 	c.Flags().Lookup("policy").Usage = "the policies to audit, comma-separated (default: every textbook policy and every library preset)"
 	run.register(c, 100)
 	out.register(c)
-	registerConfig(c, &cfgPath, "retry configuration files, comma-separated, whose retry policies join the audit (beside every textbook policy and preset, or beside the policies of --policy): "+strings.TrimPrefix(configUsage, "read the retry policy from a configuration file instead of --policy: "))
+	registerConfig(c, &cfgPath, "retry configuration files, comma-separated, whose retry policies join the audit (beside every textbook policy and preset, or beside the policies of --policy): "+config.Formats)
 	return c
 }
 
@@ -111,7 +111,7 @@ func auditConfig(f *factory, scenario *scenarioFlags, cfgPath string, opts *audi
 		opts.Policies = study.AuditPolicies(opts.Scenario)
 	}
 	for _, r := range rs {
-		if err := noControls(r, "audit"); err != nil {
+		if err := r.NoControls("audit"); err != nil {
 			return err
 		}
 		sc, err := scenario.spec.WithConfigured(r.Policy).Scenario()

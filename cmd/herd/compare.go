@@ -14,6 +14,7 @@ import (
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/plots"
+	"github.com/herdlab/herd/policy"
 	"github.com/spf13/cobra"
 )
 
@@ -107,7 +108,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 					return err
 				}
 				for _, r := range rs {
-					if err := noControls(r, "compare"); err != nil {
+					if err := r.NoControls("compare"); err != nil {
 						return err
 					}
 					entries = append(entries, config.PolicyEntry{Label: r.Label(), Configured: r.Policy})
@@ -138,14 +139,14 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 		},
 	}
 	scenario.register(c)
-	c.Flags().Lookup("policy").Usage = "the policies to compare, comma-separated: " + kindList() + " or library presets (see herd presets); at least two"
+	c.Flags().Lookup("policy").Usage = "the policies to compare, comma-separated: " + strings.Join(policy.Names(policy.Kinds()), "|") + " or library presets (see herd presets); at least two"
 	scenario.asText("policy")
 	_ = c.Flags().Set("policy", "full,equal")
 	c.Flags().Lookup("policy").Changed = false
 	c.Flags().Lookup("policy").DefValue = "full,equal"
 	c.Flags().Lookup("tick").Usage = "real length of one tick, shared by every policy, e.g. 10ms (default 1s)"
 	c.Flags().StringVar(&policies, "policies", "", "YAML file listing the policies with their parameters (instead of --policy)")
-	registerConfig(c, &cfgPath, "retry configuration files to compare, comma-separated (a.json,b.yaml), instead of --policy: each retry policy they hold is one policy of the comparison, labelled by its file (and method, instance or profile); "+strings.TrimPrefix(configUsage, "read the retry policy from a configuration file instead of --policy: "))
+	registerConfig(c, &cfgPath, "retry configuration files to compare, comma-separated (a.json,b.yaml), instead of --policy: each retry policy they hold is one policy of the comparison, labelled by its file (and method, instance or profile); "+config.Formats)
 	run.register(c, 1000)
 	c.Flags().StringVar(&opts.Dir, "out", "", "directory to write: report.md, figure.svg, figure.png, compare.json (new or empty; any with --force)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "replace the --out directory even if it holds files")

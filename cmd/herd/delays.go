@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/herdlab/herd/config"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/plots"
@@ -120,7 +121,7 @@ func delaysScenario(f *factory, scenario *scenarioFlags, configPath string) (mod
 	if err != nil {
 		return model.Scenario{}, err
 	}
-	spec, err := configured(scenario, r)
+	spec, err := config.Configured(scenario.spec, r, scenario.changed)
 	if err != nil {
 		return model.Scenario{}, err
 	}

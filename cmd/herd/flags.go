@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/internal/memory"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/policy"
@@ -61,7 +62,7 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	f.add("clients", "n", "int", strconv.Itoa(d.Clients), "number of clients N that fail together (≥ 1)")
 	f.add("capacity", "k", "string", strconv.Itoa(d.Capacity), "requests the server accepts per tick (≥ 1), or per window of a limiter in real time such as 500/s, 500/sec or 50/100ms: continuous time with that window, unless --tick is given (then converted per tick) or --window (then converted per window)")
 	f.add("server", "", "string", d.Server.String(), "server model: "+strings.Join(model.ServerNames(), "|"))
-	f.add("policy", "", "string", string(d.Policy.Kind), "retry policy: "+kindList()+", or a library preset (see herd presets), optionally with its fields as NAME:FIELD=VALUE,… (full:base=100ms,cap=10s,retries=9); for the collision server the window policies of the contention literature: "+contentionList())
+	f.add("policy", "", "string", string(d.Policy.Kind), "retry policy: "+strings.Join(policy.Names(policy.Kinds()), "|")+", or a library preset (see herd presets), optionally with its fields as NAME:FIELD=VALUE,… (full:base=100ms,cap=10s,retries=9); for the collision server the window policies of the contention literature: "+policy.ContentionList())
 	f.add("base", "", "float64", num(d.Policy.Base), "base delay in ticks (> 0), or a duration such as 100ms once time is real; with --server occ in ms, default 5")
 	f.add("cap", "", "float64", num(d.Policy.Cap), "largest delay in ticks (≥ base), or a duration such as 10s; with --server occ in ms, default 2000")
 	f.add("fixed-delay", "", "float64", num(d.Policy.FixedDelay), "delay of the fixed policy in ticks (≥ 0), or a duration; with --server occ in ms, default 10")
@@ -81,44 +82,8 @@ func (f *scenarioFlags) register(c *cobra.Command) {
 	f.fs.Lookup("nodelay").NoOptDefVal = "true"
 	complete(c, "time", model.TimeNames())
 	complete(c, "server", model.ServerNames())
-	complete(c, "policy", append(append(kindNames(), contentionNames()...), presetNames()...))
+	complete(c, "policy", append(policy.Names(append(policy.Kinds(), policy.ContentionKinds()...)), policy.PresetNames()...))
 	complete(c, "rounding", policy.RoundingNames())
-}
-
-func kindNames() []string {
-	var s []string
-	for _, k := range policy.Kinds() {
-		s = append(s, string(k))
-	}
-	return s
-}
-
-func kindList() string { return strings.Join(kindNames(), "|") }
-
-func contentionNames() []string {
-	var s []string
-	for _, k := range policy.ContentionKinds() {
-		s = append(s, string(k))
-	}
-	return s
-}
-
-// contentionList says each window policy's definition and source
-// (Kind.Formula), for --help.
-func contentionList() string {
-	var s []string
-	for _, k := range policy.ContentionKinds() {
-		s = append(s, string(k)+" ("+k.Formula()+")")
-	}
-	return strings.Join(s, "; ")
-}
-
-func presetNames() []string {
-	var s []string
-	for _, p := range policy.Presets() {
-		s = append(s, string(p.Name))
-	}
-	return s
 }
 
 func complete(c *cobra.Command, flag string, values []string) {
@@ -179,7 +144,7 @@ func (f *runFlags) register(c *cobra.Command, trials int) {
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
 	fs.IntVar(&f.workers, "workers", 0, fmt.Sprintf("parallel workers (0: one per CPU; at most %d); never changes results", montecarlo.MaxWorkers))
 	fs.StringVar(&f.engine, "engine", montecarlo.DefaultName, "Monte Carlo engine: "+strings.Join(montecarlo.EngineNames(), "|")+" (default and auto: the fastest exact engine, counts per retry class whenever the policy allows, else per client; the output says which ran)")
-	fs.StringVar(&f.maxMemory, "max-memory", "", fmt.Sprintf("memory budget of the run, e.g. 512MiB or 8GiB (default %s); a run whose engines, buffered trials and per-tick series would not fit is refused before it allocates", sizeText(montecarlo.DefaultMemory)))
+	fs.StringVar(&f.maxMemory, "max-memory", "", fmt.Sprintf("memory budget of the run, e.g. 512MiB or 8GiB (default %s); a run whose engines, buffered trials and per-tick series would not fit is refused before it allocates", memory.Text(memory.Budget)))
 	complete(c, "engine", montecarlo.EngineNames())
 }
 
@@ -188,7 +153,7 @@ func (f *runFlags) options() (montecarlo.Options, error) {
 	if err != nil {
 		return montecarlo.Options{}, usageError{fmt.Errorf("--%w", err)}
 	}
-	mem, err := parseSize(f.maxMemory)
+	mem, err := memory.Parse(f.maxMemory)
 	if err != nil {
 		return montecarlo.Options{}, usageError{fmt.Errorf("--max-memory: %w", err)}
 	}
@@ -198,32 +163,6 @@ func (f *runFlags) options() (montecarlo.Options, error) {
 	}
 	return opt, nil
 }
-
-// parseSize reads a size such as 512MiB, 8GiB, 2GB or a number of bytes;
-// "" is 0 (the default budget).
-func parseSize(text string) (int64, error) {
-	if text == "" {
-		return 0, nil
-	}
-	units := []struct {
-		suffix string
-		bytes  float64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
-	num, scale := text, 1.0
-	for _, u := range units {
-		if strings.HasSuffix(text, u.suffix) {
-			num, scale = strings.TrimSpace(strings.TrimSuffix(text, u.suffix)), u.bytes
-			break
-		}
-	}
-	x, err := strconv.ParseFloat(num, 64)
-	if err != nil || !(x*scale >= 1<<20) || x*scale > 1<<50 {
-		return 0, fmt.Errorf("must be a size from 1MiB to 1PiB such as 512MiB or 8GiB, got %q", text)
-	}
-	return int64(x * scale), nil
-}
-
-func sizeText(b int64) string { return fmt.Sprintf("%gGiB", float64(b)/(1<<30)) }
 
 // runCache registers the hidden --no-cache flag of the commands that run
 // many scenarios (claims, plots, paper-data) and returns what gives their

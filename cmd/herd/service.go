@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/montecarlo"
-	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/service"
 	"github.com/spf13/cobra"
 )
@@ -20,20 +18,11 @@ type serviceOptions struct {
 	Trials  service.Options
 }
 
-// serviceFlags are herd service's flags as given.
-type serviceFlags struct {
-	workers, room, attempts, cohort, recovered, trials, threads    int
-	seed                                                           uint64
-	law, network, load, arrivals, reject, policy, trigger, timeout string
-	slope, duration, drain, bin                                    time.Duration
-	base, cap, fixed                                               float64
-	cancel, late                                                   bool
-	pauses                                                         []string
-}
-
 func newCmdService(f *factory, runF func(*serviceOptions) error) *cobra.Command {
 	opts := &serviceOptions{runOutput: runOutput{IO: f.IO}}
-	var sf serviceFlags
+	var sf service.Flags
+	var trials, threads int
+	var seed uint64
 	var out outputFlags
 	c := &cobra.Command{
 		Use:   "service",
@@ -69,12 +58,18 @@ JSON the mean of each bin's counts. docs/servers.md gives the semantics.`,
     --recovered-backlog 100 --duration 80s`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			run, err := sf.run()
+			run, err := sf.Run()
 			if err != nil {
 				return err
 			}
+			if trials < 1 || trials > service.MaxTrials {
+				return usageError{fmt.Errorf("--trials: must be an integer in [1, %d], got %d", service.MaxTrials, trials)}
+			}
+			if threads < 0 || threads > montecarlo.MaxWorkers {
+				return usageError{fmt.Errorf("--threads: must be an integer in [0, %d], got %d", montecarlo.MaxWorkers, threads)}
+			}
 			opts.Service = run
-			opts.Trials = service.Options{Trials: sf.trials, Seed: sf.seed, Workers: sf.threads}
+			opts.Trials = service.Options{Trials: trials, Seed: seed, Workers: threads}
 			opts.Ctx = c.Context()
 			if opts.Output, err = out.resolve(f); err != nil {
 				return err
@@ -86,117 +81,39 @@ JSON the mean of each bin's counts. docs/servers.md gives the semantics.`,
 			if err != nil {
 				return err
 			}
-			opts.Output.Cite = opts.Output.Cite.WithRun(sf.seed, sf.trials, "service")
-			return opts.Output.writeResult(opts.IO, render.ServiceRun{Run: render.ServiceRunOf(run), Seed: sf.seed, Summary: sum, Provenance: opts.Output.Cite})
+			opts.Output.Cite = opts.Output.Cite.WithRun(seed, trials, "service")
+			return opts.Output.writeResult(opts.IO, render.ServiceRun{Run: render.ServiceRunOf(run), Seed: seed, Summary: sum, Provenance: opts.Output.Cite})
 		},
 	}
 	fs := c.Flags()
-	fs.IntVar(&sf.workers, "workers", 1, "FIFO workers (0: one per request, nothing waits)")
-	fs.IntVar(&sf.room, "room", -1, "requests that can wait for a worker (-1: unbounded)")
-	fs.StringVar(&sf.law, "service-time", "100ms", "law of a service time: a duration, exponential:MEAN, uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
-	fs.DurationVar(&sf.slope, "slope", 0, "service time added per request in service, this one included, fixed at its start")
-	fs.StringVar(&sf.network, "network", "0s", "law of one network way (request or answer), as --service-time")
-	fs.StringVar(&sf.timeout, "timeout", "0s", "a client abandons an attempt this long after sending it (0: never), or after a time drawn from exponential:MEAN")
-	fs.BoolVar(&sf.cancel, "cancel", false, "the server drops abandoned work instead of serving it")
-	fs.BoolVar(&sf.late, "late-success", false, "an abandoned attempt's answer serves its request while the client waits on a later attempt")
-	fs.StringVar(&sf.reject, "reject", "retry", "a send that finds the room full: retry (the client learns it and retries) or final (dropped for good)")
-	fs.StringArrayVar(&sf.pauses, "pause", nil, "AT,LENGTH: no service starts during [AT, AT+LENGTH) (repeatable)")
-	fs.StringVar(&sf.load, "load", "0s:8/s", "rate of new requests: points TIME:RATE/s, steps, or ~TIME:RATE/s for a linear ramp to it")
-	fs.StringVar(&sf.arrivals, "arrivals", "poisson", "new requests: poisson or even")
-	fs.IntVar(&sf.cohort, "cohort", 0, "requests all sent at time 0 besides the load's")
-	fs.DurationVar(&sf.duration, "duration", time.Minute, "new requests arrive during this long")
-	fs.DurationVar(&sf.drain, "drain", 0, "time played after the load ends, with no new requests")
-	fs.IntVar(&sf.attempts, "attempts", 1, "most attempts per request (1: no retries)")
-	fs.StringVar(&sf.policy, "policy", "none", "retry delay policy, delays in seconds: none, fixed, expo, full, equal, decorrelated")
-	fs.Float64Var(&sf.base, "base", 1, "policy base delay, seconds")
-	fs.Float64Var(&sf.cap, "cap", 32, "policy largest delay, seconds")
-	fs.Float64Var(&sf.fixed, "fixed-delay", 1, "fixed policy's delay, seconds")
-	fs.StringVar(&sf.trigger, "trigger", "0s,0s", "START,END of the trigger (spike, pause, outage); recovery is judged from END")
-	fs.IntVar(&sf.recovered, "recovered-backlog", 1, "requests at the server at or under which a run has recovered")
-	fs.DurationVar(&sf.bin, "bin", time.Second, "length of the bins that count events")
-	fs.IntVar(&sf.trials, "trials", 200, fmt.Sprintf("Monte Carlo runs (1…%d)", service.MaxTrials))
-	fs.Uint64Var(&sf.seed, "seed", 1, "random seed; the same seed gives byte-identical output")
-	fs.IntVar(&sf.threads, "threads", 0, "parallel workers of the simulation (0: one per CPU); never changes results")
+	fs.IntVar(&sf.Workers, "workers", 1, "FIFO workers (0: one per request, nothing waits)")
+	fs.IntVar(&sf.Room, "room", -1, "requests that can wait for a worker (-1: unbounded)")
+	fs.StringVar(&sf.Law, "service-time", "100ms", "law of a service time: a duration, exponential:MEAN, uniform:LO,HI, lognormal:MEAN,SD or quantiles:Q0,…,QM")
+	fs.DurationVar(&sf.Slope, "slope", 0, "service time added per request in service, this one included, fixed at its start")
+	fs.StringVar(&sf.Network, "network", "0s", "law of one network way (request or answer), as --service-time")
+	fs.StringVar(&sf.Timeout, "timeout", "0s", "a client abandons an attempt this long after sending it (0: never), or after a time drawn from exponential:MEAN")
+	fs.BoolVar(&sf.Cancel, "cancel", false, "the server drops abandoned work instead of serving it")
+	fs.BoolVar(&sf.LateSuccess, "late-success", false, "an abandoned attempt's answer serves its request while the client waits on a later attempt")
+	fs.StringVar(&sf.Reject, "reject", "retry", "a send that finds the room full: retry (the client learns it and retries) or final (dropped for good)")
+	fs.StringArrayVar(&sf.Pauses, "pause", nil, "AT,LENGTH: no service starts during [AT, AT+LENGTH) (repeatable)")
+	fs.StringVar(&sf.Load, "load", "0s:8/s", "rate of new requests: points TIME:RATE/s, steps, or ~TIME:RATE/s for a linear ramp to it")
+	fs.StringVar(&sf.Arrivals, "arrivals", "poisson", "new requests: poisson or even")
+	fs.IntVar(&sf.Cohort, "cohort", 0, "requests all sent at time 0 besides the load's")
+	fs.DurationVar(&sf.Duration, "duration", time.Minute, "new requests arrive during this long")
+	fs.DurationVar(&sf.Drain, "drain", 0, "time played after the load ends, with no new requests")
+	fs.IntVar(&sf.Attempts, "attempts", 1, "most attempts per request (1: no retries)")
+	fs.StringVar(&sf.Policy, "policy", "none", "retry delay policy, delays in seconds: none, fixed, expo, full, equal, decorrelated")
+	fs.Float64Var(&sf.Base, "base", 1, "policy base delay, seconds")
+	fs.Float64Var(&sf.Cap, "cap", 32, "policy largest delay, seconds")
+	fs.Float64Var(&sf.FixedDelay, "fixed-delay", 1, "fixed policy's delay, seconds")
+	fs.StringVar(&sf.Trigger, "trigger", "0s,0s", "START,END of the trigger (spike, pause, outage); recovery is judged from END")
+	fs.IntVar(&sf.RecoveredBacklog, "recovered-backlog", 1, "requests at the server at or under which a run has recovered")
+	fs.DurationVar(&sf.Bin, "bin", time.Second, "length of the bins that count events")
+	fs.IntVar(&trials, "trials", 200, fmt.Sprintf("Monte Carlo runs (1…%d)", service.MaxTrials))
+	fs.Uint64Var(&seed, "seed", 1, "random seed; the same seed gives byte-identical output")
+	fs.IntVar(&threads, "threads", 0, "parallel workers of the simulation (0: one per CPU); never changes results")
 	complete(c, "arrivals", []string{"poisson", "even"})
 	complete(c, "reject", []string{"retry", "final"})
 	out.register(c)
 	return c
-}
-
-// run builds the service run the flags describe; errors name the flag.
-func (sf serviceFlags) run() (service.Run, error) {
-	bad := func(flag string, err error) error { return usageError{fmt.Errorf("--%s: %v", flag, err)} }
-	law, err := service.ParseLaw(sf.law)
-	if err != nil {
-		return service.Run{}, bad("service-time", err)
-	}
-	network, err := service.ParseLaw(sf.network)
-	if err != nil {
-		return service.Run{}, bad("network", err)
-	}
-	load, err := service.ParseLoad(sf.load)
-	if err != nil {
-		return service.Run{}, bad("load", err)
-	}
-	arr, err := service.ParseArrivals(sf.arrivals)
-	if err != nil {
-		return service.Run{}, bad("arrivals", err)
-	}
-	if sf.reject != "retry" && sf.reject != "final" {
-		return service.Run{}, bad("reject", fmt.Errorf("want retry or final, got %q", sf.reject))
-	}
-	kind, ok := policy.Kind(sf.policy), false
-	for _, k := range policy.Kinds() {
-		ok = ok || k == kind
-	}
-	if !ok {
-		return service.Run{}, bad("policy", fmt.Errorf("want none, fixed, expo, full, equal or decorrelated, got %q", sf.policy))
-	}
-	timeout, timeoutExp, err := service.ParseTimeout(sf.timeout)
-	if err != nil {
-		return service.Run{}, bad("timeout", err)
-	}
-	var pauses []service.Pause
-	for _, p := range sf.pauses {
-		at, length, ok := pair(p)
-		if !ok {
-			return service.Run{}, bad("pause", fmt.Errorf("want AT,LENGTH, two durations, got %q", p))
-		}
-		pauses = append(pauses, service.Pause{At: at, Length: length})
-	}
-	ts, te, found := pair(sf.trigger)
-	if !found {
-		return service.Run{}, bad("trigger", fmt.Errorf("want START,END, two durations, got %q", sf.trigger))
-	}
-	run := service.Run{
-		Server: service.Server{Workers: sf.workers, Service: law, Slope: sf.slope, Room: sf.room, RejectFinal: sf.reject == "final",
-			Timeout: timeout, TimeoutExp: timeoutExp, Cancel: sf.cancel, Network: network, LateSuccess: sf.late, Pauses: pauses},
-		Load: load, Arrivals: arr, Cohort: sf.cohort, Duration: sf.duration, Drain: sf.drain, Attempts: sf.attempts,
-		Policy:       policy.Policy{Kind: kind, Base: sf.base, Cap: sf.cap, FixedDelay: sf.fixed},
-		TriggerStart: ts, TriggerEnd: te, RecoveredBacklog: sf.recovered, Bin: sf.bin,
-	}
-	if sf.bin <= 0 {
-		return service.Run{}, bad("bin", fmt.Errorf("must be a duration > 0, got %s", sf.bin))
-	}
-	if err := run.Validate(); err != nil {
-		return service.Run{}, usageError{err}
-	}
-	if sf.trials < 1 || sf.trials > service.MaxTrials {
-		return service.Run{}, bad("trials", fmt.Errorf("must be an integer in [1, %d], got %d", service.MaxTrials, sf.trials))
-	}
-	if sf.threads < 0 || sf.threads > montecarlo.MaxWorkers {
-		return service.Run{}, bad("threads", fmt.Errorf("must be an integer in [0, %d], got %d", montecarlo.MaxWorkers, sf.threads))
-	}
-	return run, nil
-}
-
-// pair reads "A,B", two durations.
-func pair(text string) (a, b time.Duration, ok bool) {
-	x, y, found := strings.Cut(text, ",")
-	if !found {
-		return 0, 0, false
-	}
-	a, err1 := time.ParseDuration(strings.TrimSpace(x))
-	b, err2 := time.ParseDuration(strings.TrimSpace(y))
-	return a, b, err1 == nil && err2 == nil
 }

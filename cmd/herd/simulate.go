@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/config"
 	"github.com/herdlab/herd/control"
@@ -125,7 +123,7 @@ on its millisecond clock (docs/limiters.md).`,
 					return err
 				}
 				cfg = &r
-				spec, err := configured(&scenario, r)
+				spec, err := config.Configured(scenario.spec, r, scenario.changed)
 				if err != nil {
 					return err
 				}
@@ -147,7 +145,7 @@ on its millisecond clock (docs/limiters.md).`,
 				return err
 			}
 			if cfg != nil {
-				if err := simulateConfig(*cfg, opts, mode); err != nil {
+				if opts.Controls, err = cfg.ControlsFor(opts.Scenario, mode == model.CohortRun, opts.Controls); err != nil {
 					return err
 				}
 			}
@@ -172,31 +170,6 @@ on its millisecond clock (docs/limiters.md).`,
 	registerConfig(c, &cfgPath, configUsage+"; its controls (gRPC retry throttling, the AWS retry quota) join the control flags")
 	c.Flags().BoolVar(&arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick, or of every window of the window server in continuous time (with --trials 1, one trial's timeline)")
 	return c
-}
-
-// simulateConfig adds the controls of a configuration to the run,
-// refusing what herd cannot play.
-func simulateConfig(r config.Reading, opts *simulateOptions, mode model.RunMode) error {
-	if r.Budget != nil {
-		return budgetRefused(r)
-	}
-	if mode == model.CohortRun {
-		if err := noControls(r, "simulate without --rate or --loop closed"); err != nil {
-			return err
-		}
-	}
-	if r.PerTryTimeout > 0 && opts.Scenario.Queues() {
-		return usageError{fmt.Errorf("--config %s gives per_try_timeout, which fires on the queue server: herd's --timeout is in ticks and abandons an attempt its own way; leave one out", r.File)}
-	}
-	ctl, err := r.Controls(opts.Controls)
-	if err != nil {
-		return err
-	}
-	if err := ctl.ValidateFor(opts.Scenario); err != nil {
-		return usageError{err}
-	}
-	opts.Controls = ctl
-	return nil
 }
 
 func simulateRun(opts *simulateOptions) error {

@@ -125,7 +125,7 @@ the rows in --out.`,
 		"latency-per-flight": "continuous-time latencies per way in flight, e.g. 0s:100us:25us",
 		"latency":            "continuous-time round trips, e.g. 0s:8ms:2ms, or laws separated by semicolons: uniform:2ms,8ms;lognormal:5ms,2ms",
 	}
-	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(kindNames(), ",") + " or library presets (herd presets lists them)",
+	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(policy.Names(policy.Kinds()), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(policy.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ",")}
 	for _, f := range sweep.GridFields {
 		o.grid[f] = new(string)
@@ -137,7 +137,7 @@ the rows in --out.`,
 		fs.StringVarP(o.grid[f], f, short, "", usage)
 	}
 	complete(c, "server", model.ServerNames())
-	complete(c, "policy", append(kindNames(), presetNames()...))
+	complete(c, "policy", append(policy.Names(policy.Kinds()), policy.PresetNames()...))
 	complete(c, "rounding", policy.RoundingNames())
 	fs.StringVar(&o.spec, "spec", "", "read the grid, trials, seed and engine from this YAML or JSON file")
 	fs.BoolVar(&o.skipInvalid, "skip-invalid", false, "leave out grid points that are not valid scenarios (cap below base, …) instead of refusing")
