@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -17,8 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
-
-var formats = []string{"table", "csv", "json"}
 
 // outputFlags choose the format and destination of a command's result.
 type outputFlags struct {
@@ -31,9 +28,9 @@ type outputFlags struct {
 
 func (f *outputFlags) allowed() []string {
 	if f.markdown {
-		return append(append([]string(nil), formats...), "markdown")
+		return append(append([]string(nil), render.Formats...), "markdown")
 	}
-	return formats
+	return render.Formats
 }
 
 func (f *outputFlags) register(c *cobra.Command) {
@@ -106,80 +103,20 @@ func (f *outputFlags) resolve(fac *factory) (output, error) {
 		return output{}, err
 	}
 	o := output{Path: path, Cite: fac.provenance()}
-	if o.Format, err = f.chooseFormat(ios, o.Path); err != nil {
+	if o.Format, err = render.FormatOf(f.format, f.allowed(), o.Path, ios.OutTTY); err != nil {
 		return o, err
 	}
 	o.Width = f.width(fac, o)
 	return o, nil
 }
 
-func (f *outputFlags) chooseFormat(ios *iostreams, path string) (string, error) {
-	if f.format != "" {
-		for _, v := range f.allowed() {
-			if f.format == v {
-				return v, nil
-			}
-		}
-		return "", usageError{fmt.Errorf("--format must be one of %s, got %q", strings.Join(f.allowed(), ", "), f.format)}
-	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".md":
-		if f.markdown {
-			return "markdown", nil
-		}
-	case ".json":
-		return "json", nil
-	case ".csv":
-		return "csv", nil
-	case ".txt":
-		return "table", nil
-	}
-	if path == "" && ios.OutTTY {
-		return "table", nil
-	}
-	return "json", nil
-}
-
-// renderers are a result's writers, one per --format; a command that
-// offers no csv or markdown leaves it nil and gets its table there.
-type renderers struct {
-	json     any // written by render.JSON
-	csv      func(io.Writer) error
-	markdown func(io.Writer) error
-	table    func(io.Writer) error
-}
-
-// writeAs writes a result in the format asked for, with its cite line.
-func (o output) writeAs(ios *iostreams, r renderers) error {
-	return o.write(ios, func(w io.Writer) error {
-		switch {
-		case o.Format == "json":
-			return render.JSON(w, r.json)
-		case o.Format == "csv" && r.csv != nil:
-			return r.csv(w)
-		case o.Format == "markdown" && r.markdown != nil:
-			return r.markdown(w)
-		}
-		return r.table(w)
-	})
-}
-
-// document is a result of render's: a JSON document that writes itself
-// as a table, and as CSV and markdown where it offers them.
-type document interface {
-	Table(w io.Writer, width int) error
-}
-
 // writeResult writes r in the format asked for, with its cite line.
-func (o output) writeResult(ios *iostreams, r document) error {
-	rs := renderers{json: r, table: func(w io.Writer) error { return r.Table(w, o.Width) }}
-	if c, ok := r.(interface{ CSV(io.Writer) error }); ok {
-		rs.csv = c.CSV
+func (o output) writeResult(ios *iostreams, r render.Result) error {
+	b, err := render.Write(o.Format, o.Cite, o.Width, r)
+	if err != nil {
+		return err
 	}
-	if m, ok := r.(interface{ Markdown(io.Writer) error }); ok {
-		rs.markdown = m.Markdown
-	}
-	return o.writeAs(ios, rs)
+	return o.put(ios, b)
 }
 
 // runOutput is what every command that runs trials and writes a result
@@ -212,6 +149,11 @@ func (o output) write(ios *iostreams, body func(w io.Writer) error) error {
 	if err != nil {
 		return err
 	}
+	return o.put(ios, b)
+}
+
+// put writes a rendered result to standard output or to --out.
+func (o output) put(ios *iostreams, b []byte) error {
 	if o.Path == "" {
 		_, err := ios.Out.Write(b)
 		return err

@@ -6,16 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 
-	"github.com/herdlab/herd/analysis"
 	"github.com/herdlab/herd/plots"
 	"github.com/spf13/cobra"
 )
@@ -133,86 +130,22 @@ func plotsRun(opts *plotsOptions) error {
 	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 		return err
 	}
-	// The figures are computed several at once (analysis.EachPoint, as
-	// many as --workers allows), the costliest first, so that while one
-	// figure folds, renders or runs a serial stretch the other cores work
-	// on the next. Each figure's files depend on its seed and scale alone,
-	// so they are the same bytes whatever the order; a study two figures
-	// share is played once through the run's cache.
-	figs = plots.Schedule(figs)
-	var mu sync.Mutex // guards share, finished and the bar
-	share := make([]float64, len(figs))
 	finished := 0
 	bar := newProgress(opts.IO, "figures", len(figs)*progressUnits)
-	report := func() {
-		sum := 0.0
-		for _, s := range share {
-			sum += s
-		}
-		bar.Set(int(sum * progressUnits))
-	}
-	err := analysis.EachPoint(opts.Ctx, len(figs), opts.Config.Workers, func(ctx context.Context, i int) error {
-		f, cfg, start := figs[i], opts.Config, time.Now()
-		cfg.Progress = func(done, total int) {
-			if total <= 0 {
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			share[i] = min(1, float64(done)/float64(total))
-			report()
-		}
-		if err := drawFigure(ctx, f, cfg, opts); err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		finished++
-		share[i] = 1
-		bar.Clear()
-		fmt.Fprintf(opts.IO.ErrOut, "[%d/%d] %s: wrote %s.{%s} (%.1f s)\n", finished, len(figs), f.Name, filepath.Join(opts.Out, f.Name),
-			strings.Join(plots.Formats, ","), time.Since(start).Seconds())
-		report()
-		return nil
-	}, nil)
+	err := plots.WriteAll(opts.Ctx, figs, opts.Config, opts.Out, opts.Cite, func(share float64) { bar.Set(int(share * progressUnits)) },
+		func(name string, took time.Duration) {
+			finished++
+			bar.Clear()
+			fmt.Fprintf(opts.IO.ErrOut, "[%d/%d] %s: wrote %s.{%s} (%.1f s)\n", finished, len(figs), name, filepath.Join(opts.Out, name),
+				strings.Join(plots.Formats, ","), took.Seconds())
+		})
 	bar.Finish()
-	return err
+	return outError(err)
 }
 
 // progressUnits are the bar's units per figure: a figure reports its own
 // units of work, which the bar counts as a share of one figure.
 const progressUnits = 100
-
-// drawFigure computes f, renders it in every format and writes its files
-// into opts.Out. Its CPU profile samples (--cpuprofile) are labelled with
-// the figure and the stage: compute, render-FORMAT or write.
-func drawFigure(ctx context.Context, f plots.Figure, cfg plots.Config, opts *plotsOptions) error {
-	var d *plots.Drawing
-	var err error
-	pprof.Do(ctx, pprof.Labels("figure", f.Name, "stage", "compute"), func(ctx context.Context) {
-		d, err = f.Draw(ctx, cfg)
-	})
-	if err != nil {
-		return err
-	}
-	d.Cite = opts.Cite
-	for _, format := range plots.Formats {
-		var b []byte
-		pprof.Do(ctx, pprof.Labels("figure", f.Name, "stage", "render-"+format), func(context.Context) {
-			b, err = d.Render(format)
-		})
-		if err != nil {
-			return err
-		}
-		pprof.Do(ctx, pprof.Labels("figure", f.Name, "stage", "write"), func(context.Context) {
-			err = writeFileAtomic(filepath.Join(opts.Out, f.Name+"."+format), b)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // printPalette writes the policies' colours and glyphs: a table, or JSON
 // {"policies": [{"policy", "color", "glyph", "marker", "filled"}]}.

@@ -41,7 +41,7 @@ type experiment struct {
 	use, short, long, example string
 	trials                    int
 	markdown                  bool
-	run                       func(opts *reproduceOptions, progress func(what string, total int) func(done, total int)) (document, error)
+	run                       func(opts *reproduceOptions, progress func(what string, total int) func(done, total int)) (render.Result, error)
 }
 
 func newCmdExperiment(f *factory, e experiment, runF func(*reproduceOptions) error) *cobra.Command {
@@ -99,7 +99,7 @@ two-sided z test at 99.9% on the difference of means (standard error
 --trials 30 mimics the article's own budget.`,
 		trials:   10000,
 		markdown: true,
-		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (document, error) {
+		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (render.Result, error) {
 			opt := opts.Run
 			rows, err := reproduce.ReproduceSeed(opts.Ctx, opt, progress("scenarios", reproduce.SeedRows()))
 			if err != nil {
@@ -136,7 +136,7 @@ The defaults mirror the blog's own run: 100 trials per point.`,
   herd reproduce aws --trials 10000 --format json --out aws.json`,
 		trials:   100,
 		markdown: true,
-		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (document, error) {
+		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (render.Result, error) {
 			opt := opts.Run
 			clients, kinds := model.AWSClients(), model.AWSKinds()
 			rows, err := reproduce.ReproduceAWS(opts.Ctx, clients, kinds, opt, progress("scenarios", len(clients)*len(kinds)))
@@ -181,7 +181,7 @@ are shown where a row has one.`,
 		example: `  herd reproduce brooker
   herd reproduce brooker --trials 1000 --format json --out brooker.json`,
 		trials: 200,
-		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (document, error) {
+		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (render.Result, error) {
 			opt := opts.Run
 			rec, err := reproduce.Brooker()
 			if err != nil {
@@ -204,7 +204,7 @@ func newCmdReproduceCollapse(f *factory, e reproduce.CollapseExperiment, runF fu
 		long:    e.Long + "\n\nEach row prints the collapsed share with its Wilson interval, the amplification, the goodput\nand the time to recover from the trigger's end with 95% intervals, the source's claim, the\nreading it is judged by (decided from the source's words), and the verdict.",
 		example: "  herd reproduce " + e.Name + " --trials 200 --format json",
 		trials:  200,
-		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (document, error) {
+		run: func(opts *reproduceOptions, progress func(string, int) func(int, int)) (render.Result, error) {
 			opt := opts.Run
 			settings, err := reproduce.Collapse(e.Name)
 			if err != nil {
