@@ -205,7 +205,10 @@ func differenceMap(study study.SensitivityGrid, title, barLabel string, diff [][
 	p.Y.Min, p.Y.Max = -0.5, float64(len(baseNames))-0.5
 
 	bar := newPanel("", "", barLabel)
-	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
+	// A fixed number of colours, not one per point of the bar's height: the
+	// PDF backend orders images of equal width at random, and bars of one
+	// size and map are one image, written once.
+	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true, Colors: 256})
 	bar.HideX()
 	bar.X.Min, bar.X.Max = 0, 1
 	bar.Y.Min, bar.Y.Max = -lim, lim
