@@ -56,7 +56,7 @@ func ArrivalsTimeline(ctx context.Context, cfg Config) (*Drawing, error) {
 			return nil, err
 		}
 		row.Panels = append(row.Panels, p)
-		if len(row.Panels) == 3 {
+		if len(row.Panels) == 2 {
 			row.YLabel = "arrivals per tick"
 			rows, row = append(rows, row), Row{}
 		}
@@ -73,7 +73,7 @@ func ArrivalsTimeline(ctx context.Context, cfg Config) (*Drawing, error) {
 		Rows:   rows,
 		Note: fmt.Sprintf("Mean over %d trials, seed %d, with 95%% Student-t band; the single trial is trial 0 (the same random stream for every policy). "+
 			"Square-root y axis; base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed),
-		Width: vg.Inch * 13, Height: vg.Inch * 7.5,
+		Width: paperWidth, Height: vg.Inch * 10,
 	}, nil
 }
 

@@ -56,7 +56,8 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 		{fmt.Sprintf("completion (%s, log axis)", a.Unit), true, func(d study.PresetsAuditPoint) stats.Estimate { return d.Completion }, true},
 		{"share of first retries within 1 s (exact)", false, func(d study.PresetsAuditPoint) stats.Estimate { return d.Sync }, false},
 	}
-	row := Row{}
+	// Two panels a row, each row's first naming the policies.
+	rows := make([]Row, 2)
 	for mi, m := range metrics {
 		p := newPanel(m.title, "", "")
 		// Each estimate is a point whose y is its value, drawn transposed:
@@ -78,7 +79,7 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 		}
 		p.Y.Min, p.Y.Max = -0.7, float64(n)-0.3
 		p.Y.Tick.Marker = nominalTicks(names)
-		if mi > 0 {
+		if mi%2 > 0 {
 			p.Y.Tick.Marker = nominalTicks(make([]string, n))
 		}
 		if mi == len(metrics)-1 {
@@ -104,7 +105,7 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 				return nil, err
 			}
 		}
-		row.Panels = append(row.Panels, p)
+		rows[mi/2].Panels = append(rows[mi/2].Panels, p)
 	}
 	keys := []Key{{"library preset (its defaults)", []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: presetGlyph}}}}
 	for _, k := range policy.Kinds() {
@@ -119,12 +120,12 @@ func PresetsAudit(ctx context.Context, cfg Config) (*Drawing, error) {
 	return &Drawing{
 		Title:  fmt.Sprintf("Library defaults in a thundering herd: %d clients fail together, capacity %d per %s tick", st.Clients, st.Capacity, a.Scenario.Policy.TickLength()),
 		Legend: keys,
-		Rows:   []Row{row},
+		Rows:   rows,
 		Note: fmt.Sprintf("herd audit --clients %d --capacity %d: %d trials per policy, seed %d, common random numbers; bars are 95%% Student-t intervals of the mean (often narrower than the marker). "+
 			"Ranked (top to bottom) by %s. Textbook policies use base 1, cap 32; presets their libraries' defaults and retry limits. "+
 			"Completion and the cohort share are over the trials that finished; a policy whose clients give up finishes early by abandoning them.",
 			st.Clients, st.Capacity, opt.Trials, opt.Seed, a.RankedBy),
-		Width: vg.Inch * 15, Height: vg.Inch * 9,
+		Width: paperWidth, Height: vg.Inch * 12,
 	}, nil
 }
 

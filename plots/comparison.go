@@ -65,21 +65,22 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 		pub   int
 	}{
 		{"calls (all attempts, all clients)", false, func(s analysis.Summary) stats.Estimate { return *s.Calls }, 0},
-		{"completion (ticks)", true, func(s analysis.Summary) stats.Estimate { return s.Completion.Estimate }, 1},
+		{"completion (ticks, log axis)", true, func(s analysis.Summary) stats.Estimate { return s.Completion.Estimate }, 1},
 	}
+	// Six names under a panel half the figure wide: "decorrelated" is
+	// shortened so that it does not run into "equal".
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = string(k)
+		if k == policy.Decorrelated {
+			names[i] = "decorr."
+		}
 	}
-	var out []Row
-	for mi, m := range metrics {
-		row := Row{YLabel: m.label}
-		for _, n := range comparisonClients {
-			title := ""
-			if mi == 0 {
-				title = fmt.Sprintf("N = %d clients", n)
-			}
-			p := newPanel(title, "", "")
+	// One row per N, calls beside completion.
+	out := make([]Row, len(comparisonClients))
+	for _, m := range metrics {
+		for ni, n := range comparisonClients {
+			p := newPanel(fmt.Sprintf("N = %d clients: %s", n, m.label), "", "")
 			pts := map[policy.Kind]point{}
 			ys := newSpan()
 			var published []point
@@ -128,9 +129,8 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 				return nil, err
 			}
 			p.Add(sd, pub)
-			row.Panels = append(row.Panels, p)
+			out[ni].Panels = append(out[ni].Panels, p)
 		}
-		out = append(out, row)
 	}
 	keys := policyMarkerKeys(kinds)
 	keys = append(keys, Key{"seed article: mean +/- sd of its 30 trials", []plot.Thumbnailer{&plotter.Scatter{GlyphStyle: articleGlyph}}})
@@ -141,7 +141,7 @@ func PolicyComparison(ctx context.Context, cfg Config) (*Drawing, error) {
 		Note: fmt.Sprintf("Monte Carlo (left of each tick): %d trials per point, seed %d, the numbers of herd reproduce seed --trials %d --seed %d (none: herd simulate -n N --policy none --trials %d); "+
 			"bars are 95%% Student-t intervals of the mean (often narrower than the marker). The article's grey bars are its printed standard deviations, "+
 			"the spread of single trials (its standard error is sd/sqrt(30), about a fifth of the bar). Base 1, cap 32, fixed delay 2 ticks.", opt.Trials, opt.Seed, opt.Trials, opt.Seed, opt.Trials),
-		Width: vg.Inch * 13, Height: vg.Inch * 7.5,
+		Width: paperWidth, Height: vg.Inch * 11,
 	}, nil
 }
 

@@ -88,9 +88,10 @@ func RecoveryVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 		{"recovery time after the outage (ticks, recovered trials)", times, ts, true, false},
 		{"calls per new request", calls, cs, true, false},
 	}
-	// The shares panel is narrower: its story is one drop.
-	row := Row{Widths: []float64{0.75, 1, 1}}
-	for _, pn := range panels {
+	// One panel a row, so that each is as wide as the figure; the shares
+	// panel is lower: its story is one drop.
+	var rows []Row
+	for i, pn := range panels {
 		p := newPanel(pn.title, "load lambda/k (new requests per tick over capacity)", "")
 		if err := frame(&p.X, xs, false); err != nil {
 			return nil, err
@@ -112,17 +113,17 @@ func RecoveryVersusLoad(ctx context.Context, cfg Config) (*Drawing, error) {
 				return nil, err
 			}
 		}
-		row.Panels = append(row.Panels, p)
+		rows = append(rows, Row{Panels: []*plot.Plot{p}, Height: map[bool]float64{true: 0.7, false: 1}[i == 0]})
 	}
 	return &Drawing{
 		Title:  fmt.Sprintf("Recovery after a %d-tick outage against load, with and without retry controls", recoveryOutage),
 		Legend: controlKeys(ctls),
-		Rows:   []Row{row},
+		Rows:   rows,
 		Note: fmt.Sprintf("Open loop: Poisson arrivals of lambda per tick from %d clients, capacity k = %d, Full Jitter (base 1, cap 32); the server fails every call for %d ticks from tick %d "+
 			"and rejecting a request costs %.0f%% of serving one. Recovered: the backlog falls to k within %d ticks (trials stopped once the backlog grows by %d after the outage count as not recovered). "+
 			"%d trials per point, seed %d; shares with exact Clopper-Pearson 95%% intervals, means with 95%% Student-t intervals; recovery time is over the trials that recovered (no point where none did).",
 			sc.Clients, sc.Capacity, recoveryOutage, base.OutageStart, 100*base.RejectCost, base.Ticks, base.CollapseBacklog, opt.Trials, opt.Seed),
-		Width: vg.Inch * 15, Height: vg.Inch * 5.5,
+		Width: paperWidth, Height: vg.Inch * 11,
 	}, nil
 }
 
@@ -229,13 +230,13 @@ func MetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 			{"stuck: does not recover although lambda < k (interval below 1/2)", swatch(stuckColor)},
 			{"cannot tell (interval contains 1/2)", swatch(unclearColor)},
 		},
-		Rows: []Row{row},
+		Rows: reflow([]Row{row}, 3),
 		Note: fmt.Sprintf("Cell label: where every trial recovered, the mean ticks from the outage's end until the backlog fell back to k; elsewhere the percentage of %d trials (seed %d) "+
 			"that recovered within the %d-tick horizon after a total outage from tick %d; intervals of the recovered share are exact Clopper-Pearson. "+
 			"Open loop: Poisson arrivals from %d clients, capacity k = %d, Full Jitter (base 1, cap 32); rejecting a request costs %.0f%% of serving one, so goodput falls under overload. "+
 			"Trials whose backlog grows by %d after the outage are stopped and count as not recovered. Panel titles count the stuck cells.",
 			opt.Trials, opt.Seed, base.Ticks, base.OutageStart, sc.Clients, sc.Capacity, 100*base.RejectCost, base.CollapseBacklog),
-		Width: vg.Inch * 15, Height: vg.Inch * 4.8,
+		Width: paperWidth, Height: vg.Inch * 8.5,
 	}, nil
 }
 

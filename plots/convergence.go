@@ -191,7 +191,7 @@ func TailConvergence(ctx context.Context, cfg Config) (*Drawing, error) {
 			"(an unbounded end is drawn to the panel edge). Completion is a whole number of ticks, so an interval stops narrowing once it spans "+
 			"neighbouring ticks (half-width 0.5), and a half-width of 0 (both ends on one tick) or unbounded is not drawn; the guide is the 1/sqrt(n) rate "+
 			"of a continuous quantity, anchored at the first finite half-width (p50's, normally): c is that half-width times the square root of its trial count.%s Base 1, cap 32.", opt.Trials, opt.Seed, exactNote(withExact)),
-		Width: vg.Inch * 13, Height: vg.Inch * 9,
+		Width: paperWidth, Height: vg.Inch * 9,
 	}, nil
 }
 

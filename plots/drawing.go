@@ -286,6 +286,27 @@ func (d *Drawing) drawRows(area draw.Canvas) {
 	}
 }
 
+// reflow regroups rows of equally wide panels into blocks of at most cols
+// columns: the first cols panels of every row, then the next cols, so that
+// panels stacked in a column stay stacked. A short last block is filled
+// with empty slots, so that its columns line up with the blocks above.
+func reflow(rows []Row, cols int) []Row {
+	n := 0
+	for _, r := range rows {
+		n = max(n, len(r.Panels))
+	}
+	var out []Row
+	for from := 0; from < n; from += cols {
+		for _, r := range rows {
+			b := r
+			b.Panels = make([]*plot.Plot, cols)
+			copy(b.Panels, r.Panels[min(from, len(r.Panels)):min(from+cols, len(r.Panels))])
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 func (r Row) weight() float64 {
 	if r.Height <= 0 {
 		return 1

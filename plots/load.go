@@ -238,15 +238,16 @@ func (s loadSweep) draw(ctx context.Context, cfg Config, title, yLabel string, m
 		Legend: append(policyKeys(kinds),
 			Key{"closed form (none, fixed, expo; colour = policy)", []plot.Thumbnailer{&plotter.Line{LineStyle: solid(black)}}},
 			Key{"mean field (full, equal, decorrelated)", []plot.Thumbnailer{&plotter.Line{LineStyle: dashed(black)}}}),
-		Rows: []Row{row, residRow},
-		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed %d; bands are 95%% Student-t intervals of the mean, narrower than the markers on the top row "+
-			"and shown against each policy's model on the bottom row (0 = the model's value; the closed form is exact, so none, fixed and expo sit on 0 with no spread). "+
+		// Two capacities a row, each model panel above its residuals.
+		Rows: reflow([]Row{row, residRow}, 2),
+		Note: fmt.Sprintf("Monte Carlo (markers): %d trials per point, seed %d; bands are 95%% Student-t intervals of the mean, narrower than the markers in the upper panels "+
+			"and shown against each policy's model in the panel under each (0 = the model's value; the closed form is exact, so none, fixed and expo sit on 0 with no spread). "+
 			"Markers are offset sideways by up to %.0f%% of N/k so that policies with equal values (none, fixed and expo always) stay apart; the lines are at the true N/k. "+
 			"Lines are models: the exact closed form where every wait is certain, the mean field (an approximation for large N that follows expected numbers and their "+
 			"fluctuations; herd validate holds it within 0.5%% in calls, 2%% in completion from N = 1,000 and N/k = 3 up) for the jittered policies. Capacity server; base 1, cap 32, fixed delay 2 ticks. "+
 			"Each panel's points are %s.",
 			s.trials, s.seed, 100*(loadDodge-1), s.commands()),
-		Width: vg.Inch * 13, Height: vg.Inch * 8,
+		Width: paperWidth, Height: vg.Inch * 12,
 	}, nil
 }
 

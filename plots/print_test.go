@@ -122,3 +122,26 @@ func printScale(opts string, w, h float64, sideways bool) (float64, error) {
 	}
 	return scale, nil
 }
+
+// sidewaysEnvironment is a float or page that LaTeX turns on its side.
+var sidewaysEnvironment = regexp.MustCompile(`\\begin\{(sidewaysfigure|sidewaystable|sideways|landscape|turn)\*?\}`)
+
+// TestPaperFewSidewaysPages: the paper's figures and tables are read
+// upright; at most two environments may turn a page on its side.
+func TestPaperFewSidewaysPages(t *testing.T) {
+	tex, err := os.ReadFile("../paper/herd.tex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, line := range strings.Split(string(tex), "\n") {
+		line = strings.SplitN(line, "%", 2)[0]
+		for _, m := range sidewaysEnvironment.FindAllStringSubmatch(line, -1) {
+			n++
+			t.Logf("herd.tex:%d: %s", i+1, m[1])
+		}
+	}
+	if n > 2 {
+		t.Errorf("herd.tex sets %d environments sideways, more than 2: draw the figure at paperWidth or split it into rows", n)
+	}
+}

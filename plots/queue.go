@@ -53,18 +53,20 @@ func QueueMetastabilityMap(ctx context.Context, cfg Config) (*Drawing, error) {
 	}
 	swatch := func(c color.Color) []plot.Thumbnailer { return []plot.Thumbnailer{&plotter.Polygon{Color: c}} }
 	return &Drawing{
-		Title: fmt.Sprintf("Does the queue come back after the outage? lambda < k = %d everywhere, clients time out after %d ticks: policies without a control (top), Full Jitter with one (bottom)", sc.Capacity, sc.Queue.Timeout),
+		Title: fmt.Sprintf("Does the queue come back after the outage? lambda < k = %d everywhere, clients time out after %d ticks: policies without a control (first two rows), Full Jitter with one (last two)", sc.Capacity, sc.Queue.Timeout),
 		Legend: []Key{
 			{"recovers (95% interval of the recovered share above 1/2)", swatch(recoversColor)},
 			{"stuck: does not recover although lambda < k (interval below 1/2)", swatch(stuckColor)},
 			{"cannot tell (interval contains 1/2)", swatch(unclearColor)},
 		},
-		Rows: rows,
+		// Three maps a row: the policies on the first two rows, the
+		// controls on the last two.
+		Rows: append(reflow(rows[:1], 3), reflow(rows[1:], 3)...),
 		Note: fmt.Sprintf("Cell label: percentage of %d trials (seed %d) that recovered within the %d-tick horizon after a total outage from tick %d: the backlog and the queue both fell to k with nobody giving up. "+
 			"Queue server: FIFO, k = %d completions per tick, unbounded unless said; a client abandons an attempt without a response within %d ticks and retries, and the server still serves it (wasted work), so a queue longer than k*T answers every request too late. "+
 			"Poisson arrivals from %d clients; Full Jitter base 1, cap 32. Trials whose backlog grows by %d after the outage are stopped and count as not recovered; intervals are exact Clopper-Pearson. Panel titles count the stuck cells.",
 			opt.Trials, opt.Seed, base.Ticks, base.OutageStart, sc.Capacity, sc.Queue.Timeout, sc.Clients, base.CollapseBacklog),
-		Width: vg.Inch * 16, Height: vg.Inch * 8.4,
+		Width: paperWidth, Height: vg.Inch * 13,
 	}, nil
 }
 
@@ -81,7 +83,11 @@ func QueueHysteresis(ctx context.Context, cfg Config) (*Drawing, error) {
 	sc, _ := study.QueueMetastabilityScenario()
 	variants := study.QueueVariants(sc)
 	loads := study.HysteresisLoads()
-	rows := []Row{{YLabel: "goodput / k (useful completions per tick)"}, {YLabel: "goodput / k (useful completions per tick)"}}
+	// Two panels a row.
+	rows := make([]Row, (len(hysteresisVariants)+1)/2)
+	for i := range rows {
+		rows[i].YLabel = "goodput / k (useful completions per tick)"
+	}
 	xs, ys := newSpan(), newSpan()
 	xs.add(loads...)
 	ys.add(0, 1.05)
@@ -119,8 +125,7 @@ func QueueHysteresis(ctx context.Context, cfg Config) (*Drawing, error) {
 		if err := addBranch(p, down, falling, true); err != nil {
 			return nil, err
 		}
-		r := &rows[min(1, i/3)]
-		r.Panels = append(r.Panels, p)
+		rows[i/2].Panels = append(rows[i/2].Panels, p)
 	}
 	key := func(s policyStyle, line draw.LineStyle) []plot.Thumbnailer {
 		return []plot.Thumbnailer{&plotter.Polygon{Color: translucent(s.color)}, &plotter.Line{LineStyle: line},
@@ -136,7 +141,7 @@ func QueueHysteresis(ctx context.Context, cfg Config) (*Drawing, error) {
 		Note: fmt.Sprintf("Each load lambda/k from %g up to %g and back down in steps of 0.1 is held for %d ticks; goodput is the useful completions per tick over the second half of each step, over k, mean of %d trials (seed %d) with 95%% Student-t bands. "+
 			"No outage: the only trigger is the overload at the top. Poisson arrivals from %d clients; the server still serves the requests their clients abandoned.",
 			loads[0], loads[len(loads)/2], hysteresisStep, opt.Trials, opt.Seed, sc.Clients),
-		Width: vg.Inch * 13, Height: vg.Inch * 8,
+		Width: paperWidth, Height: vg.Inch * 11,
 	}, nil
 }
 

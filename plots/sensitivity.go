@@ -62,11 +62,13 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		}
 		row := Row{YLabel: m.label}
 		for b, base := range st.Bases {
-			title := ""
-			if mi == 0 {
-				title = fmt.Sprintf("base %s ticks", formatTick(base))
+			// Calls above completion: the title on the upper panel, the
+			// cap axis's label on the lower.
+			title, xLabel := fmt.Sprintf("base %s ticks", formatTick(base)), ""
+			if mi > 0 {
+				title, xLabel = "", "cap (ticks, log2 axis)"
 			}
-			p := newPanel(title, "cap (ticks, log2 axis)", "")
+			p := newPanel(title, xLabel, "")
 			if err := frame(&p.X, xs, true); err != nil {
 				return nil, err
 			}
@@ -94,8 +96,10 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		}
 		rows = append(rows, row)
 	}
-	heat := Row{Widths: []float64{1, 0.13, 0.2, 1, 0.13}, Height: 1.3}
-	for i, m := range []struct {
+	// Five bases are too many panels across the figure: three a row, and
+	// each heat map on a row of its own.
+	rows = reflow(rows, 3)
+	for _, m := range []struct {
 		label string
 		of    func(analysis.Comparison) stats.Difference
 	}{
@@ -106,12 +110,8 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i > 0 {
-			heat.Panels = append(heat.Panels, nil)
-		}
-		heat.Panels = append(heat.Panels, hm, bar)
+		rows = append(rows, Row{Panels: []*plot.Plot{hm, bar}, Widths: []float64{1, 0.12}, Height: 1.6})
 	}
-	rows = append(rows, heat)
 	sc := st.Scenario(st.Kinds[0], st.Bases[0], st.Caps[0])
 	keys := policyMarkerKeys(st.Kinds)
 	keys = append(keys, Key{"heat maps: paired difference and its 95% half-width (+/-), or n.s. where the interval contains 0", nil})
@@ -122,7 +122,7 @@ func SensitivityBaseCap(ctx context.Context, cfg Config) (*Drawing, error) {
 		Note: fmt.Sprintf("Monte Carlo: %d trials per point, seed %d; error bars and the paired differences are 95%% Student-t intervals; "+
 			"the differences use common random numbers (trial i of both policies draws from one stream). Every point is herd sweep -n %d -k %d --policy %s --base %s --cap %s --trials %d --seed %d.",
 			opt.Trials, opt.Seed, sc.Clients, sc.Capacity, joinKinds(st.Kinds), joinValues(st.Bases), joinValues(st.Caps), opt.Trials, opt.Seed),
-		Width: vg.Inch * 15, Height: vg.Inch * 9,
+		Width: paperWidth, Height: vg.Inch * 13.5,
 	}, nil
 }
 
@@ -205,7 +205,10 @@ func differenceMap(study study.SensitivityGrid, title, barLabel string, diff [][
 	p.Y.Min, p.Y.Max = -0.5, float64(len(baseNames))-0.5
 
 	bar := newPanel("", "", barLabel)
-	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
+	// A fixed number of colours, not one per point of the bar's height: the
+	// PDF backend orders images of equal width at random, and bars of one
+	// size and map are one image, written once.
+	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true, Colors: 256})
 	bar.HideX()
 	bar.X.Min, bar.X.Max = 0, 1
 	bar.Y.Min, bar.Y.Max = -lim, lim

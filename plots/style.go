@@ -78,8 +78,8 @@ func dotted(c color.Color) draw.LineStyle {
 
 // Fonts: sans serif reads better than gonum's default serif at figure
 // sizes. The smallest (ticks, small print) is 11.5 pt so that the paper,
-// which prints the widest figures at about 60% on landscape pages, sets no
-// text under 7 pt (TestPaperFigureTextAtLeast7pt). Titles are set larger,
+// which prints figures of paperWidth across its 6.38-in text width (at
+// 64%), sets no text under 7 pt (TestPaperFigureTextAtLeast7pt). Titles are set larger,
 // not bold: the PDF backend cannot select a bold face it embedded. Every
 // string drawn must be in Windows-1252, the only code page the PDF backend's
 // fonts have (cp1252Canvas encodes it; so "-", not "−", and "sqrt", not
@@ -94,6 +94,12 @@ var (
 	legendSize = vg.Points(11.5)
 	noteSize   = vg.Points(11.5)
 )
+
+// paperWidth is the width every figure is drawn at: the paper prints it
+// upright across its text width, and 11.5 pt text stays above 7 pt on
+// paper up to 10.48 in. Panels that would be too narrow at this width go
+// on more rows (reflow) rather than the figure on a landscape page.
+const paperWidth = 10 * vg.Inch
 
 var gridColor = color.NRGBA{0xe4, 0xe4, 0xe4, 0xff}
 
