@@ -2,8 +2,9 @@ package control
 
 import (
 	"fmt"
-	"github.com/herdlab/herd/model"
 	"strings"
+
+	"github.com/herdlab/herd/model"
 )
 
 // BucketKind names a retry token bucket.
@@ -55,6 +56,24 @@ const (
 // BucketKinds lists the bucket names.
 func BucketKinds() []BucketKind {
 	return []BucketKind{NoBucket, AWSBucket, AWS2026Bucket, BrookerBucket, BrookerSimBucket}
+}
+
+// BucketNames are the buckets' names, "none" among them.
+func BucketNames() []string {
+	var names []string
+	for _, k := range BucketKinds() {
+		names = append(names, string(k))
+	}
+	return names
+}
+
+// BucketHelp says each bucket in a line of help.
+func BucketHelp() string {
+	var kinds []string
+	for _, k := range BucketKinds() {
+		kinds = append(kinds, string(k)+" ("+k.Summary()+")")
+	}
+	return "retry control: per-client retry token bucket: " + strings.Join(kinds, " | ")
 }
 
 // ParseBucketKind reads one of BucketKinds.

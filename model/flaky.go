@@ -50,3 +50,13 @@ func (s Scenario) CallFails(u float64) bool { return u < s.FailureRate }
 // Fails reports whether the scenario's server fails calls whatever the
 // load.
 func (s Scenario) Fails() bool { return s.Server == Flaky && s.FailureRate > 0 }
+
+// Help is the server in a paragraph of herd simulate's help.
+func (flaky) Help() string {
+	return `--server flaky --failure-rate p fails each call the server takes with
+probability p whatever the load (-k still caps a tick; -k 1000000 does not):
+the setting of Brooker's retry simulations, where a request allowed A
+attempts makes (1 − p^A)/(1 − p) calls. It runs open or closed loops, and
+drains them by default (--drain: after the last tick no new requests, and
+pending ones play out), so that calls per request count whole lives.`
+}

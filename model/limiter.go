@@ -187,3 +187,18 @@ func (s Scenario) admitGap() float64 {
 	ms := 1e6/float64(max(1, s.RateMilli())) + 2
 	return max(1, ms*float64(time.Millisecond)/float64(s.Window()))
 }
+
+// Help is the server in a paragraph of herd simulate's help.
+func (tokenBucket) Help() string {
+	return `--server token-bucket runs in continuous time at the rate -k gives (500/s):
+it holds --burst tokens (default k) and admits an arrival that finds a
+whole token.`
+}
+
+// Help is the server in a paragraph of herd simulate's help.
+func (gcra) Help() string {
+	return `--server gcra is nginx's limit_req, in continuous time at the rate -k
+gives: its --burst (default 0) admits burst + 1 at once; --nodelay answers
+them at once, else nginx paces them one per 1/rate, in nginx's own
+arithmetic on its millisecond clock (docs/limiters.md).`
+}

@@ -127,3 +127,15 @@ func (s Scenario) Timeouts() bool { return s.Queues() && s.Queue.Timeout > 0 }
 func (s Scenario) ServiceDelay(n int) int {
 	return int((int64(n) + int64(s.Capacity) - 1) / int64(s.Capacity))
 }
+
+// Help is the server in a paragraph of herd simulate's help.
+func (queue) Help() string {
+	return `--server queue makes requests wait in a FIFO queue served k per tick
+(--queue-limit bounds it; a send over the limit is rejected at once), and
+--timeout T makes a client abandon an attempt without a response within T
+ticks and retry, while the server still serves the abandoned request
+(wasted work). Both the cohort and --rate traffic then also report goodput
+(useful completions per tick), wasted work, timeouts, rejections and the
+response time of successful attempts; after an outage a full queue whose
+waits pass the timeout can keep itself full although λ < k.`
+}

@@ -169,3 +169,15 @@ func (s Scenario) validateServer(bad badField) error {
 	}
 	return s.Server.Variant().validate(s, bad)
 }
+
+// ServersHelp is the paragraphs of herd simulate's help that say the
+// servers with parameters of their own, in the registry's order.
+func ServersHelp() string {
+	var ps []string
+	for _, v := range servers {
+		if h, ok := v.(interface{ Help() string }); ok {
+			ps = append(ps, h.Help())
+		}
+	}
+	return strings.Join(ps, "\n\n")
+}

@@ -56,30 +56,31 @@ type Solution struct {
 // lists them.
 var solvers = []struct {
 	method string
+	about  string // what the model answers and when, for herd model's help
 	solve  func(model.Scenario, Options) (Solution, error)
 }{
-	{MethodClosed, func(sc model.Scenario, _ Options) (Solution, error) {
+	{MethodClosed, "exact, for a synchronized cohort whose waits are certain (none, fixed, expo): the waves, calls = R·N − k·R(R−1)/2, completion and the latency distribution. Refuses random waits and the collision server with N > k (no one is ever served).", func(sc model.Scenario, _ Options) (Solution, error) {
 		r, err := ClosedForm(sc)
 		if err != nil {
 			return Solution{}, err
 		}
 		return Solution{Calls: Moment{Mean: float64(r.Calls)}, Completion: Moment{Mean: float64(r.Completion)}, KnowsSD: true, Closed: &r}, nil
 	}},
-	{MethodMarkov, func(sc model.Scenario, o Options) (Solution, error) {
+	{MethodMarkov, "exact, for small cohorts (N up to about 10): propagates the probability of every state; gives the mean and sd of calls and completion and the whole law of completion. Refuses decorrelated and state spaces beyond --max-states.", func(sc model.Scenario, o Options) (Solution, error) {
 		r, err := MarkovChain(sc, MarkovOptions{MaxStates: o.MaxStates, Context: o.Context})
 		if err != nil {
 			return Solution{}, err
 		}
 		return Solution{Calls: r.Calls, Completion: r.Completion, KnowsSD: true, Markov: &r}, nil
 	}},
-	{MethodMeanField, func(sc model.Scenario, o Options) (Solution, error) {
+	{MethodMeanField, "approximate, for large cohorts: expected calls, expected arrivals per tick and the law of completion, from the fluctuations of the arrivals around their means (the last clients' number is itself random). herd validate holds it to 0.5% (calls) and 2% (completion) of Monte Carlo for full, equal and decorrelated at N = 1,000…100,000, N/k = 3…100.", func(sc model.Scenario, o Options) (Solution, error) {
 		r, err := MeanFieldModel(sc, MeanFieldOptions{Grid: o.Grid, Context: o.Context})
 		if err != nil {
 			return Solution{}, err
 		}
 		return Solution{Calls: Moment{Mean: r.Calls}, Completion: Moment{Mean: r.Completion}, MeanField: &r}, nil
 	}},
-	{MethodChain, func(sc model.Scenario, o Options) (Solution, error) {
+	{MethodChain, "exact, for small systems on the queue server (--server queue): a cohort, or open-loop traffic with an outage (--rate, --outage, --ticks). Propagates the law of (abandoned requests at the queue's head, live queued requests by age and retry class, requests in backoff by ticks until they send and retry class): moments of calls, useful and wasted work, timeouts and rejections, the law of completion, the queue's expected length per tick, the probability of recovering within the horizon after the outage and the recovery time, and the stationary goodput when there is no outage. Of the controls only --max-attempts applies. Open-loop paths whose backlog passes --max-backlog or whose queue passes --max-queue leave the chain as overflowed (reported); the Poisson tail and states below 1e-9 are cut (reported).", func(sc model.Scenario, o Options) (Solution, error) {
 		ctx := o.Context
 		if ctx == nil {
 			ctx = context.Background()
@@ -92,6 +93,15 @@ var solvers = []struct {
 		}
 		return Solution{Calls: r.Calls, Completion: r.Completion, KnowsSD: true, Chain: &r}, nil
 	}},
+}
+
+// MethodsHelp is each method's name with what it answers and when.
+func MethodsHelp() [][2]string {
+	h := make([][2]string, len(solvers))
+	for i, s := range solvers {
+		h[i] = [2]string{s.method, s.about}
+	}
+	return h
 }
 
 // Methods names the analytical models, as herd model --method spells them.

@@ -432,3 +432,18 @@ func PresetsAuditData(a Audit) []PresetsAuditPoint {
 	}
 	return out
 }
+
+// AuditWith is the audit's policies with a configured one added (label
+// names its file), on the tick of AuditPolicies; a second policy of the
+// same kind is refused, since the audit's rows could not tell them apart.
+func AuditWith(policies []policy.Policy, p policy.Policy, label string) ([]policy.Policy, error) {
+	if p.Tick == 0 {
+		p.Tick = policy.DefaultTick
+	}
+	for _, q := range policies {
+		if q.Kind == p.Kind {
+			return nil, model.Usagef("--config gives two %s policies (%s among them), which an audit's rows cannot tell apart; compare them with herd compare --config", p.Kind, label)
+		}
+	}
+	return append(policies, p), nil
+}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/herdlab/herd/config"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
@@ -118,16 +116,9 @@ func auditConfig(f *factory, scenario *scenarioFlags, cfgPath string, opts *audi
 		if err != nil {
 			return usageError{err}
 		}
-		p := sc.Policy
-		if p.Tick == 0 {
-			p.Tick = policy.DefaultTick
+		if opts.Policies, err = study.AuditWith(opts.Policies, sc.Policy, r.Label()); err != nil {
+			return err
 		}
-		for _, q := range opts.Policies {
-			if q.Kind == p.Kind {
-				return usageError{fmt.Errorf("--config gives two %s policies (%s among them), which an audit's rows cannot tell apart; compare them with herd compare --config", p.Kind, r.Label())}
-			}
-		}
-		opts.Policies = append(opts.Policies, p)
 	}
 	return nil
 }

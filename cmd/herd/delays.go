@@ -87,7 +87,7 @@ or .pdf).`,
 			}
 			if opts.Figure != "" {
 				opts.FigureFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(opts.Figure)), ".")
-				if !validFigureFormat(opts.FigureFormat) {
+				if !slices.Contains(plots.Formats, opts.FigureFormat) {
 					return usageError{fmt.Errorf("--figure must name a .svg, .png or .pdf file, got %q", opts.Figure)}
 				}
 			}
@@ -152,13 +152,4 @@ func delaysRun(opts *delaysOptions) error {
 	}
 	opts.Output.warn(opts.IO, a.Notes)
 	return opts.Output.writeResult(opts.IO, render.NewDelayLaws(a, opts.Output.Cite))
-}
-
-func validFigureFormat(f string) bool {
-	for _, v := range plots.Formats {
-		if f == v {
-			return true
-		}
-	}
-	return false
 }

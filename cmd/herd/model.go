@@ -34,42 +34,14 @@ func newCmdModel(f *factory, runF func(*modelOptions) error) *cobra.Command {
 		Short: "Analytical model of one scenario: closed form, exact Markov chain or mean field",
 		Long: `model answers a scenario without simulating it.
 
-  closed     exact, for a synchronized cohort whose waits are certain (none,
-             fixed, expo): the waves, calls = R·N − k·R(R−1)/2, completion and
-             the latency distribution. Refuses random waits and the collision
-             server with N > k (no one is ever served).
-  markov     exact, for small cohorts (N up to about 10): propagates the
-             probability of every state; gives the mean and sd of calls and
-             completion and the whole law of completion. Refuses
-             decorrelated and state spaces beyond --max-states.
-  meanfield  approximate, for large cohorts: expected calls, expected
-             arrivals per tick and the law of completion, from the
-             fluctuations of the arrivals around their means (the last
-             clients' number is itself random). herd validate holds it to
-             0.5% (calls) and 2% (completion) of Monte Carlo for full, equal
-             and decorrelated at N = 1,000…100,000, N/k = 3…100.
-  chain      exact, for small systems on the queue server (--server queue):
-             a cohort, or open-loop traffic with an outage (--rate,
-             --outage, --ticks). Propagates the law of (abandoned requests
-             at the queue's head, live queued requests by age and retry
-             class, requests in backoff by ticks until they send and retry
-             class): moments of calls, useful and wasted work, timeouts and
-             rejections, the law of completion, the queue's expected length
-             per tick, the probability of recovering within the horizon
-             after the outage and the recovery time, and the stationary
-             goodput when there is no outage. Of the controls only
-             --max-attempts applies. Open-loop paths whose backlog passes
-             --max-backlog or whose queue passes --max-queue leave the
-             chain as overflowed (reported); the Poisson tail and states
-             below 1e-9 are cut (reported).
-
+` + render.Definitions(solve.MethodsHelp(), 2, 13, 80) + `
 Every result states its validity (JSON "validity"): exact; conditional
 (exact given that the trial finishes by the horizon, with the probability
 left unfinished, and a warning); or approximate, with the relative errors
 herd validate measured at the nearest validated scenario, and a warning
 outside the validated region.
 
-A scenario a method cannot answer exits 1 with the reason.`,
+A scenario a method cannot answer exits 2 with the reason.`,
 		Example: `  herd model --method closed -n 100 -k 10 --policy expo
   herd model --method markov -n 8 -k 2 --policy full --format json
   herd model --method meanfield -n 100000 -k 1000 --policy equal

@@ -65,22 +65,6 @@ With --loop closed each of the --clients instead keeps one request at a
 time, sending the next --think-time ticks after the previous one was served
 or gave up.
 
---server flaky --failure-rate p fails each call the server takes with
-probability p whatever the load (-k still caps a tick; -k 1000000 does not):
-the setting of Brooker's retry simulations, where a request allowed A
-attempts makes (1 − p^A)/(1 − p) calls. It runs open or closed loops, and
-drains them by default (--drain: after the last tick no new requests, and
-pending ones play out), so that calls per request count whole lives.
-
---server queue makes requests wait in a FIFO queue served k per tick
-(--queue-limit bounds it; a send over the limit is rejected at once), and
---timeout T makes a client abandon an attempt without a response within T
-ticks and retry, while the server still serves the abandoned request
-(wasted work). Both the cohort and --rate traffic then also report goodput
-(useful completions per tick), wasted work, timeouts, rejections and the
-response time of successful attempts; after an outage a full queue whose
-waits pass the timeout can keep itself full although λ < k.
-
 The controls but --max-attempts need --rate or --loop closed for now; in the
 cohort --max-attempts A is the retry limit A − 1 (the smaller of it and --retries).
 
@@ -94,12 +78,7 @@ presets are predicted in continuous time once the server's real units are
 given; a tick-model run whose policy's jitter is within a tick warns that
 rounding decides its result.
 
-The limiters people deploy run in continuous time, at the rate -k gives
-(500/s): --server token-bucket holds --burst tokens (default k) and admits
-an arrival that finds a whole token; --server gcra is nginx's limit_req
-(its --burst, default 0, admits burst + 1 at once; --nodelay answers them
-at once, else nginx paces them one per 1/rate), in nginx's own arithmetic
-on its millisecond clock (docs/limiters.md).`,
+` + model.ServersHelp() + ``,
 		Example: `  herd simulate -n 100 -k 10 --policy full --trials 10000
   herd simulate -n 1000 -k 10 --policy decorrelated --base 0.5 --cap 64 --format json
   herd simulate --server collision --policy fixed -n 20 -k 1 --horizon 5000
