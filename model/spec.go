@@ -433,7 +433,16 @@ func (s Spec) perTick(tick time.Duration) (int, error) {
 	k := s.rate * tick.Seconds()
 	r := math.Round(k)
 	if r < 1 || math.Abs(k-r) > 1e-9*math.Max(1, k) {
-		return 0, bad(fmt.Sprintf("a whole number ≥ 1 of requests per tick of %s (it is %.6g); choose a --tick that holds a whole number of requests", tick, k))
+		hint := "choose a --tick that holds a whole number of requests"
+		// The same rate per a window that holds whole requests: 0.5/s is 1/2s.
+		for n := 1.0; n <= 1000; n++ {
+			w := n / s.rate * 1000 // ms
+			if math.Abs(w-math.Round(w)) < 1e-6*w {
+				hint = fmt.Sprintf("write the rate per a window that holds whole requests (%g/%s), or %s", n, time.Duration(math.Round(w))*time.Millisecond, hint)
+				break
+			}
+		}
+		return 0, bad(fmt.Sprintf("a whole number ≥ 1 of requests per tick of %s (it is %.6g); %s", tick, k, hint))
 	}
 	if r > MaxClients {
 		return 0, bad(fmt.Sprintf("at most %d requests per tick of %s", int64(MaxClients), tick))

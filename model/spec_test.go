@@ -74,6 +74,22 @@ func TestSpecCapacityPerWindow(t *testing.T) {
 	}
 }
 
+// A rate that is no whole number per window is refused with the same rate
+// written per a window that holds whole requests, which is accepted.
+func TestSpecCapacityHintsAWholeWindow(t *testing.T) {
+	for rate, hint := range map[string]string{"0.5/s": "1/2s", "0.3/s": "3/10s", "2.5/s": "1/400ms"} {
+		_, err := ScenarioOf("capacity", rate, "server", "gcra")
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Flag != "capacity" || !strings.Contains(err.Error(), "("+hint+")") {
+			t.Errorf("-k %s: %v; want a FieldError naming --capacity that suggests %s", rate, err, hint)
+			continue
+		}
+		if _, err := ScenarioOf("capacity", hint, "server", "gcra"); err != nil {
+			t.Errorf("-k %s, the rate suggested for %s: %v", hint, rate, err)
+		}
+	}
+}
+
 // Delays given as durations are converted to the scenario's ticks (the
 // window in continuous time), or to milliseconds on the OCC server, and
 // --policy NAME:FIELD=VALUE,… sets the policy's own fields.
