@@ -46,3 +46,28 @@ func TestHelpGroupsEveryFlagOnce(t *testing.T) {
 		}
 	}
 }
+
+// herd service's flags are listed by what they set: its --workers under
+// the server, its --arrivals under the load, not simulate's headings.
+func TestServiceHelpGroups(t *testing.T) {
+	f := testFactory(nil)
+	out := &bytes.Buffer{}
+	f.IO.Out = out
+	if code := execute(context.Background(), newRootCmd(f), []string{"service", "--help"}, &bytes.Buffer{}); code != exitOK {
+		t.Fatalf("service --help: exit %d", code)
+	}
+	heading := ""
+	under := map[string]string{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasSuffix(line, ":") && !strings.HasPrefix(line, " ") {
+			heading = strings.TrimSuffix(line, ":")
+		} else if name, ok := strings.CutPrefix(strings.TrimSpace(line), "--"); ok {
+			under[strings.Fields(name)[0]] = heading
+		}
+	}
+	for flag, want := range map[string]string{"workers": "Server", "timeout": "Clients and network", "arrivals": "Load", "trigger": "Recovery and counts", "threads": "Run", "format": "Output"} {
+		if under[flag] != want {
+			t.Errorf("--%s under %q, want %q", flag, under[flag], want)
+		}
+	}
+}

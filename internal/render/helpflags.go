@@ -31,6 +31,11 @@ var flagGroups = []struct {
 		"adaptive-k", "adaptive-window"}},
 }
 
+// GroupAnnotation names a flag's help heading on a command whose flags
+// mean other things than flagGroups' (herd service's --workers are
+// servers); such headings come first, in the order of the flags.
+const GroupAnnotation = "herd_help_group"
+
 // GroupedFlags renders fs's flags in flagGroups' order, each group under
 // its heading and in the order it lists them; a command whose flags fall
 // into one group only keeps a single list.
@@ -46,9 +51,15 @@ func GroupedFlags(fs *pflag.FlagSet) string {
 		sets[title].AddFlag(f)
 	}
 	placed := map[string]bool{}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if g := f.Annotations[GroupAnnotation]; len(g) > 0 && !f.Hidden {
+			add(g[0], f)
+			placed[f.Name] = true
+		}
+	})
 	for _, g := range flagGroups {
 		for _, name := range g.flags {
-			if f := fs.Lookup(name); f != nil && !f.Hidden {
+			if f := fs.Lookup(name); f != nil && !f.Hidden && !placed[name] {
 				add(g.title, f)
 				placed[name] = true
 			}
