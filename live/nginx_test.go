@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -40,5 +41,25 @@ func TestNginxRequests(t *testing.T) {
 	r := nginxRequests(caseSpec{clients: 1, nginx: &nginxLimit{rate: 10}}, []*client{{exchanges: &a}}, []error{errors.New("gave up")}, 1, false)
 	if r.gaveUp != 1 || r.completion != 0 {
 		t.Errorf("gave up %d, completion %v; want 1 and 0", r.gaveUp, r.completion)
+	}
+}
+
+// The herd command -v prints for a case is one herd parses: every flag
+// but a boolean is followed by its value, and --nodelay stands alone
+// (herd would read "--nodelay true" as a subcommand "true").
+func TestSimulateCommandParses(t *testing.T) {
+	for _, cs := range nginxGrid(false) {
+		words := strings.Fields(simulateCommand(cs, network{}, 10))
+		for i := 2; i < len(words); i++ {
+			if !strings.HasPrefix(words[i], "--") {
+				t.Fatalf("%s: %q is no flag: %s", cs, words[i], strings.Join(words, " "))
+			}
+			if words[i] != "--nodelay" {
+				i++
+			}
+		}
+		if has := strings.Contains(strings.Join(words, " "), " --nodelay"); has != cs.nginx.nodelay {
+			t.Errorf("%s: --nodelay given %v, want %v", cs, has, cs.nginx.nodelay)
+		}
 	}
 }

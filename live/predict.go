@@ -206,6 +206,10 @@ func simulateCommand(cs caseSpec, net network, trials int) string {
 	var b strings.Builder
 	b.WriteString("herd simulate")
 	for i := 0; i < len(args); i += 2 {
+		if args[i+1] == "true" { // a boolean flag takes no separate value
+			fmt.Fprintf(&b, " --%s", args[i])
+			continue
+		}
 		fmt.Fprintf(&b, " --%s %s", args[i], args[i+1])
 	}
 	fmt.Fprintf(&b, " --trials %d --seed 1", trials)
