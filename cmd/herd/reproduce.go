@@ -198,6 +198,21 @@ are shown where a row has one.`,
 }
 
 func newCmdReproduceCollapse(f *factory, e reproduce.CollapseExperiment, runF func(*reproduceOptions) error) *cobra.Command {
+	c := newCollapseExperiment(f, e, runF)
+	// The service server has one engine: --engine chooses among the tick
+	// model's, so it is refused here rather than silently ignored.
+	_ = c.Flags().MarkHidden("engine")
+	runE := c.RunE
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if c.Flags().Changed("engine") {
+			return usageError{fmt.Errorf("--engine: %s runs on the service server's own engine; --engine chooses among the tick model's and must be left out", e.Name)}
+		}
+		return runE(c, args)
+	}
+	return c
+}
+
+func newCollapseExperiment(f *factory, e reproduce.CollapseExperiment, runF func(*reproduceOptions) error) *cobra.Command {
 	return newCmdExperiment(f, experiment{
 		use:     e.Name,
 		short:   e.Short,

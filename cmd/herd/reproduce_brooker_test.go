@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -38,6 +39,17 @@ func TestReproduceBrookerJSON(t *testing.T) {
 	for _, r := range doc.Rows {
 		if r.Load.Mean < 1 || r.Load.Article.N == 0 {
 			t.Errorf("row %+v", r)
+		}
+	}
+}
+
+// The collapse reproductions run on the service server's one engine:
+// --engine is refused by name (exit 2), not ignored.
+func TestReproduceCollapseRefusesEngine(t *testing.T) {
+	for _, name := range []string{"brooker-collapse", "gc-collapse", "descartes-storm"} {
+		_, errs, code := herd(t, "reproduce", name, "--engine", "counts", "--trials", "1")
+		if code != exitUsage || !strings.Contains(errs, "--engine") {
+			t.Errorf("%s --engine counts: exit %d, %q; want exit %d naming --engine", name, code, errs, exitUsage)
 		}
 	}
 }
