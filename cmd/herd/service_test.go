@@ -53,3 +53,32 @@ func TestReproduceGCCollapseJSON(t *testing.T) {
 		}
 	}
 }
+
+// The table's heading says the retry rule in words, the drain and the
+// pauses only when there are some.
+func TestServiceTableHeading(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		want, not []string
+	}{
+		{[]string{"--trials", "1"}, []string{"; 1 attempt (no retries);"}, []string{"pauses", "drain", "base="}},
+		{[]string{"--trials", "1", "--attempts", "4", "--policy", "fixed", "--fixed-delay", "0.05", "--drain", "10s", "--pause", "30s,1s"},
+			[]string{"4 attempts, each retry after 0.05s", "then 10s of drain", "; pauses 30s,1s"}, []string{"base="}},
+	} {
+		out, errs, code := herd(t, append([]string{"service", "--format", "table", "--duration", "40s"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		head, _, _ := strings.Cut(out, "\n\n")
+		for _, w := range c.want {
+			if !strings.Contains(head, w) {
+				t.Errorf("%v: heading %q lacks %q", c.args, head, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(head, w) {
+				t.Errorf("%v: heading %q has %q", c.args, head, w)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/herdlab/herd/analysis"
+	"github.com/herdlab/herd/policy"
 	"github.com/herdlab/herd/service"
 	"github.com/herdlab/herd/stats"
 )
@@ -32,6 +33,8 @@ type ServiceRunSpec struct {
 	Policy           string   `json:"policy,omitempty"`
 	Trigger          string   `json:"trigger"`
 	RecoveredBacklog int      `json:"recovered_backlog"`
+	// retries is the retry rule in words, for the table.
+	retries string
 }
 
 // ServiceRunOf spells a run.
@@ -59,9 +62,18 @@ func ServiceRunOf(r service.Run) ServiceRunSpec {
 	for _, p := range s.Pauses {
 		spec.Pauses = append(spec.Pauses, fmt.Sprintf("%s,%s", p.At, p.Length))
 	}
+	spec.retries = "1 attempt (no retries)"
 	if r.Attempts > 1 {
 		p := r.Policy
 		spec.Policy = fmt.Sprintf("%s base=%gs cap=%gs fixed-delay=%gs", p.Kind, p.Base, p.Cap, p.FixedDelay)
+		after := fmt.Sprintf("after %s delays (base %gs, cap %gs)", p.Kind, p.Base, p.Cap)
+		switch p.Kind {
+		case policy.None:
+			after = "at once"
+		case policy.Fixed:
+			after = fmt.Sprintf("after %gs", p.FixedDelay)
+		}
+		spec.retries = fmt.Sprintf("%d attempts, each retry %s", r.Attempts, after)
 	}
 	return spec
 }
@@ -87,7 +99,22 @@ func (r ServiceRun) Table(w io.Writer, _ int) error {
 	}
 	fmt.Fprintf(w, "service server: workers %s, room %s, service %s%s, network %s each way, timeout %s, rejections %s\n",
 		workers, room, s.ServiceTime, map[bool]string{true: " + " + s.Slope + "·(in service)", false: ""}[s.Slope != ""], s.Network, orNever(s.Timeout), s.Reject)
-	fmt.Fprintf(w, "load %s (%s) for %s; %d attempts %s; trigger %s; pauses %s\n\n", s.Load, s.Arrivals, s.Duration, s.Attempts, s.Policy, s.Trigger, strings.Join(s.Pauses, " "))
+	load := fmt.Sprintf("load %s (%s) for %s", s.Load, s.Arrivals, s.Duration)
+	if s.Drain != "" {
+		load += ", then " + s.Drain + " of drain"
+	}
+	if s.Cohort > 0 {
+		load += fmt.Sprintf(", a cohort of %d at 0s", s.Cohort)
+	}
+	retries := s.retries
+	if retries == "" { // a spec read back from JSON
+		retries = fmt.Sprintf("%d attempts %s", s.Attempts, s.Policy)
+	}
+	fmt.Fprintf(w, "%s; %s; trigger %s (recovery judged from its end)", load, retries, s.Trigger)
+	if len(s.Pauses) > 0 {
+		fmt.Fprintf(w, "; pauses %s", strings.Join(s.Pauses, " "))
+	}
+	fmt.Fprint(w, "\n\n")
 	m := r.Summary
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "recovered\t%s of %d runs\n", Share(m.Recovered), m.Trials)
