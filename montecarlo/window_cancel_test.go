@@ -36,7 +36,7 @@ func TestCancelStopsAMachineTrial(t *testing.T) {
 		err = p.Run(ctx, func(*Trial) error { folded++; return nil })
 		cancel()
 		took := time.Since(start)
-				if took > slowdown*5*time.Second {
+		if took > slowdown*5*time.Second {
 			t.Errorf("%v: the run took %s after a cancel at 200ms", kv, took)
 		}
 		if !errors.Is(err, context.DeadlineExceeded) || folded != 0 {
