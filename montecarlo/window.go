@@ -120,7 +120,7 @@ type WindowEngine struct {
 	events, again []windowEvent
 	beyond        bool    // an arrival after the horizon is pending
 	done          float64 // the last success so far
-	cancelled     bool    // fail saw the run cancelled
+	cancelled     bool    // fail or carry saw the run cancelled
 	start         float64 // a stateful policy's state before its first retry
 	retries       int
 	maxElapsed    float64 // in windows; +Inf: no limit
@@ -199,8 +199,10 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 }
 
 // carry is when the machine, free from t on, has carried one way: P of
-// its running time, the stops between not counted.
-func (e *WindowEngine) carry(t float64) float64 {
+// its running time, the stops between not counted. The stops it passes
+// are the trial's work (a long idle spell passes many), so it polls tr
+// for the run's end: then it sets e.cancelled and returns +Inf.
+func (e *WindowEngine) carry(tr *Trial, t float64) float64 {
 	if e.stallEvery == 0 {
 		return t + e.flight
 	}
@@ -208,21 +210,31 @@ func (e *WindowEngine) carry(t float64) float64 {
 	for {
 		for t >= e.stopAt { // it begins in a stop, or after it
 			t = max(t, e.resumeAt)
-			e.nextStop()
+			if e.nextStop(tr) {
+				return math.Inf(1)
+			}
 		}
 		if t+left <= e.stopAt {
 			return t + left
 		}
 		left -= e.stopAt - t
 		t = e.resumeAt
-		e.nextStop()
+		if e.nextStop(tr) {
+			return math.Inf(1)
+		}
 	}
 }
 
-// nextStop draws the machine's next stop after the current one.
-func (e *WindowEngine) nextStop() {
+// nextStop draws the machine's next stop after the current one; true
+// (and e.cancelled) when tr says that the run was cancelled instead.
+func (e *WindowEngine) nextStop(tr *Trial) bool {
+	if tr.stopped(1) {
+		e.cancelled = true
+		return true
+	}
 	e.stopAt = e.resumeAt - e.stallEvery*math.Log1p(-uniform(&e.stall))
 	e.resumeAt = e.stopAt - e.stallLength*math.Log1p(-uniform(&e.stall))
+	return false
 }
 
 // backoff draws client c's delay before its retry n, in windows.
@@ -251,6 +263,7 @@ func (e *WindowEngine) Play(src *rand.PCG, t *Trial, arrivals bool) {
 // playEvents runs one trial event by event.
 func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 	t.Continuous = true
+	e.cancelled = false
 	sc := &e.sc
 	if e.hot == nil {
 		e.hot, e.queue = make([]windowHot, sc.Clients), make([]occEvent, 0, sc.Clients)
@@ -276,7 +289,7 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 	if e.stallEvery > 0 {
 		e.stall.Seed(src.Uint64(), src.Uint64())
 		e.resumeAt = 0
-		e.nextStop()
+		e.nextStop(t)
 	}
 	if e.gate != nil {
 		e.gate.reset(src)
@@ -286,7 +299,7 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 	done := 0.0
 	free := 0.0 // when the machine has carried every way so far
 	answers, next := e.waiting[:0], 0
-	for !t.stopped(1) {
+	for !e.cancelled && !t.stopped(1) {
 		// The machine carries the next answer when it is free before
 		// any request is sent (or anything else happens).
 		if next < len(answers) {
@@ -297,7 +310,7 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 					answers = answers[:copy(answers, answers[next:])]
 					next = 0
 				}
-				free = e.carry(at)
+				free = e.carry(t, at)
 				if wa.client < 0 {
 					continue
 				}
@@ -318,7 +331,7 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 		c, a := ev.client, ev.at
 		cl, h := &e.client[c], &e.hot[c]
 		if h.sending { // the machine takes the retry to the server
-			free = e.carry(max(a, free))
+			free = e.carry(t, max(a, free))
 			ev.at, h.sending = free, false
 			siftDown(q, 0)
 			continue
@@ -342,7 +355,7 @@ func (e *WindowEngine) playEvents(src *rand.PCG, t *Trial, arrivals bool) {
 		}
 		back := a                         // when the client has its answer
 		if e.flight > 0 && h.retry == 0 { // the first send's way, as it arrives
-			free = e.carry(max(a, free))
+			free = e.carry(t, max(a, free))
 		}
 		// Its answer waits for the machine, unless it is a first answer
 		// as measured.

@@ -527,11 +527,12 @@ func TestWindowStallsStretchTheMachine(t *testing.T) {
 	}
 	e.stall.Seed(3, 4)
 	e.resumeAt = 0
-	e.nextStop()
+	var tr Trial
+	e.nextStop(&tr)
 	const ways = 1_000_000 // of 0.1 window each: W = 10⁵ windows
 	at := 0.0
 	for range ways {
-		at = e.carry(at)
+		at = e.carry(&tr, at)
 	}
 	w, every, length := ways*0.1, 1.0, 0.5
 	mean, sd := w*(1+length/every), math.Sqrt(w/every*2)*length
