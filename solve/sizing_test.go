@@ -81,7 +81,7 @@ func TestQueueChainStatesWithinTheirBudget(t *testing.T) {
 		t.Fatalf("got %v, want the tick's 64 MiB refused", err)
 	}
 	// Two ticks alive at once, the estimate of a state within a factor 2.
-	if grew := after.HeapSys - before.HeapSys; grew > 4*chainTickBytes {
+	if grew := int64(after.HeapSys) - int64(before.HeapSys); grew > 4*chainTickBytes {
 		t.Errorf("the heap grew by %d MiB, more than 4 × %d MiB", grew>>20, chainTickBytes>>20)
 	}
 }
