@@ -201,3 +201,9 @@ behaviour:
 	scripts/behaviour-corpus.sh "$$tmp/herd-head" "$$tmp/head-out" && \
 	diff -r -x '*.err' "$$tmp/base-out" "$$tmp/head-out" && echo "behaviour kept: every output identical to $(BASE)'s"; \
 	rc=$$?; rm -rf "$$tmp"; exit $$rc
+
+# Every flag of every command with hostile values, generated from the command
+# tree (cmd/herd/flagfuzz_test.go, build tag fuzzcli).
+.PHONY: fuzz-cli
+fuzz-cli: build
+	HERD=$(CURDIR)/bin/herd $(GO) test -tags fuzzcli -run TestFlagFuzz -timeout 30m ./cmd/herd

@@ -220,7 +220,7 @@ type Cohort struct{}
 func (Cohort) Name() string { return "cohort" }
 func (Cohort) validate(sc model.Scenario) error {
 	if sc.InContinuousTime() {
-		return &model.FieldError{Flag: "time", Valid: "tick for the tick engines (the window server's cohort in continuous time is the Window workload: CohortOf)", Got: sc.Time.String()}
+		return &model.FieldError{Flag: "time", Valid: "tick for the tick engines (a cohort in continuous time plays on the window engine)", Got: sc.Time.String()}
 	}
 	if sc.Plays().Cohort == model.NoCohort {
 		return &model.FieldError{Flag: "server", Valid: "capacity, collision, occ or queue for the cohort; the flaky server is played by open-loop (--rate) and closed-loop (--loop closed) traffic", Got: sc.Server.String()}

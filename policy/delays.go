@@ -177,6 +177,27 @@ const (
 	MaxDelayCells = 1 << 24
 )
 
+// DelayMemory is the most memory an analysis may take. Measured peaks
+// (docs/models.md) are about delayCellBytes per lattice cell of Cells, the
+// lattices, their difference arrays and a law per row together.
+const DelayMemory = 5 << 29 // 2.5 GiB
+
+// delayCellBytes is the peak memory per cell of Cells, by method: a
+// policy whose delays depend on the previous one also keeps its joint
+// (previous delay, total) lattice.
+func delayCellBytes(p Policy) int {
+	if m, err := classify(p); err == nil && m == independentLaws {
+		return 140
+	}
+	return 300
+}
+
+// MaxDelayCellsFor is the finest lattice the analysis of p may ask for
+// within DelayMemory (at most MaxDelayCells).
+func MaxDelayCellsFor(p Policy) int {
+	return min(MaxDelayCells, DelayMemory/delayCellBytes(p))
+}
+
 // DefaultDelayCount is how many retries of p an analysis follows when
 // none is asked for: up to its retry limit, or 10 without one (at most
 // MaxDelayRetries).
@@ -287,6 +308,9 @@ func Delays(p Policy, count int, o DelayOptions) (DelayAnalysis, error) {
 		return DelayAnalysis{}, fmt.Errorf("count must be an integer in [1, %d], got %d", MaxDelayRetries, count)
 	}
 	o = o.withDefaults()
+	if most := MaxDelayCellsFor(p); o.Cells > most {
+		return DelayAnalysis{}, fmt.Errorf("cells must be an integer in [%d, %d] for policy %s (about %d bytes a cell within %d MiB), got %d", MinDelayCells, most, p.Kind, delayCellBytes(p), DelayMemory>>20, o.Cells)
+	}
 	a := DelayAnalysis{Policy: p, Unit: "ticks"}
 	if p.TickLength() > 0 {
 		a.Unit = "s"

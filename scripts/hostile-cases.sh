@@ -226,5 +226,52 @@ hcase plots-out-file refuse - -- plots --out plotfile --only engine-cost
 hcase plots-workers-huge refuse - -- plots --workers 2147483648 --out newplots
 hcase compare-label-pipe run - -- compare --policies pipe.yaml --out lab
 
+# Acceptance 3 as a user whom permissions bind (root ignores them): as
+# root, the cases run as the user herdhostile, created when missing.
+user_cases() {
+	local dir=$work/user herd_as=() rc a b
+	mkdir "$dir"
+	if (($(id -u) == 0)); then
+		id herdhostile >/dev/null 2>&1 || useradd -M -s /usr/sbin/nologin herdhostile || return 1
+		chown herdhostile "$dir"
+		chmod 755 "$work"
+		herd_as=(runuser -u herdhostile --)
+	fi
+	cd "$dir" || return 1
+	if [[ force-unwritable =~ $only ]]; then
+		"${herd_as[@]}" sh -c 'mkdir DIR && echo keep >DIR/a && chmod 555 DIR && mkdir p && mkdir p/DIR && echo keep >p/DIR/a && chmod 555 p'
+		"${herd_as[@]}" "$herd" compare -n 10 -k 2 --policy full,equal --out DIR --force >/dev/null 2>a.err
+		a=$?
+		"${herd_as[@]}" "$herd" compare -n 10 -k 2 --policy full,equal --out p/DIR --force >/dev/null 2>b.err
+		b=$?
+		local verdict=ok why=""
+		[[ $(cat DIR/a 2>/dev/null) == keep && $(ls DIR) == a ]] || { verdict=FAIL why="DIR lost its files"; }
+		[[ $(cat p/DIR/a 2>/dev/null) == keep && $(ls p/DIR) == a ]] || { verdict=FAIL why="$why; p/DIR lost its files"; }
+		[[ $a == 2 && $b == 2 ]] || { verdict=FAIL why="$why; exits $a and $b, want 2"; }
+		names_input a.err --out DIR && names_input b.err --out p/DIR || { verdict=FAIL why="$why; names no flag or file given"; }
+		finish force-unwritable refuse "$a,$b" - - - "$verdict" "$why" a.err
+		"${herd_as[@]}" chmod 755 DIR p
+	fi
+	if [[ concurrent-sweeps =~ $only ]]; then
+		local verdict=ok why="" i
+		for i in 1 2 3; do
+			"${herd_as[@]}" "$herd" sweep -n 10:400:10 -k 2 --trials 20 --out same$i.jsonl >/dev/null 2>c$i.err &
+			"${herd_as[@]}" "$herd" sweep -n 10:400:10 -k 2 --trials 20 --out same$i.jsonl >/dev/null 2>d$i.err &
+			wait -n
+			a=$?
+			wait -n
+			b=$?
+			[[ $a == 0 || $b == 0 ]] || { verdict=FAIL why="$why; round $i: exits $a and $b, neither ran"; }
+			# The one that finds the file locked fails (1: not a usage error).
+			[[ $a =~ ^(0|1)$ && $b =~ ^(0|1)$ ]] || { verdict=FAIL why="$why; round $i: exits $a and $b"; }
+			"${herd_as[@]}" "$herd" merge same$i.jsonl >/dev/null 2>m$i.err || { verdict=FAIL why="$why; round $i: $(head -1 m$i.err)"; }
+		done
+		cat c1.err d1.err >cd.err
+		finish concurrent-sweeps either "$a,$b" - - - "$verdict" "$why" cd.err
+	fi
+	cd "$work" || return 1
+}
+user_cases
+
 echo "$fails case(s) failed"
 ((fails == 0))

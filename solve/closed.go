@@ -134,7 +134,7 @@ func modelled(method string, sc model.Scenario) error {
 	p := sc.Policy
 	switch {
 	case sc.InContinuousTime():
-		return &Unsupported{Method: method, Reason: "the scenario is in continuous time (the window server) and the models count whole ticks; use simulate (its cohort with certain delays has a closed form, WindowClosedForm, that herd validate checks)"}
+		return &Unsupported{Method: method, Reason: "the scenario is in continuous time (the window server) and the models count whole ticks; use simulate (herd validate checks it against the closed form of a cohort whose delays are certain)"}
 	case !sc.Models(method):
 		return &Unsupported{Method: method, Reason: sc.Plays().Unmodelled}
 	case p.Retries > 0:

@@ -236,6 +236,9 @@ func QueueChainOf(ctx context.Context, sc model.Scenario, tr *model.Traffic, ctl
 	if w := sc.FirstWindow; tr == nil && multisets(w-1, sc.Clients) > float64(most) {
 		return QueueChain{}, &Unsupported{Method: MethodChain, Limit: true, Reason: fmt.Sprintf("the first sends spread over --first-window %d ticks make %.3g states at tick 0, more than the limit of %d (--max-states); use a smaller --first-window or N, or simulate", w, multisets(w-1, sc.Clients), most)}
 	}
+	if err := sizeQueueChain(sc, ctl); err != nil {
+		return QueueChain{}, err
+	}
 	ch, err := newQueueChain(sc, tr, ctl, opt)
 	if err != nil {
 		return no("%v", err)
@@ -244,6 +247,51 @@ func QueueChainOf(ctx context.Context, sc model.Scenario, tr *model.Traffic, ctl
 		return QueueChain{}, model.Usagef("this cohort never finishes, so the chain refuses it before following it: %s", why)
 	}
 	return ch.run(ctx)
+}
+
+// chainTickBytes bounds the memory of one tick's states of the queue
+// chain (two ticks are alive at once, and open-loop traffic builds a tick
+// whole before pruning it), so that a system beyond the chain's reach is
+// refused within seconds and a few hundred megabytes.
+const chainTickBytes = 64 << 20
+
+// stateBytes estimates what one state of n cells takes in a tick: its key
+// (2 bytes a cell), the key's index entry and string header, and its path.
+func stateBytes(n int) int64 { return 2*int64(n) + 200 }
+
+// sizeQueueChain refuses, before anything is allocated, a chain whose
+// state vector alone is beyond chainTickBytes: a state has a cell per
+// retry class and tick of backoff (and of age in the queue), and the
+// enumeration keeps a vector per class. It names the flag that sets the
+// class count (--retries, --max-attempts) or the longest wait (--cap).
+func sizeQueueChain(sc model.Scenario, ctl control.Controls) error {
+	limit, flag, got := sc.Policy.Retries, "retries", sc.Policy.Retries
+	if a := ctl.MaxAttempts; a > 0 && (limit == 0 || a-1 < limit) {
+		limit, flag, got = a-1, "max-attempts", a
+	}
+	classes := float64(limit + 1)
+	if limit == 0 {
+		classes = float64(max(1, sc.Policy.Classes()))
+	}
+	waits := math.Max(float64(sc.FirstWindow), sc.Policy.MaxDelay()+1) // rounding adds at most a tick
+	ages := float64(max(1, sc.Queue.Timeout-1))
+	// The enumeration's vectors: classes of (ages + waits)·classes cells,
+	// 2 bytes each.
+	need := func(c float64) float64 { return 2 * c * (2 + (ages+waits)*c) }
+	if !(need(classes) > chainTickBytes) {
+		return nil
+	}
+	most := math.Floor(math.Sqrt(chainTickBytes / (2 * (ages + waits))))
+	switch {
+	case limit > 0 && most >= 2:
+		top := int(most) - 1 // classes 0…R
+		if flag == "max-attempts" {
+			top++
+		}
+		return &model.FieldError{Flag: flag, Valid: fmt.Sprintf("at most %d for --method chain with this policy: the chain keeps a cell per retry class and tick of wait (up to %.3g ticks), and %d classes would need %.3g GiB for one state's successors, over its budget of %d MiB; use simulate", top, waits, limit+1, need(classes)/(1<<30), chainTickBytes>>20), Got: fmt.Sprint(got)}
+	default:
+		return &Unsupported{Method: MethodChain, Limit: true, Reason: fmt.Sprintf("waits of up to %.3g ticks (--cap %g) over %.0f retry classes make a state of %.3g cells, beyond the chain's budget of %d MiB a tick; use a smaller --cap or simulate", waits, sc.Policy.Cap, classes, 2+(ages+waits)*classes, chainTickBytes>>20)}
+	}
 }
 
 // qchain holds what the propagation needs.
@@ -437,6 +485,9 @@ type qstates struct {
 	// yet): there the trial can end on a give-up, after its last success.
 	last []map[int]float64
 	key  []byte // scratch
+	// bytes estimates the states' memory (stateBytes each); budget, when
+	// positive, is the most it may reach.
+	bytes, budget int64
 }
 
 func newQStates() qstates { return qstates{index: map[string]int{}} }
@@ -451,7 +502,10 @@ func (s *qstates) add(st []uint16, a path, limit int) (int, error) {
 	i, ok := s.index[string(b)]
 	if !ok {
 		if len(s.keys) >= limit {
-			return 0, fmt.Errorf("the state space exceeds the limit of %d states at one tick", limit)
+			return 0, fmt.Errorf("the state space exceeds the limit of %d states at one tick (a larger --max-states may reach further)", limit)
+		}
+		if s.bytes += stateBytes(len(st)); s.budget > 0 && s.bytes > s.budget {
+			return 0, fmt.Errorf("the states of one tick exceed %d MiB (%d states of %d cells)", s.budget>>20, len(s.keys), len(st))
 		}
 		i = len(s.keys)
 		s.keys = append(s.keys, string(b))
@@ -723,6 +777,7 @@ func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 		res.States += len(cur.keys)
 		res.PeakStates = max(res.PeakStates, len(cur.keys))
 		next := newQStates()
+		next.budget = chainTickBytes
 		if cur.last != nil {
 			next.last = []map[int]float64{}
 		}
@@ -808,7 +863,7 @@ func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 				err = fmt.Errorf("more than %d abandoned requests queued", math.MaxUint16)
 			}
 			if err != nil {
-				return res, &Unsupported{Method: MethodChain, Reason: fmt.Sprintf("propagating tick %d: %v (a priori at most %.3g states); use a smaller system, simulate, or a larger --max-states", t, err, res.Bound)}
+				return res, &Unsupported{Method: MethodChain, Reason: fmt.Sprintf("propagating tick %d: %v (a priori at most %.3g states); use a smaller system or simulate", t, err, res.Bound)}
 			}
 		}
 		res.QueueMean = append(res.QueueMean, qm)

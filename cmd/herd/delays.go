@@ -82,8 +82,8 @@ or .pdf).`,
 			if opts.Count < 1 || opts.Count > policy.MaxDelayRetries {
 				return usageError{fmt.Errorf("--count must be an integer in [1, %d], got %d", policy.MaxDelayRetries, opts.Count)}
 			}
-			if opts.Cells < policy.MinDelayCells || opts.Cells > policy.MaxDelayCells {
-				return usageError{fmt.Errorf("--cells must be an integer in [%d, %d], got %d", policy.MinDelayCells, policy.MaxDelayCells, opts.Cells)}
+			if most := policy.MaxDelayCellsFor(opts.Policy); opts.Cells < policy.MinDelayCells || opts.Cells > most {
+				return usageError{fmt.Errorf("--cells must be an integer in [%d, %d] for policy %s (within %d MiB), got %d", policy.MinDelayCells, most, opts.Policy.Kind, policy.DelayMemory>>20, opts.Cells)}
 			}
 			if opts.Figure != "" {
 				opts.FigureFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(opts.Figure)), ".")

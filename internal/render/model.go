@@ -227,14 +227,14 @@ type ChainDetail struct {
 	Stationary    *solve.Stationary `json:"stationary,omitempty"`
 	// Per tick: expected queue length after it, useful and wasted
 	// completions in it, live requests after it.
-	QueueMean   []float64 `json:"queue_mean"`
-	Goodput     []float64 `json:"goodput"`
-	WastedAt    []float64 `json:"wasted_series"`
-	BacklogMean []float64 `json:"backlog_mean"`
-	Ticks       int       `json:"ticks"`
-	States      int       `json:"states"`
-	PeakStates  int       `json:"peak_states"`
-	StateBound  float64   `json:"state_bound"`
+	QueueMean   []float64       `json:"queue_mean"`
+	Goodput     []float64       `json:"goodput"`
+	WastedAt    []float64       `json:"wasted_series"`
+	BacklogMean []float64       `json:"backlog_mean"`
+	Ticks       int             `json:"ticks"`
+	States      int             `json:"states"`
+	PeakStates  int             `json:"peak_states"`
+	StateBound  analysis.Number `json:"state_bound"` // null when the bound overflows a float
 }
 
 type ChainTraffic struct {
@@ -258,7 +258,7 @@ func chainResult(res *ModelResult, r solve.QueueChain, sc model.Scenario) {
 		TimedOut: exactly(r.TimedOut.Mean, r.TimedOut.SD), Rejected: exactly(r.Rejected.Mean, r.Rejected.SD),
 		GaveUp: exactly(r.GaveUp.Mean, r.GaveUp.SD), Unfinished: r.Unfinished, Overflow: r.Overflow, Truncated: r.Truncated,
 		Stationary: r.Stationary, QueueMean: r.QueueMean, Goodput: r.UsefulAt, WastedAt: r.WastedAt, BacklogMean: r.BacklogMean,
-		Ticks: r.Ticks, States: r.States, PeakStates: r.PeakStates, StateBound: r.Bound}
+		Ticks: r.Ticks, States: r.States, PeakStates: r.PeakStates, StateBound: analysis.Number(r.Bound)}
 	if tr := r.Traffic; tr != nil {
 		d.MaxBacklog, d.MaxQueue = r.Options.MaxBacklog, r.Options.MaxQueue
 		d.Traffic = &ChainTraffic{tr.Rate, tr.Ticks, tr.OutageStart, tr.OutageLength, tr.OutageCapacity, tr.RecoveryBacklog(sc.Capacity)}
