@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/herdlab/herd/internal/infile"
-
 	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 )

@@ -12,7 +12,6 @@ import (
 
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
-
 	"github.com/herdlab/herd/plots"
 	"github.com/spf13/cobra"
 )

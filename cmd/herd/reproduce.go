@@ -198,22 +198,7 @@ are shown where a row has one.`,
 }
 
 func newCmdReproduceCollapse(f *factory, e reproduce.CollapseExperiment, runF func(*reproduceOptions) error) *cobra.Command {
-	c := newCollapseExperiment(f, e, runF)
-	// The service server has one engine: --engine chooses among the tick
-	// model's, so it is refused here rather than silently ignored.
-	_ = c.Flags().MarkHidden("engine")
-	runE := c.RunE
-	c.RunE = func(c *cobra.Command, args []string) error {
-		if c.Flags().Changed("engine") {
-			return usageError{fmt.Errorf("--engine: %s runs on the service server's own engine; --engine chooses among the tick model's and must be left out", e.Name)}
-		}
-		return runE(c, args)
-	}
-	return c
-}
-
-func newCollapseExperiment(f *factory, e reproduce.CollapseExperiment, runF func(*reproduceOptions) error) *cobra.Command {
-	return newCmdExperiment(f, experiment{
+	c := newCmdExperiment(f, experiment{
 		use:     e.Name,
 		short:   e.Short,
 		long:    e.Long + "\n\nEach row prints the collapsed share with its Wilson interval, the amplification, the goodput\nand the time to recover from the trigger's end with 95% intervals, the source's claim, the\nreading it is judged by (decided from the source's words), and the verdict.",
@@ -233,4 +218,12 @@ func newCollapseExperiment(f *factory, e reproduce.CollapseExperiment, runF func
 			return render.CollapseReproduction{Experiment: e.Name, Source: e.Source, Trials: opt.Trials, Seed: opt.Seed, Rows: rows, Provenance: opts.Output.Cite}, nil
 		},
 	}, runF)
+	_ = c.Flags().MarkHidden("engine") // the service server has one engine
+	c.PreRunE = func(c *cobra.Command, _ []string) error {
+		if c.Flags().Changed("engine") {
+			return usageError{fmt.Errorf("--engine: %s runs on the service server's own engine; --engine chooses among the tick model's and must be left out", e.Name)}
+		}
+		return nil
+	}
+	return c
 }

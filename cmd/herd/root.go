@@ -12,9 +12,8 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/herdlab/herd/internal/infile"
-
 	"github.com/herdlab/herd/internal/buildinfo"
+	"github.com/herdlab/herd/internal/infile"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"

@@ -112,23 +112,7 @@ JSON the mean of each bin's counts. docs/servers.md gives the semantics.`,
 	fs.IntVar(&trials, "trials", 200, fmt.Sprintf("Monte Carlo runs (1…%d)", service.MaxTrials))
 	fs.Uint64Var(&seed, "seed", 1, "random seed; the same seed gives byte-identical output")
 	fs.IntVar(&threads, "threads", 0, "parallel workers of the simulation (0: one per CPU); never changes results")
-	// Help by what each flag sets: --workers here are the server's, not
-	// the simulation's, and --arrivals a load, not an output.
-	for _, g := range []struct {
-		title string
-		flags []string
-	}{
-		{"Server", []string{"workers", "room", "service-time", "slope", "cancel", "reject", "pause"}},
-		{"Clients and network", []string{"network", "timeout", "attempts", "policy", "base", "cap", "fixed-delay", "late-success"}},
-		{"Load", []string{"load", "arrivals", "cohort", "duration", "drain"}},
-		{"Recovery and counts", []string{"trigger", "recovered-backlog", "bin"}},
-		{"Run", []string{"trials", "seed", "threads"}},
-	} {
-		for _, name := range g.flags {
-			_ = fs.SetAnnotation(name, render.GroupAnnotation, []string{g.title})
-		}
-	}
-	fs.SortFlags = false
+	render.Annotate(fs, render.ServiceFlagGroups)
 	complete(c, "arrivals", []string{"poisson", "even"})
 	complete(c, "reject", []string{"retry", "final"})
 	out.register(c)

@@ -88,3 +88,29 @@ func GroupedFlags(fs *pflag.FlagSet) string {
 
 // helpWidth is the width help wraps flag descriptions to.
 const helpWidth = 100
+
+// FlagGroup is a heading of a command's help and the flags under it.
+type FlagGroup struct {
+	Title string
+	Flags []string
+}
+
+// ServiceFlagGroups are herd service's headings: by what each flag sets
+// (its --workers are the server's, its --arrivals a load).
+var ServiceFlagGroups = []FlagGroup{
+	{"Server", []string{"workers", "room", "service-time", "slope", "cancel", "reject", "pause"}},
+	{"Clients and network", []string{"network", "timeout", "attempts", "policy", "base", "cap", "fixed-delay", "late-success"}},
+	{"Load", []string{"load", "arrivals", "cohort", "duration", "drain"}},
+	{"Recovery and counts", []string{"trigger", "recovered-backlog", "bin"}},
+	{"Run", []string{"trials", "seed", "threads"}},
+}
+
+// Annotate puts each flag of groups under its heading, in the order given.
+func Annotate(fs *pflag.FlagSet, groups []FlagGroup) {
+	for _, g := range groups {
+		for _, name := range g.Flags {
+			_ = fs.SetAnnotation(name, GroupAnnotation, []string{g.Title})
+		}
+	}
+	fs.SortFlags = false
+}
