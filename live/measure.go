@@ -96,31 +96,7 @@ func runRepetition(ctx context.Context, cs caseSpec, trace bool) (repetition, er
 	}
 	srv.decisions = make([][]decision, cs.clients)
 	defer srv.close()
-	clients := make([]*client, cs.clients)
-	errs := make([]error, cs.clients)
-	start := make(chan struct{})
-	finished := make(chan struct{}, cs.clients)
-	for i := range clients {
-		clients[i] = newClient(i, srv.url(), cs.window, true)
-		go func() {
-			defer func() { finished <- struct{}{} }()
-			select {
-			case <-start:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
-			errs[i] = cs.lib.retry(ctx, clients[i])
-		}()
-	}
-	time.Sleep(release)
-	close(start)
-	for range clients {
-		<-finished
-	}
-	for _, c := range clients {
-		c.http.CloseIdleConnections()
-	}
+	clients, errs := releaseClients(ctx, cs, srv.url())
 	if err := ctx.Err(); err != nil {
 		return repetition{}, fmt.Errorf("%s: %w", cs, err)
 	}
@@ -400,4 +376,36 @@ func span90(ts []time.Duration) time.Duration {
 	slices.Sort(ts)
 	n := len(ts) - 1
 	return ts[n*95/100] - ts[n*5/100]
+}
+
+// releaseClients makes the case's clients of url, releases them at one
+// instant and waits for every one to succeed or give up (or the context to
+// end); errs[i] is client i's outcome.
+func releaseClients(ctx context.Context, cs caseSpec, url string) (clients []*client, errs []error) {
+	clients = make([]*client, cs.clients)
+	errs = make([]error, cs.clients)
+	start := make(chan struct{})
+	finished := make(chan struct{}, cs.clients)
+	for i := range clients {
+		clients[i] = newClient(i, url, cs.window, true)
+		go func() {
+			defer func() { finished <- struct{}{} }()
+			select {
+			case <-start:
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			errs[i] = cs.lib.retry(ctx, clients[i])
+		}()
+	}
+	time.Sleep(release)
+	close(start)
+	for range clients {
+		<-finished
+	}
+	for _, c := range clients {
+		c.http.CloseIdleConnections()
+	}
+	return clients, errs
 }

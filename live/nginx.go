@@ -255,31 +255,7 @@ func runNginxRepetition(ctx context.Context, cs caseSpec, trace bool) (repetitio
 		return repetition{}, err
 	}
 	defer srv.remove()
-	clients := make([]*client, cs.clients)
-	errs := make([]error, cs.clients)
-	start := make(chan struct{})
-	finished := make(chan struct{}, cs.clients)
-	for i := range clients {
-		clients[i] = newClient(i, srv.url(), cs.window, true)
-		go func() {
-			defer func() { finished <- struct{}{} }()
-			select {
-			case <-start:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
-			errs[i] = cs.lib.retry(ctx, clients[i])
-		}()
-	}
-	time.Sleep(release)
-	close(start)
-	for range clients {
-		<-finished
-	}
-	for _, c := range clients {
-		c.http.CloseIdleConnections()
-	}
+	clients, errs := releaseClients(ctx, cs, srv.url())
 	if err := ctx.Err(); err != nil {
 		return repetition{}, fmt.Errorf("%s: %w", cs, err)
 	}
