@@ -253,7 +253,7 @@ func BrookerCollapse() []CollapseSetting {
 				case "backoff":
 					s.Published, s.Claim = 4.28, "his script gives amplification 4.28 over [50 s, 70 s) with backoff (10 runs)"
 				default:
-					s.Claim = "no value given"
+					s.Claim = "none: his script gives no amplification for the ramp without retries; the row is herd's, for comparison"
 				}
 			}
 			out = append(out, s)

@@ -77,7 +77,7 @@ func (r CollapseReproduction) Table(w io.Writer, _ int) error {
 		seen[key] = true
 		fmt.Fprintf(w, "\nclaim: %s\nreading: %s\n", row.Claim, row.Reading)
 		if row.Published > 0 {
-			fmt.Fprintf(w, "held to within 5%% of %g\n", row.Published)
+			fmt.Fprintf(w, "the row holds when herd's amplification is within 5%% of %g\n", row.Published)
 		}
 	}
 	shown := map[string]bool{}
