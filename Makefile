@@ -26,10 +26,11 @@ test-short:
 test-long:
 	$(GO) test -tags long -timeout 60m ./...
 
-# The default suite and the long suites under the race detector, but one
-# long test (RACE_LEFT_OUT; .ci/run says why and runs it without the
-# detector); about 35 minutes on an idle 2-core machine.
-RACE_LEFT_OUT = ^TestCostlySectionsReproducible$$
+# The default suite and the long suites under the race detector, but the
+# long tests that only repeat, at a larger size or another seed, concurrent
+# code that others run under it (RACE_LEFT_OUT; .ci/run says why and runs
+# them without the detector).
+RACE_LEFT_OUT = ^(TestCostlySectionsReproducible|TestMeanFieldKnifeEdgeAtScale|TestCommittedScalingAtScale|TestClaimVerdictsStableAcrossSeeds)$$
 race:
 	$(GO) test -race -tags long -timeout 80m -skip '$(RACE_LEFT_OUT)' ./...
 
@@ -119,7 +120,7 @@ conformance:
 # live-check runs real retry libraries (cenkalti/backoff, retry-go,
 # go-retryablehttp, a hand-written Full Jitter) against a loopback window
 # server and compares what they do with herd's continuous-time prediction
-# (a separate module; see live/doc.go). The issue-19 grid of 32 cases,
+# (a separate module; see live/doc.go). The grid of 32 cases,
 # measured one at a time (about 16 minutes on the idle 2-core machine).
 # LIVEFLAGS are the harness's flags, e.g. LIVEFLAGS="-reps 8 -trace t.csv".
 LIVEFLAGS ?=

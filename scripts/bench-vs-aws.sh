@@ -9,7 +9,7 @@
 # fetched. Prints the medians of RUNS (default 3) alternating runs, by wall
 # clock and by CPU time (user + system, which on a busy machine leaves out
 # the turns other processes take on the core), the ratios per trial and
-# whether they meet the target (TARGET, default 200x, issue #16; its goal
+# whether they meet the target (TARGET, default 200x; its goal
 # beyond is 300x); skips with a message when the simulator or Python 2.7
 # is absent.
 set -euo pipefail
@@ -62,5 +62,5 @@ awk -v bw="$(m "${blog_wall[@]}")" -v bc="$(m "${blog_cpu[@]}")" -v hw="$(m "${h
 	printf "  blog simulator      %4d trials  %8.2f s %9.2f ms/trial  %8.2f s %9.2f ms/trial\n", bt, bw, 1000 * bw / bt, bc, 1000 * bc / bt
 	rw = (bw / bt) / (hw / ht); rc = (bc / bt) / (hc / ht)
 	printf "  ratio per trial                %8.0f x                   %8.0f x\n", rw, rc
-	printf "  target %dx (issue #16; goal 300x): %s by wall clock, %s by CPU time\n", t, (rw >= t ? "met" : "NOT met"), (rc >= t ? "met" : "NOT met")
+	printf "  target %dx (goal 300x): %s by wall clock, %s by CPU time\n", t, (rw >= t ? "met" : "NOT met"), (rc >= t ? "met" : "NOT met")
 }'

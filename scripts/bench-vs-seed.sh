@@ -10,7 +10,7 @@
 # BenchmarkClientEngine; it prints the medians of both rates, per second of
 # wall clock and per second of CPU (which, on a busy machine, leaves out
 # the turns other processes take on the core), their ratios and whether
-# they meet the target (TARGET, default 250x, issue #16). Skips with a
+# they meet the target (TARGET, default 250x). Skips with a
 # message when the seed file or numpy is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,5 +59,5 @@ awk -v hw="$(median "${herd_wall[@]}")" -v hc="$(median "${herd_cpu[@]}")" \
 	printf "  herd per-client engine  %8.2f M calls/s  %8.2f M calls/s\n", hw / 1e6, hc / 1e6
 	printf "  seed article (numpy)    %8.2f M calls/s  %8.2f M calls/s\n", pw / 1e6, pc / 1e6
 	printf "  ratio                   %8.0f x          %8.0f x\n", hw / pw, hc / pc
-	printf "  target %dx (issue #16): %s by wall clock, %s by CPU time\n", t, (hw / pw >= t ? "met" : "NOT met"), (hc / pc >= t ? "met" : "NOT met")
+	printf "  target %dx: %s by wall clock, %s by CPU time\n", t, (hw / pw >= t ? "met" : "NOT met"), (hc / pc >= t ? "met" : "NOT met")
 }'
