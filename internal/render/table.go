@@ -223,15 +223,15 @@ func (t *Table) fit(shown []bool, width int, how fitting) []int {
 		}
 		// A header wraps in any column, at its spaces; cells only in
 		// the columns that may wrap.
-		for _, word := range strings.Fields(c.Name) {
-			least[i] = max(least[i], textWidth(word))
+		for _, p := range cellPieces(c.Name) {
+			least[i] = max(least[i], textWidth(p.text))
 		}
 		widths[i] = textWidth(c.Name)
 		for _, cell := range t.column(i) {
 			widths[i] = max(widths[i], textWidth(cell))
 			if c.Wrap {
-				for _, word := range strings.Fields(cell) {
-					least[i] = max(least[i], min(textWidth(word), 12))
+				for _, p := range cellPieces(cell) {
+					least[i] = max(least[i], min(textWidth(p.text), 12))
 				}
 			} else {
 				least[i] = max(least[i], textWidth(cell))
@@ -300,7 +300,7 @@ func (t *Table) line(w io.Writer, shown []bool, widths []int, cells []string) {
 		}
 		parts[i] = []string{cell}
 		if textWidth(cell) > widths[i] {
-			parts[i] = wrapWords(cell, widths[i], textWidth)
+			parts[i] = wrapPieces(cellPieces(cell), widths[i], textWidth)
 			if t.cols[i].Right { // a wrapped header of numbers: each line on the right
 				for j := range parts[i] {
 					parts[i][j] = strings.TrimSpace(parts[i][j])
@@ -373,12 +373,59 @@ func (t *Table) Markdown(w io.Writer) error {
 // wrapWords breaks s into lines of at most width (by measure) at spaces; a
 // word longer than width is cut.
 func wrapWords(s string, width int, measure func(string) int) []string {
+	var words []piece
+	for _, w := range strings.Fields(s) {
+		words = append(words, piece{w, true})
+	}
+	return wrapPieces(words, width, measure)
+}
+
+// piece is a part of a text that a line may end after: a word, or in a
+// table's cell the part of a word up to a hyphen. spaced says a space
+// comes before it when it continues a line.
+type piece struct {
+	text   string
+	spaced bool
+}
+
+// cellPieces splits a table cell at its spaces, and its words after each
+// hyphen inside them ("retryablehttp-" "linear-" "jitter"), so a narrow
+// column breaks a compound name where it reads, not mid-word; a word that
+// starts with a hyphen (a flag, a negative number) stays whole.
+func cellPieces(s string) []piece {
+	var out []piece
+	for _, word := range strings.Fields(s) {
+		spaced := true
+		for !strings.HasPrefix(word, "-") {
+			i := strings.IndexByte(word, '-')
+			if i < 0 || i == len(word)-1 {
+				break
+			}
+			out = append(out, piece{word[:i+1], spaced})
+			word, spaced = word[i+1:], false
+		}
+		out = append(out, piece{word, spaced})
+	}
+	return out
+}
+
+// wrapPieces joins pieces into lines of at most width (by measure); a
+// piece longer than width is cut.
+func wrapPieces(pieces []piece, width int, measure func(string) int) []string {
 	if width <= 0 {
-		return []string{s}
+		var b strings.Builder
+		for i, p := range pieces {
+			if i > 0 && p.spaced {
+				b.WriteByte(' ')
+			}
+			b.WriteString(p.text)
+		}
+		return []string{b.String()}
 	}
 	var lines []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	for _, p := range pieces {
+		word := p.text
 		for measure(word) > width {
 			if line != "" {
 				lines = append(lines, line)
@@ -388,11 +435,15 @@ func wrapWords(s string, width int, measure func(string) int) []string {
 			head, word = cut(word, width, measure)
 			lines = append(lines, head)
 		}
+		sep := ""
+		if p.spaced {
+			sep = " "
+		}
 		switch {
 		case line == "":
 			line = word
-		case measure(line)+1+measure(word) <= width:
-			line += " " + word
+		case measure(line)+measure(sep)+measure(word) <= width:
+			line += sep + word
 		default:
 			lines = append(lines, line)
 			line = word

@@ -47,3 +47,17 @@ func TestTableFits(t *testing.T) {
 		t.Error("twenty columns of nine digits fitted 100 columns")
 	}
 }
+
+// A narrow wrapping column breaks a compound name after its hyphens, never
+// inside a part that fits, and keeps a flag (a word that starts with a
+// hyphen) whole.
+func TestCellsWrapAfterHyphens(t *testing.T) {
+	got := wrapPieces(cellPieces("hashicorp/go-retryablehttp LinearJitterBackoff, see --retry-budget"), 15, textWidth)
+	want := []string{"hashicorp/go-", "retryablehttp", "LinearJitterBac", "koff, see", "--retry-budget"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("wrapped into %q, want %q", got, want)
+	}
+	if got := wrapPieces(cellPieces("a-b c"), 0, textWidth); len(got) != 1 || got[0] != "a-b c" {
+		t.Errorf("unlimited width gives %q, want the cell as it was", got)
+	}
+}
