@@ -252,6 +252,25 @@ func (p *pcg) skipUint64() uint64 {
 	return dxsm(hi, lo)
 }
 
+// next and skip are Uint64 and skipUint64 on a value, the state after and
+// the output, so that a hot loop keeps the state in registers (the pointer
+// forms stay small enough to inline into uniform).
+func (p pcg) next() (pcg, uint64) {
+	hi, lo := bits.Mul64(p.lo, pcgMulLo)
+	hi += p.hi*pcgMulLo + p.lo*pcgMulHi
+	lo, c := bits.Add64(lo, pcgIncLo, 0)
+	hi, _ = bits.Add64(hi, pcgIncHi, c)
+	return pcg{hi, lo}, dxsm(hi, lo)
+}
+
+func (p pcg) skip() (pcg, uint64) {
+	hi, lo := bits.Mul64(p.lo, pcgMul2Lo)
+	hi += p.hi*pcgMul2Lo + p.lo*pcgMul2Hi
+	lo, c := bits.Add64(lo, pcgInc2Lo, 0)
+	hi, _ = bits.Add64(hi, pcgInc2Hi, c)
+	return pcg{hi, lo}, dxsm(hi, lo)
+}
+
 func dxsm(hi, lo uint64) uint64 {
 	const cheapMul = 0xda942042e4dd58b5
 	hi ^= hi >> 32

@@ -164,18 +164,27 @@ func TestWedgeBounds(t *testing.T) {
 func TestPCGIsRandPCG(t *testing.T) {
 	for s := range uint64(50) {
 		a, b := splitmix(s), splitmix(^s)
-		var p, q pcg
+		var p, q, v, w pcg
 		p.Seed(a, b)
 		q.Seed(a, b)
+		v.Seed(a, b)
+		w.Seed(a, b)
 		r := rand.NewPCG(a, b)
 		for i := range 200 {
 			want := r.Uint64()
 			if got := p.Uint64(); got != want {
 				t.Fatalf("seed %d, output %d: pcg %x, rand.PCG %x", s, i, got, want)
 			}
+			var got uint64
+			if v, got = v.next(); got != want {
+				t.Fatalf("seed %d, output %d: next %x, rand.PCG %x", s, i, got, want)
+			}
 			if i%2 == 1 {
 				if got := q.skipUint64(); got != want {
 					t.Fatalf("seed %d, output %d: skipUint64 %x, rand.PCG %x", s, i, got, want)
+				}
+				if w, got = w.skip(); got != want {
+					t.Fatalf("seed %d, output %d: skip %x, rand.PCG %x", s, i, got, want)
 				}
 			}
 		}

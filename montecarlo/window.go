@@ -92,7 +92,11 @@ type WindowEngine struct {
 	answers    model.TripLaw
 	answersLaw bool
 	trip       model.TripLaw
-	flight     float64 // one way's time on the machine, in windows; 0: none
+	// trip0 is the round trip of u = 0, and tripFixed says that every
+	// round trip is trip0.
+	trip0     float64
+	tripFixed bool
+	flight    float64 // one way's time on the machine, in windows; 0: none
 	// The machine's stalls (Scenario.Stalls), in windows: mean up time
 	// and mean stop; stall is their stream, drawn in time order, and the
 	// machine is stopped over [stopAt, resumeAt).
@@ -113,8 +117,10 @@ type WindowEngine struct {
 	// affine[c] is laws[c] as min(max, lo + u·width) when every class law
 	// is a plain clamped uniform (Law.Affine), drawn inline; else nil.
 	affine []affine
-	// spare holds a window's earliest arrivals (admit).
+	// spare holds a window's earliest arrivals, which split tells fail
+	// to take out (playWindow).
 	spare []windowEvent
+	split windowSplit
 	// events holds playWindows' first sends when they arrive together,
 	// again the failed retries that land in the current window.
 	events, again []windowEvent
@@ -170,6 +176,8 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	e := &WindowEngine{sc: sc, horizon: float64(sc.EffectiveHorizon()), ms: float64(w) / 1e6,
 		spread: float64(sc.FirstSpread) / float64(w), trip: sc.Latency.In(w), flight: float64(sc.LatencyPerFlight) / float64(w),
 		retries: sc.Policy.Retries, maxElapsed: math.Inf(1)}
+	e.trip0 = e.trip.Draw(0)
+	e.tripFixed = e.trip0 == e.trip.Bound()
 	if me := sc.Policy.MaxElapsed; me > 0 {
 		e.maxElapsed = float64(me) / float64(w)
 	}

@@ -104,23 +104,20 @@ type windowEvent struct {
 
 // playWindow takes the current window's arrivals from the calendar: it
 // returns the k earliest, in time order, and others of their cells, which
-// it puts in e.spare, and fails the rest as it reads them. It returns false when two of the earliest, or the k-th and a later one,
-// arrive at the same time. It counts the arrivals by time into cells of
-// 1/windowCells of the window, so that only the cells the earliest fill
-// are sorted.
+// it puts in e.spare, and fails the rest as it reads them. It returns
+// false when two of the earliest, or the k-th and a later one, arrive at
+// the same time. The calendar counts each window's arrivals by time into
+// cells of 1/windowCells of the window as it files them, so that only the
+// cells the earliest fill are taken out and sorted.
 func (e *WindowEngine) playWindow(t *Trial) (admitted, failed []windowEvent, ok bool) {
 	c := &e.cal
 	k := e.sc.Capacity
-	b := &c.ring[c.cur&(len(c.ring)-1)]
-	var count [windowCells]int32
-	base := float64(c.cur)
+	slot := c.cur & (len(c.ring) - 1)
+	b := &c.ring[slot]
+	count := (*[windowCells]int32)(c.cells[slot*windowCells:])
 	m := 0
-	for ch := b.head; ch >= 0; ch = c.next[ch] {
-		evs := c.chunk(b, ch)
-		m += len(evs)
-		for i := range evs {
-			count[cellOf(evs[i].at, base)]++
-		}
+	for _, n := range count {
+		m += int(n)
 	}
 	x, before := windowCells-1, 0 // cell x holds the k-th earliest, after before arrivals
 	if m > k {
@@ -130,29 +127,20 @@ func (e *WindowEngine) playWindow(t *Trial) (admitted, failed []windowEvent, ok 
 			x++
 		}
 	}
-	var off [windowCells]int32
+	s := &e.split
 	sum := int32(0)
 	for j := 0; j <= x; j++ {
-		off[j], sum = sum, sum+count[j]
+		s.off[j], sum = sum, sum+count[j]
 	}
+	*count = [windowCells]int32{}
 	if cap(e.spare) < int(sum) {
 		e.spare = make([]windowEvent, sum, max(int(sum), 2*cap(e.spare)))
 	}
 	early := e.spare[:sum]
+	s.base, s.end, s.early = float64(c.cur), float64(x+1)/windowCells, early
 	e.again = e.again[:0]
 	for ch := b.head; ch >= 0; {
-		evs := c.chunk(b, ch)
-		n := 0 // the others, moved to the front of the chunk
-		for i := range evs {
-			if j := cellOf(evs[i].at, base); j <= x {
-				early[off[j]] = evs[i]
-				off[j]++
-			} else {
-				evs[n] = evs[i]
-				n++
-			}
-		}
-		if !e.fail(t, evs[:n]) {
+		if !e.fail(t, c.chunk(b, ch), s) {
 			return nil, nil, true // cancelled (e.cancelled)
 		}
 		ch = c.release(b, ch)
@@ -162,8 +150,8 @@ func (e *WindowEngine) playWindow(t *Trial) (admitted, failed []windowEvent, ok 
 		return early, nil, distinctTimes(early)
 	}
 	for j, from := 0, 0; j < x; j++ {
-		sortByTime(early[from:off[j]])
-		from = int(off[j])
+		sortByTime(early[from:s.off[j]])
+		from = int(s.off[j])
 	}
 	last, r := early[before:], k-before // cell x: its r earliest are admitted
 	if len(last) > r {
@@ -176,18 +164,30 @@ func (e *WindowEngine) playWindow(t *Trial) (admitted, failed []windowEvent, ok 
 	return early[:k], early[k:], distinctTimes(early[:k])
 }
 
+// windowSplit tells fail which arrivals of the current window are among
+// its earliest: those less than end after base, the window's start (cells
+// 0…x), which fail files by cell in early, cell j's next at off[j].
+type windowSplit struct {
+	base, end float64
+	early     []windowEvent
+	off       [windowCells]int32
+}
+
+// failNone is the split that takes no arrival out.
+var failNone = windowSplit{end: math.Inf(-1)}
+
 // failAll fails q, then the retries that land in the current window, in
 // turn, until none is left; false when the run was cancelled.
 func (e *WindowEngine) failAll(t *Trial, q []windowEvent) bool {
 	if cap(e.again) == 0 {
 		e.again = make([]windowEvent, 0, 64)
 	}
-	if !e.fail(t, q) {
+	if !e.fail(t, q, &failNone) {
 		return false
 	}
 	for i := 0; i < len(e.again); {
 		j := len(e.again)
-		if !e.fail(t, e.again[i:j]) {
+		if !e.fail(t, e.again[i:j], &failNone) {
 			return false
 		}
 		i = j
@@ -196,31 +196,47 @@ func (e *WindowEngine) failAll(t *Trial, q []windowEvent) bool {
 	return true
 }
 
-// fail plays failed arrivals of the current window: each client draws its
-// round trip and delay, and gives up or files its retry, in the calendar
-// or, when it lands in this window, in e.again (it fails in turn). It
-// returns false when the run was cancelled.
-func (e *WindowEngine) fail(t *Trial, q []windowEvent) bool {
+// fail plays the failed arrivals of q, which are of the current window,
+// but for those s takes out: each client draws its round trip and delay,
+// and gives up or files its retry, in the calendar or, when it lands in
+// this window, in e.again (it fails in turn). It returns false when the
+// run was cancelled.
+func (e *WindowEngine) fail(t *Trial, q []windowEvent, s *windowSplit) bool {
 	c := &e.cal
-	trip0 := e.trip.Draw(0)
-	tripFixed := trip0 == e.trip.Bound()
-	limited := e.retries > 0 || e.maxElapsed < math.Inf(1)
-	t.Calls += int64(len(q))
+	trip0, tripFixed := e.trip0, e.tripFixed
+	retries, maxElapsed := e.retries, e.maxElapsed
+	limited := retries > 0 || maxElapsed < math.Inf(1)
+	elapsed := maxElapsed < math.Inf(1)
+	base, end, early, off := s.base, s.end, s.early, &s.off
+	affine, answersLaw, horizon, cur := e.affine, e.answersLaw, e.horizon, c.cur
+	ring, pool, cells := c.ring, c.pool, c.cells
+	taken, filed := 0, 0
 	for i := range q {
 		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
 			e.cancelled = true
+			c.n += filed
 			return false
 		}
 		ev := q[i]
-		lat, u := trip0, 0.0 // the round trip, and the uniform of the delay
-		if tripFixed {
-			u = float64(ev.net.skipUint64()>>11) * 0x1p-53
-		} else {
-			lat = e.trip.Draw(ev.net.uniform())
-			u = ev.net.uniform()
+		if ev.at-base < end {
+			j := cellOf(ev.at, base)
+			early[off[j]] = ev
+			off[j]++
+			taken++
+			continue
 		}
+		lat, u := trip0, 0.0 // the round trip, and the uniform of the delay
+		var x uint64
+		if tripFixed {
+			ev.net, x = ev.net.skip()
+		} else {
+			ev.net, x = ev.net.next()
+			lat = e.trip.Draw(float64(x>>11) * 0x1p-53)
+			ev.net, x = ev.net.next()
+		}
+		u = float64(x>>11) * 0x1p-53
 		back := ev.at
-		if ev.retry == 0 && e.answersLaw {
+		if ev.retry == 0 && answersLaw {
 			back = max(ev.at, e.client[ev.client].answer)
 		}
 		if ev.retry < math.MaxInt32 {
@@ -228,33 +244,49 @@ func (e *WindowEngine) fail(t *Trial, q []windowEvent) bool {
 		}
 		n := int(ev.retry)
 		var d float64
-		if e.affine != nil {
-			a := &e.affine[min(n, len(e.affine)-1)]
+		if affine != nil {
+			a := &affine[min(n, len(affine)-1)]
 			if d = a.lo + u*a.width; d > a.max {
 				d = a.max
 			}
 		} else {
 			d = drawDelay(e.laws, e.law, n, &e.client[ev.client].prev, u)
 		}
-		if limited && ((e.retries > 0 && n > e.retries) || (back+lat-e.client[ev.client].first)+d > e.maxElapsed) {
+		if limited && ((retries > 0 && n > retries) || elapsed && (back+lat-e.client[ev.client].first)+d > maxElapsed) {
 			t.GaveUp++
 			continue
 		}
 		ev.at = back + lat + d
 		switch {
-		case ev.at > e.horizon:
+		case ev.at > horizon:
 			e.beyond = true
-		case int(ev.at) == c.cur:
+		case int(ev.at) == cur:
 			e.again = append(e.again, ev)
 		default:
+			// push's common case, inline: a window the ring spans, whose
+			// tail chunk has room.
+			w := int(ev.at)
+			if w-cur < len(ring) {
+				s := w & (len(ring) - 1)
+				if b := &ring[s]; b.fill < chunkLen {
+					pool[int(b.tail)*chunkLen+int(b.fill)] = ev
+					b.fill++
+					cells[s*windowCells+cellOf(ev.at, float64(w))]++
+					filed++
+					continue
+				}
+			}
 			c.push(ev)
 		}
 	}
+	c.n += filed
+	t.Calls += int64(len(q) - taken)
 	return true
 }
 
-// windowCells is how many cells admit counts a window's arrivals into.
-const windowCells = 256
+// windowCells is how many cells the calendar counts a window's arrivals
+// into.
+const windowCells = 64
 
 func cellOf(at, base float64) int {
 	return min(int((at-base)*windowCells), windowCells-1)
@@ -395,11 +427,14 @@ type calendar struct {
 	next []int32 // the chunk after chunk i in its bucket, or in the free list
 	free int32   // the first free chunk
 	far  []windowEvent
+	// cells[s·windowCells + j] counts the arrivals of cell j of the
+	// window in bucket s (cellOf).
+	cells []int32
 }
 
 type bucket struct {
 	head, tail int32 // chunks; −1: empty
-	fill       int32 // events in the tail chunk
+	fill       int32 // events in the tail chunk; chunkLen when empty
 }
 
 const (
@@ -416,13 +451,14 @@ func (c *calendar) init(n int, span float64) {
 		r *= 2
 	}
 	if len(c.ring) != r {
-		c.ring = make([]bucket, r)
+		c.ring, c.cells = make([]bucket, r), make([]int32, r*windowCells)
 	}
+	clear(c.cells)
 	if chunks := n/chunkLen + r + 1; len(c.next) != chunks {
 		c.pool, c.next = make([]windowEvent, chunks*chunkLen), make([]int32, chunks)
 	}
 	for i := range c.ring {
-		c.ring[i] = bucket{head: -1, tail: -1}
+		c.ring[i] = bucket{head: -1, tail: -1, fill: chunkLen}
 	}
 	for i := range c.next {
 		c.next[i] = int32(i + 1)
@@ -438,24 +474,28 @@ func (c *calendar) push(ev windowEvent) {
 		c.pushFar(ev)
 		return
 	}
-	c.add(&c.ring[w&(len(c.ring)-1)], ev)
-}
-
-func (c *calendar) add(b *bucket, ev windowEvent) {
-	if b.tail < 0 || b.fill == chunkLen {
-		ch := c.free
-		c.free = c.next[ch]
-		c.next[ch] = -1
-		if b.tail < 0 {
-			b.head = ch
-		} else {
-			c.next[b.tail] = ch
-		}
-		b.tail, b.fill = ch, 0
+	s := w & (len(c.ring) - 1)
+	b := &c.ring[s]
+	if b.fill == chunkLen {
+		c.grow(b)
 	}
 	c.pool[int(b.tail)*chunkLen+int(b.fill)] = ev
 	b.fill++
 	c.n++
+	c.cells[s*windowCells+cellOf(ev.at, float64(w))]++
+}
+
+// grow gives bucket b a new empty tail chunk.
+func (c *calendar) grow(b *bucket) {
+	ch := c.free
+	c.free = c.next[ch]
+	c.next[ch] = -1
+	if b.tail < 0 {
+		b.head = ch
+	} else {
+		c.next[b.tail] = ch
+	}
+	b.tail, b.fill = ch, 0
 }
 
 // advance moves cur to the first window from cur on that has arrivals,
@@ -465,8 +505,7 @@ func (c *calendar) advance() bool {
 	r := len(c.ring)
 	for {
 		for len(c.far) > 0 && int(c.far[0].at)-c.cur < r {
-			ev := c.popFar()
-			c.add(&c.ring[int(ev.at)&(r-1)], ev)
+			c.push(c.popFar()) // now in the ring
 		}
 		if c.ring[c.cur&(r-1)].head >= 0 {
 			return true
@@ -497,7 +536,7 @@ func (c *calendar) release(b *bucket, ch int32) int32 {
 	next := c.next[ch]
 	c.next[ch], c.free = c.free, ch
 	if b.head = next; next < 0 {
-		b.tail, b.fill = -1, 0
+		b.tail, b.fill = -1, chunkLen
 	}
 	return next
 }
