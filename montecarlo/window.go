@@ -96,7 +96,10 @@ type WindowEngine struct {
 	// round trip is trip0.
 	trip0     float64
 	tripFixed bool
-	flight    float64 // one way's time on the machine, in windows; 0: none
+	// plain says that a failed call's draw is fail's plain case: a fixed
+	// round trip, an affine law, no first answers, no elapsed-time limit.
+	plain  bool
+	flight float64 // one way's time on the machine, in windows; 0: none
 	// The machine's stalls (Scenario.Stalls), in windows: mean up time
 	// and mean stop; stall is their stream, drawn in time order, and the
 	// machine is stopped over [stopAt, resumeAt).
@@ -129,6 +132,7 @@ type WindowEngine struct {
 	cancelled     bool    // fail or carry saw the run cancelled
 	start         float64 // a stateful policy's state before its first retry
 	retries       int
+	retryLimit    int     // retries, or math.MaxInt when there is no limit
 	maxElapsed    float64 // in windows; +Inf: no limit
 	// The trials played by windows, and those of them that met a tie and
 	// were played again by events (Play).
@@ -176,6 +180,10 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 	e := &WindowEngine{sc: sc, horizon: float64(sc.EffectiveHorizon()), ms: float64(w) / 1e6,
 		spread: float64(sc.FirstSpread) / float64(w), trip: sc.Latency.In(w), flight: float64(sc.LatencyPerFlight) / float64(w),
 		retries: sc.Policy.Retries, maxElapsed: math.Inf(1)}
+	e.retryLimit = math.MaxInt
+	if e.retries > 0 {
+		e.retryLimit = e.retries
+	}
 	e.trip0 = e.trip.Draw(0)
 	e.tripFixed = e.trip0 == e.trip.Bound()
 	if me := sc.Policy.MaxElapsed; me > 0 {
@@ -202,6 +210,7 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 			}
 		}
 	}
+	e.plain = e.tripFixed && e.affine != nil && !e.answersLaw && e.maxElapsed == math.Inf(1)
 	e.gate = newGate(sc)
 	return e, nil
 }

@@ -68,9 +68,6 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 		if !ok {
 			return false
 		}
-		if e.cancelled {
-			return true
-		}
 		e.serve(t, admitted)
 		if !e.failAll(t, failed) {
 			return true
@@ -139,11 +136,9 @@ func (e *WindowEngine) playWindow(t *Trial) (admitted, failed []windowEvent, ok 
 	early := e.spare[:sum]
 	s.base, s.end, s.early = float64(c.cur), float64(x+1)/windowCells, early
 	e.again = e.again[:0]
-	for ch := b.head; ch >= 0; {
-		if !e.fail(t, c.chunk(b, ch), s) {
-			return nil, nil, true // cancelled (e.cancelled)
-		}
-		ch = c.release(b, ch)
+	t.Calls += int64(m) - int64(sum) // the others fail
+	for ch := b.head; ch >= 0; ch = c.release(b, ch) {
+		e.fail(t, c.chunk(b, ch), s)
 	}
 	if m <= k {
 		sortByTime(early)
@@ -182,12 +177,12 @@ func (e *WindowEngine) failAll(t *Trial, q []windowEvent) bool {
 	if cap(e.again) == 0 {
 		e.again = make([]windowEvent, 0, 64)
 	}
-	if !e.fail(t, q, &failNone) {
+	if !e.failBlocks(t, q) {
 		return false
 	}
 	for i := 0; i < len(e.again); {
 		j := len(e.again)
-		if !e.fail(t, e.again[i:j], &failNone) {
+		if !e.failBlocks(t, e.again[i:j]) {
 			return false
 		}
 		i = j
@@ -196,101 +191,133 @@ func (e *WindowEngine) failAll(t *Trial, q []windowEvent) bool {
 	return true
 }
 
+// failBlocks fails q in blocks of 2¹⁶, polling t for the run's end
+// between them; false (and e.cancelled) when it was cancelled.
+func (e *WindowEngine) failBlocks(t *Trial, q []windowEvent) bool {
+	t.Calls += int64(len(q))
+	for len(q) > 1<<16 {
+		e.fail(t, q[:1<<16], &failNone)
+		q = q[1<<16:]
+		if t.stopped(1 << 16) {
+			e.cancelled = true
+			return false
+		}
+	}
+	e.fail(t, q, &failNone)
+	return true
+}
+
 // fail plays the failed arrivals of q, which are of the current window,
 // but for those s takes out: each client draws its round trip and delay,
 // and gives up or files its retry, in the calendar or, when it lands in
-// this window, in e.again (it fails in turn). It returns false when the
-// run was cancelled.
-func (e *WindowEngine) fail(t *Trial, q []windowEvent, s *windowSplit) bool {
+// this window, in e.again (it fails in turn). Its callers count the calls.
+func (e *WindowEngine) fail(t *Trial, q []windowEvent, s *windowSplit) {
 	c := &e.cal
-	trip0, tripFixed := e.trip0, e.tripFixed
-	retries, maxElapsed := e.retries, e.maxElapsed
-	limited := retries > 0 || maxElapsed < math.Inf(1)
-	elapsed := maxElapsed < math.Inf(1)
+	plain, trip0, affine, retryLimit := e.plain, e.trip0, e.affine, e.retryLimit
 	base, end, early, off := s.base, s.end, s.early, &s.off
-	affine, answersLaw, horizon, cur := e.affine, e.answersLaw, e.horizon, c.cur
+	horizon, cur := e.horizon, c.cur
 	ring, pool, cells := c.ring, c.pool, c.cells
-	taken, filed := 0, 0
 	for i := range q {
-		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
-			e.cancelled = true
-			c.n += filed
-			return false
-		}
-		ev := q[i]
+		ev, ok := q[i], true
 		if ev.at-base < end {
-			j := cellOf(ev.at, base)
+			j := cellOf(ev.at)
 			early[off[j]] = ev
 			off[j]++
-			taken++
 			continue
 		}
-		lat, u := trip0, 0.0 // the round trip, and the uniform of the delay
-		var x uint64
-		if tripFixed {
+		if plain {
+			// draw's plain case, inline: a fixed round trip, an affine
+			// law, no measured first answers, no elapsed-time limit.
+			var x uint64
 			ev.net, x = ev.net.skip()
-		} else {
-			ev.net, x = ev.net.next()
-			lat = e.trip.Draw(float64(x>>11) * 0x1p-53)
-			ev.net, x = ev.net.next()
-		}
-		u = float64(x>>11) * 0x1p-53
-		back := ev.at
-		if ev.retry == 0 && answersLaw {
-			back = max(ev.at, e.client[ev.client].answer)
-		}
-		if ev.retry < math.MaxInt32 {
-			ev.retry++
-		}
-		n := int(ev.retry)
-		var d float64
-		if affine != nil {
-			a := &affine[min(n, len(affine)-1)]
-			if d = a.lo + u*a.width; d > a.max {
+			if ev.retry < math.MaxInt32 {
+				ev.retry++
+			}
+			a := &affine[min(int(ev.retry), len(affine)-1)]
+			d := a.lo + float64(x>>11)*0x1p-53*a.width
+			if d > a.max {
 				d = a.max
 			}
-		} else {
-			d = drawDelay(e.laws, e.law, n, &e.client[ev.client].prev, u)
-		}
-		if limited && ((retries > 0 && n > retries) || elapsed && (back+lat-e.client[ev.client].first)+d > maxElapsed) {
+			if int(ev.retry) > retryLimit {
+				t.GaveUp++
+				continue
+			}
+			ev.at = ev.at + trip0 + d // in draw's order
+		} else if ev, ok = e.draw(ev); !ok {
 			t.GaveUp++
 			continue
 		}
-		ev.at = back + lat + d
+		w := int(ev.at)
 		switch {
 		case ev.at > horizon:
 			e.beyond = true
-		case int(ev.at) == cur:
+		case w == cur:
 			e.again = append(e.again, ev)
 		default:
 			// push's common case, inline: a window the ring spans, whose
 			// tail chunk has room.
-			w := int(ev.at)
 			if w-cur < len(ring) {
-				s := w & (len(ring) - 1)
-				if b := &ring[s]; b.fill < chunkLen {
+				if b := &ring[w&(len(ring)-1)]; b.fill < chunkLen {
 					pool[int(b.tail)*chunkLen+int(b.fill)] = ev
 					b.fill++
-					cells[s*windowCells+cellOf(ev.at, float64(w))]++
-					filed++
+					c.n++
+					cells[cellIndex(ev.at, len(cells))]++
 					continue
 				}
 			}
 			c.push(ev)
 		}
 	}
-	c.n += filed
-	t.Calls += int64(len(q) - taken)
-	return true
+}
+
+// draw draws the round trip and delay of the client of a failed arrival
+// ev, and returns its retry; false when the client gives up instead.
+func (e *WindowEngine) draw(ev windowEvent) (windowEvent, bool) {
+	lat := e.trip0 // the round trip
+	var x uint64   // the delay's draw
+	if e.tripFixed {
+		ev.net, x = ev.net.skip()
+	} else {
+		ev.net, x = ev.net.next()
+		lat = e.trip.Draw(float64(x>>11) * 0x1p-53)
+		ev.net, x = ev.net.next()
+	}
+	u := float64(x>>11) * 0x1p-53
+	back := ev.at
+	if ev.retry == 0 && e.answersLaw {
+		back = max(ev.at, e.client[ev.client].answer)
+	}
+	if ev.retry < math.MaxInt32 {
+		ev.retry++
+	}
+	n := int(ev.retry)
+	var d float64
+	if e.affine != nil {
+		a := &e.affine[min(n, len(e.affine)-1)]
+		if d = a.lo + u*a.width; d > a.max {
+			d = a.max
+		}
+	} else {
+		d = drawDelay(e.laws, e.law, n, &e.client[ev.client].prev, u)
+	}
+	if n > e.retryLimit || e.maxElapsed < math.Inf(1) && (back+lat-e.client[ev.client].first)+d > e.maxElapsed {
+		return ev, false
+	}
+	ev.at = back + lat + d
+	return ev, true
 }
 
 // windowCells is how many cells the calendar counts a window's arrivals
 // into.
 const windowCells = 64
 
-func cellOf(at, base float64) int {
-	return min(int((at-base)*windowCells), windowCells-1)
-}
+// cellOf is the cell of its window that an arrival at at falls in, and
+// cellIndex its place in a count of the cells of every window mod n/windowCells
+// (n a power of 2): windowCells·at is exact, so its integer part is
+// windowCells·⌊at⌋ plus the cell.
+func cellOf(at float64) int { return int(at*windowCells) & (windowCells - 1) }
+
+func cellIndex(at float64, n int) int { return int(at*windowCells) & (n - 1) }
 
 func distinctTimes(q []windowEvent) bool {
 	for i := 1; i < len(q); i++ {
@@ -428,7 +455,7 @@ type calendar struct {
 	free int32   // the first free chunk
 	far  []windowEvent
 	// cells[s·windowCells + j] counts the arrivals of cell j of the
-	// window in bucket s (cellOf).
+	// window in bucket s (cellIndex).
 	cells []int32
 }
 
@@ -474,15 +501,14 @@ func (c *calendar) push(ev windowEvent) {
 		c.pushFar(ev)
 		return
 	}
-	s := w & (len(c.ring) - 1)
-	b := &c.ring[s]
+	b := &c.ring[w&(len(c.ring)-1)]
 	if b.fill == chunkLen {
 		c.grow(b)
 	}
 	c.pool[int(b.tail)*chunkLen+int(b.fill)] = ev
 	b.fill++
 	c.n++
-	c.cells[s*windowCells+cellOf(ev.at, float64(w))]++
+	c.cells[cellIndex(ev.at, len(c.cells))]++
 }
 
 // grow gives bucket b a new empty tail chunk.

@@ -563,6 +563,7 @@ func TestWindowsPlayTheEventsTrial(t *testing.T) {
 		{kv: []string{"policy", "full", "window", "1s", "clients", "5000", "capacity", "50", "first-spread", "1ms", "latency", "uniform:0s,2ms"}},
 		{kv: []string{"policy", "retry-go-v4", "window", "10ms", "clients", "1000", "capacity", "10", "first-arrivals", "quantiles:0s,20ms,60ms", "first-answers", "quantiles:5ms,55ms,62ms,70ms", "latency", "uniform:0s,2ms"}},
 		{kv: []string{"policy", "full", "window", "1ms", "clients", "300", "capacity", "2", "base", "3000", "cap", "20000", "first-spread", "3ms", "latency", "uniform:0s,2ms"}},
+		{kv: []string{"policy", "full", "window", "100ms", "clients", "1000", "capacity", "30", "first-spread", "10ms", "latency", "3ms"}},
 		{kv: []string{"policy", "expo", "window", "100ms", "clients", "500", "capacity", "20", "latency", "5ms"}, ties: true},
 		{kv: []string{"policy", "equal", "window", "100ms", "clients", "500", "capacity", "20", "first-arrivals", "quantiles:0s,0s,30ms,32ms"}, ties: true},
 	} {
