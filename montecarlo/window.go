@@ -433,15 +433,44 @@ const (
 
 var latencyRatio = math.Log1p(1.0 / latencyBins)
 
+var binsPerLog = 1 / latencyRatio
+
 // servedAfter records one success with a latency of ms milliseconds.
 func (t *Trial) servedAfter(ms float64) {
-	l := 0
-	if ms > latencyFloor {
-		l = int(math.Ceil(math.Log(ms/latencyFloor) / latencyRatio))
-	}
-	t.served(l)
+	t.served(latencyBin(ms))
 	t.LatencySum += ms
 }
+
+// latencyBin is the bin of a latency of ms milliseconds,
+// ⌈log(ms/latencyFloor)/latencyRatio⌉ (0 up to latencyFloor). It reads the
+// logarithm off a table of 256 points an octave and four terms of its
+// series, within 10⁻⁸ of a bin of the formula's, and takes the formula
+// itself when that is within 10⁻⁶ of a bin's edge: so it is the formula's
+// bin always, for a fraction of its cost.
+func latencyBin(ms float64) int {
+	if !(ms > latencyFloor) {
+		return 0
+	}
+	y := ms / latencyFloor
+	if b := math.Float64bits(y); b < 2046<<52 { // finite, below 2¹⁰²³
+		k := b >> 44 & 0xff // y = 2^e·m, m in [1 + k/256, 1 + (k+1)/256)
+		r := math.Float64frombits(b&(1<<52-1)|1023<<52)*binTable[k].inv - 1
+		z := (float64(int(b>>52)-1023)*math.Ln2 + binTable[k].log + r*(1-r*(0.5-r*(1.0/3-r*0.25)))) * binsPerLog
+		if f := z - math.Floor(z); f > 1e-6 && f < 1-1e-6 {
+			return int(z) + 1
+		}
+	}
+	return int(math.Ceil(math.Log(y) / latencyRatio))
+}
+
+// binTable[k] is 1/(1 + k/256) and log(1 + k/256), for latencyBin.
+var binTable = func() (t [256]struct{ inv, log float64 }) {
+	for k := range t {
+		c := 1 + float64(k)/256
+		t[k].inv, t[k].log = 1/c, math.Log(c)
+	}
+	return t
+}()
 
 // LatencyBinEdge is the upper end, in ms, of bin l of a continuous-time
 // trial's latency histogram: a quantile read off the histogram as bin l is

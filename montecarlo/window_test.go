@@ -590,3 +590,36 @@ func TestWindowsPlayTheEventsTrial(t *testing.T) {
 		}
 	}
 }
+
+// TestLatencyBinIsTheFormula checks latencyBin against its formula at
+// every bin edge up to 10¹⁰ ms (115 days), 64 floats either side, where
+// the series it reads the logarithm from is closest to the wrong bin,
+// and at a million latencies drawn log-uniformly between them.
+func TestLatencyBinIsTheFormula(t *testing.T) {
+	formula := func(ms float64) int {
+		if ms > latencyFloor {
+			return int(math.Ceil(math.Log(ms/latencyFloor) / latencyRatio))
+		}
+		return 0
+	}
+	check := func(ms float64) {
+		if got, want := latencyBin(ms), formula(ms); got != want {
+			t.Fatalf("latency %v ms (%#x): bin %d, the formula's %d", ms, math.Float64bits(ms), got, want)
+		}
+	}
+	for l := 0; LatencyBinEdge(l) < 1e10; l++ {
+		edge := LatencyBinEdge(l)
+		for i, up, down := 0, edge, edge; i <= 64; i++ {
+			check(up)
+			check(down)
+			up, down = math.Nextafter(up, math.Inf(1)), math.Nextafter(down, 0)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1_000_000 {
+		check(latencyFloor * math.Exp(r.Float64()*math.Log(1e13)))
+	}
+	for _, ms := range []float64{0, -1, latencyFloor, math.SmallestNonzeroFloat64, 1e300, math.MaxFloat64} {
+		check(ms)
+	}
+}
