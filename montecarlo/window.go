@@ -433,7 +433,9 @@ const (
 
 var latencyRatio = math.Log1p(1.0 / latencyBins)
 
-var binsPerLog = 1 / latencyRatio
+// binsPerLog and floorBins, for latencyBin: 1/latencyRatio, and
+// log(latencyFloor)/latencyRatio.
+var binsPerLog, floorBins = 1 / latencyRatio, math.Log(latencyFloor) / latencyRatio
 
 // servedAfter records one success with a latency of ms milliseconds.
 func (t *Trial) servedAfter(ms float64) {
@@ -442,8 +444,8 @@ func (t *Trial) servedAfter(ms float64) {
 }
 
 // latencyBin is the bin of a latency of ms milliseconds,
-// ⌈log(ms/latencyFloor)/latencyRatio⌉ (0 up to latencyFloor). It reads the
-// logarithm off a table of 256 points an octave and four terms of its
+// ⌈log(ms/latencyFloor)/latencyRatio⌉ (0 up to latencyFloor). It reads
+// log(ms) off a table of 256 points an octave and four terms of its
 // series, within 10⁻⁸ of a bin of the formula's, and takes the formula
 // itself when that is within 10⁻⁶ of a bin's edge: so it is the formula's
 // bin always, for a fraction of its cost.
@@ -451,16 +453,15 @@ func latencyBin(ms float64) int {
 	if !(ms > latencyFloor) {
 		return 0
 	}
-	y := ms / latencyFloor
-	if b := math.Float64bits(y); b < 2046<<52 { // finite, below 2¹⁰²³
-		k := b >> 44 & 0xff // y = 2^e·m, m in [1 + k/256, 1 + (k+1)/256)
+	if b := math.Float64bits(ms); b < 2046<<52 { // finite, below 2¹⁰²³
+		k := b >> 44 & 0xff // ms = 2^e·m, m in [1 + k/256, 1 + (k+1)/256)
 		r := math.Float64frombits(b&(1<<52-1)|1023<<52)*binTable[k].inv - 1
-		z := (float64(int(b>>52)-1023)*math.Ln2 + binTable[k].log + r*(1-r*(0.5-r*(1.0/3-r*0.25)))) * binsPerLog
-		if f := z - math.Floor(z); f > 1e-6 && f < 1-1e-6 {
-			return int(z) + 1
+		z := (float64(int(b>>52)-1023)*math.Ln2+binTable[k].log+r*(1-r*(0.5-r*(1.0/3-r*0.25))))*binsPerLog - floorBins
+		if l := int(z); z-float64(l) > 1e-6 && z-float64(l) < 1-1e-6 {
+			return l + 1
 		}
 	}
-	return int(math.Ceil(math.Log(y) / latencyRatio))
+	return int(math.Ceil(math.Log(ms/latencyFloor) / latencyRatio))
 }
 
 // binTable[k] is 1/(1 + k/256) and log(1 + k/256), for latencyBin.

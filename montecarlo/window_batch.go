@@ -109,9 +109,8 @@ type windowEvent struct {
 func (e *WindowEngine) playWindow(t *Trial) (admitted, failed []windowEvent, ok bool) {
 	c := &e.cal
 	k := e.sc.Capacity
-	slot := c.cur & (len(c.ring) - 1)
-	b := &c.ring[slot]
-	count := (*[windowCells]int32)(c.cells[slot*windowCells:])
+	b := &c.ring[c.cur&(len(c.ring)-1)]
+	count := &b.count
 	m := 0
 	for _, n := range count {
 		m += int(n)
@@ -140,13 +139,12 @@ func (e *WindowEngine) playWindow(t *Trial) (admitted, failed []windowEvent, ok 
 	for ch := b.head; ch >= 0; ch = c.release(b, ch) {
 		e.fail(t, c.chunk(b, ch), s)
 	}
-	if m <= k {
-		sortByTime(early)
-		return early, nil, distinctTimes(early)
-	}
-	for j, from := 0, 0; j < x; j++ {
+	for j, from := 0, 0; j < x || m <= k && j == x; j++ { // each cell of the admitted
 		sortByTime(early[from:s.off[j]])
 		from = int(s.off[j])
+	}
+	if m <= k {
+		return early, nil, distinctTimes(early)
 	}
 	last, r := early[before:], k-before // cell x: its r earliest are admitted
 	if len(last) > r {
@@ -214,15 +212,15 @@ func (e *WindowEngine) failBlocks(t *Trial, q []windowEvent) bool {
 func (e *WindowEngine) fail(t *Trial, q []windowEvent, s *windowSplit) {
 	c := &e.cal
 	plain, trip0, affine, retryLimit := e.plain, e.trip0, e.affine, e.retryLimit
-	base, end, early, off := s.base, s.end, s.early, &s.off
+	base, end := s.base, s.end
 	horizon, cur := e.horizon, c.cur
-	ring, pool, cells := c.ring, c.pool, c.cells
+	ring, pool := c.ring, c.pool
 	for i := range q {
 		ev, ok := q[i], true
 		if ev.at-base < end {
 			j := cellOf(ev.at)
-			early[off[j]] = ev
-			off[j]++
+			s.early[s.off[j]] = ev
+			s.off[j]++
 			continue
 		}
 		if plain {
@@ -261,7 +259,7 @@ func (e *WindowEngine) fail(t *Trial, q []windowEvent, s *windowSplit) {
 					pool[int(b.tail)*chunkLen+int(b.fill)] = ev
 					b.fill++
 					c.n++
-					cells[cellIndex(ev.at, len(cells))]++
+					b.count[cellOf(ev.at)]++
 					continue
 				}
 			}
@@ -311,13 +309,10 @@ func (e *WindowEngine) draw(ev windowEvent) (windowEvent, bool) {
 // into.
 const windowCells = 64
 
-// cellOf is the cell of its window that an arrival at at falls in, and
-// cellIndex its place in a count of the cells of every window mod n/windowCells
-// (n a power of 2): windowCells·at is exact, so its integer part is
-// windowCells·⌊at⌋ plus the cell.
+// cellOf is the cell of its window that an arrival at at falls in:
+// windowCells·at is exact, so its integer part is windowCells·⌊at⌋ plus
+// the cell.
 func cellOf(at float64) int { return int(at*windowCells) & (windowCells - 1) }
-
-func cellIndex(at float64, n int) int { return int(at*windowCells) & (n - 1) }
 
 func distinctTimes(q []windowEvent) bool {
 	for i := 1; i < len(q); i++ {
@@ -454,14 +449,14 @@ type calendar struct {
 	next []int32 // the chunk after chunk i in its bucket, or in the free list
 	free int32   // the first free chunk
 	far  []windowEvent
-	// cells[s·windowCells + j] counts the arrivals of cell j of the
-	// window in bucket s (cellIndex).
-	cells []int32
 }
 
 type bucket struct {
 	head, tail int32 // chunks; −1: empty
 	fill       int32 // events in the tail chunk; chunkLen when empty
+	// count[j] counts the arrivals in cell j of the bucket's window
+	// (cellOf).
+	count [windowCells]int32
 }
 
 const (
@@ -478,14 +473,13 @@ func (c *calendar) init(n int, span float64) {
 		r *= 2
 	}
 	if len(c.ring) != r {
-		c.ring, c.cells = make([]bucket, r), make([]int32, r*windowCells)
+		c.ring = make([]bucket, r)
 	}
-	clear(c.cells)
 	if chunks := n/chunkLen + r + 1; len(c.next) != chunks {
 		c.pool, c.next = make([]windowEvent, chunks*chunkLen), make([]int32, chunks)
 	}
 	for i := range c.ring {
-		c.ring[i] = bucket{head: -1, tail: -1, fill: chunkLen}
+		c.ring[i] = bucket{head: -1, tail: -1, fill: chunkLen} // counts cleared
 	}
 	for i := range c.next {
 		c.next[i] = int32(i + 1)
@@ -508,7 +502,7 @@ func (c *calendar) push(ev windowEvent) {
 	c.pool[int(b.tail)*chunkLen+int(b.fill)] = ev
 	b.fill++
 	c.n++
-	c.cells[cellIndex(ev.at, len(c.cells))]++
+	b.count[cellOf(ev.at)]++
 }
 
 // grow gives bucket b a new empty tail chunk.
