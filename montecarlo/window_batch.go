@@ -369,22 +369,8 @@ func (e *WindowEngine) firstAdmitted() []int32 {
 func selectEarliest(q []windowEvent, k int) {
 	lo, hi := 0, len(q)-1
 	for lo < hi {
-		a, b, c := q[lo].at, q[lo+(hi-lo)/2].at, q[hi].at
-		p := max(min(a, b), min(max(a, b), c)) // the median of three
-		i, j := lo, hi
-		for i <= j {
-			for q[i].at < p {
-				i++
-			}
-			for q[j].at > p {
-				j--
-			}
-			if i <= j {
-				q[i], q[j] = q[j], q[i]
-				i++
-				j--
-			}
-		}
+		j, i := partition(q[lo : hi+1])
+		j, i = lo+j, lo+i
 		switch {
 		case k-1 <= j:
 			hi = j
@@ -394,6 +380,29 @@ func selectEarliest(q []windowEvent, k int) {
 			return
 		}
 	}
+}
+
+// partition splits q (at least 2 events) around the median of the
+// times of its first, middle and last events (Hoare's scheme): q[:j+1]
+// come no later than it, q[i:] no earlier, those between at it, j < i.
+func partition(q []windowEvent) (j, i int) {
+	a, b, c := q[0].at, q[(len(q)-1)/2].at, q[len(q)-1].at
+	p := max(min(a, b), min(max(a, b), c)) // the median of three
+	i, j = 0, len(q)-1
+	for i <= j {
+		for q[i].at < p {
+			i++
+		}
+		for q[j].at > p {
+			j--
+		}
+		if i <= j {
+			q[i], q[j] = q[j], q[i]
+			i++
+			j--
+		}
+	}
+	return j, i
 }
 
 func earliest(q []windowEvent) float64 {
@@ -412,19 +421,19 @@ func latest(q []windowEvent) float64 {
 	return m
 }
 
-// sortByTime sorts a window's admitted events by time.
+// sortByTime sorts a window's admitted events by time: quicksort, the
+// smaller side first, down to runs of 24 or fewer, which it sorts by
+// insertion.
 func sortByTime(q []windowEvent) {
-	if len(q) > 24 {
-		slices.SortFunc(q, func(a, b windowEvent) int {
-			switch {
-			case a.at < b.at:
-				return -1
-			case a.at > b.at:
-				return 1
-			}
-			return 0
-		})
-		return
+	for len(q) > 24 {
+		j, i := partition(q)
+		if j+1 < len(q)-i {
+			sortByTime(q[:j+1])
+			q = q[i:]
+		} else {
+			sortByTime(q[i:])
+			q = q[:j+1]
+		}
 	}
 	for i := 1; i < len(q); i++ {
 		x := q[i]
