@@ -87,6 +87,9 @@ type WindowEngine struct {
 	// (firstLaw), instead of the uniform over [0, spread).
 	first    model.TripLaw
 	firstLaw bool
+	// together says that every first send arrives at 0 (no spread, no
+	// law of first arrivals).
+	together bool
 	// answers is the law of the first answers when the scenario gives
 	// one (answersLaw).
 	answers    model.TripLaw
@@ -210,6 +213,7 @@ func NewWindowEngine(sc model.Scenario) (*WindowEngine, error) {
 			}
 		}
 	}
+	e.together = e.spread == 0 && !e.firstLaw
 	e.plain = e.tripFixed && e.affine != nil && !e.answersLaw && e.maxElapsed == math.Inf(1)
 	e.gate = newGate(sc)
 	return e, nil

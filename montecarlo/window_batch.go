@@ -23,7 +23,10 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 	sc := &e.sc
 	c := &e.cal
 	c.init(sc.Clients, e.trip.Bound()+sc.Policy.MaxDelay()+2)
-	together := e.spread == 0 && !e.firstLaw // every first send arrives at 0
+	together := e.together
+	// The clients' records, which neither plain draws nor the latencies
+	// of a cohort sent at 0 read.
+	records := !(e.plain && together)
 	e.beyond, e.done, e.cancelled = false, 0, false
 	if e.events == nil {
 		e.events = make([]windowEvent, 0, sc.Clients)
@@ -33,16 +36,19 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 		if i&(1<<16-1) == 1<<16-1 && t.stopped(1<<16) {
 			return true // cancelled while a huge cohort is laid out
 		}
-		ev := windowEvent{client: i}
-		ev.net.Seed(src.Uint64(), src.Uint64())
-		u := ev.net.uniform()
+		ev := windowEvent{net: pcg{src.Uint64(), src.Uint64()}, client: i}
+		var x uint64
+		ev.net, x = ev.net.next()
+		u := float64(x>>11) * 0x1p-53
 		ev.at = u * e.spread
 		if e.firstLaw {
 			ev.at = e.first.Draw(u)
 		}
-		e.client[i] = windowClient{first: ev.at, prev: e.start}
-		if e.answersLaw {
-			e.client[i].answer = e.answers.Draw(u)
+		if records {
+			e.client[i] = windowClient{first: ev.at, prev: e.start}
+			if e.answersLaw {
+				e.client[i].answer = e.answers.Draw(u)
+			}
 		}
 		switch {
 		case together:
@@ -82,10 +88,16 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 // serve admits a window's earliest arrivals, in time order.
 func (e *WindowEngine) serve(t *Trial, admitted []windowEvent) {
 	t.Calls += int64(len(admitted))
+	done := e.done
 	for _, ev := range admitted {
-		e.done = max(e.done, ev.at)
-		t.servedAfter((ev.at - e.client[ev.client].first) * e.ms)
+		done = max(done, ev.at)
+		first := 0.0
+		if !e.together {
+			first = e.client[ev.client].first
+		}
+		t.servedAfter((ev.at - first) * e.ms)
 	}
+	e.done = done
 }
 
 // windowEvent is a pending arrival of playWindows with its client's stream
