@@ -86,17 +86,26 @@ func (e *WindowEngine) playWindows(src *rand.PCG, t *Trial) bool {
 }
 
 // serve admits a window's earliest arrivals, in time order.
+// Consecutive latencies in one bin are counted at once.
 func (e *WindowEngine) serve(t *Trial, admitted []windowEvent) {
 	t.Calls += int64(len(admitted))
 	done := e.done
+	bin, run := 0, int64(0)
 	for _, ev := range admitted {
 		done = max(done, ev.at)
 		first := 0.0
 		if !e.together {
 			first = e.client[ev.client].first
 		}
-		t.servedAfter((ev.at - first) * e.ms)
+		ms := (ev.at - first) * e.ms
+		if l := latencyBin(ms); l != bin {
+			t.servedMany(bin, run)
+			bin, run = l, 0
+		}
+		run++
+		t.LatencySum += ms
 	}
+	t.servedMany(bin, run)
 	e.done = done
 }
 
