@@ -13,11 +13,9 @@ import (
 	"syscall"
 
 	"github.com/herdlab/herd/internal/buildinfo"
-	"github.com/herdlab/herd/internal/infile"
 	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/internal/usage"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
-	"github.com/herdlab/herd/solve"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -108,27 +106,24 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	root.SetArgs(args)
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
-	err := root.ExecuteContext(ctx)
-	if err == nil {
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil && ctx.Err() == nil {
 		return exitOK
 	}
 	if ctx.Err() != nil {
-		// A signal: "interrupted" says more than "context canceled".
-		if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
+		// A signal, even one after the run's last poll, is status 130, as
+		// with the default handler; "interrupted" says more than "context
+		// canceled".
+		if err == nil || errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
 			fmt.Fprintln(stderr, "herd: interrupted")
 		} else {
 			fmt.Fprintln(stderr, "herd:", err)
 		}
 		return exitInterrupted
 	}
+	err = usage.Explain(err, strings.TrimPrefix(cmd.CommandPath(), root.Name()+" "), cmd.Flags())
 	fmt.Fprintln(stderr, "herd:", err)
-	var ue usageError
-	var fe *model.FieldError
-	var mu *model.UsageError
-	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
-	var me *solve.Unsupported     // and so is one a model cannot take or bound
-	var ie *infile.Error          // and a file herd will not read
-	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &mu) || errors.As(err, &le) || errors.As(err, &me) || errors.As(err, &ie) {
+	if ue := (usageError{}); !started || errors.As(err, &ue) || usage.Refused(err) {
 		return exitUsage
 	}
 	return exitFailure
