@@ -1,7 +1,8 @@
-// Package usage words the refusals of herd's command line that are not
-// about one value: an input the command needs and was not given. Such a
-// refusal names what is missing and the flags that were given, so whatever
-// the user typed, the message answers it in the user's own words.
+// Package usage decides and words the refusals of herd's command line:
+// which errors refuse the user's input (exit status 2) rather than fail a
+// run, and an input a command needs that was not given, which is named
+// with the flags that were, so that every refusal answers what the user
+// typed.
 package usage
 
 import (
@@ -59,8 +60,9 @@ func Explain(err error, path string, fs *pflag.FlagSet) error {
 }
 
 // Given writes the flags of fs that were given as the user could type
-// them again: --name=value, the value quoted when it holds a space, a
-// quote or a control character, in the order pflag sorts them.
+// them again: --name=value, the value Go-quoted when it is empty or holds
+// a space, a quote, a | or a control character, in the order pflag sorts
+// them.
 func Given(fs *pflag.FlagSet) string {
 	var s []string
 	fs.VisitAll(func(f *pflag.Flag) {
