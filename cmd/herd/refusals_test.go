@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
 )
 
 // A refusal names a flag the user gave, whatever its class: a retry
@@ -46,17 +42,5 @@ func TestRefusalNamesTheFlagGiven(t *testing.T) {
 	}
 	if b, err := os.ReadFile(file); err != nil || string(b) != "x" {
 		t.Errorf("a refused --out was touched: %q, %v", b, err)
-	}
-}
-
-// A signal that came after the run's last poll of its context still ends
-// it with status 130, as the default handler would have.
-func TestSignalAfterTheLastPollExits130(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	root := &cobra.Command{Use: "herd", RunE: func(*cobra.Command, []string) error { cancel(); return nil }}
-	var stderr bytes.Buffer
-	if code := execute(ctx, root, nil, &stderr); code != exitInterrupted || stderr.String() != "herd: interrupted\n" {
-		t.Errorf("exit %d, stderr %q; want %d and \"herd: interrupted\"", code, stderr.String(), exitInterrupted)
 	}
 }

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/herdlab/herd/internal/buildinfo"
+	"github.com/herdlab/herd/internal/interrupt"
 	"github.com/herdlab/herd/internal/render"
 	"github.com/herdlab/herd/internal/usage"
 	"github.com/herdlab/herd/model"
@@ -83,12 +82,17 @@ func run(args []string, ios *iostreams) int {
 	return runWith(&factory{IO: ios, Getenv: os.Getenv, Build: sync.OnceValue(buildinfo.Detect)}, args)
 }
 
-// runWith executes args on the command tree made from f.
+// runWith executes args on the command tree made from f; a signal that
+// came as the run ended, too late for execute to see, still makes it 130.
 func runWith(f *factory, args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, watch := interrupt.Start()
 	f.Args = args
-	return execute(ctx, newRootCmd(f), args, f.IO.ErrOut)
+	code := execute(ctx, newRootCmd(f), args, f.IO.ErrOut)
+	if watch.Stop() && code == exitOK {
+		fmt.Fprintln(f.IO.ErrOut, "herd: interrupted")
+		return exitInterrupted
+	}
+	return code
 }
 
 // execute runs a command tree on args and turns its error into the exit
@@ -107,14 +111,12 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
 	cmd, err := root.ExecuteContextC(ctx)
-	if err == nil && ctx.Err() == nil {
+	if err == nil {
 		return exitOK
 	}
 	if ctx.Err() != nil {
-		// A signal, even one after the run's last poll, is status 130, as
-		// with the default handler; "interrupted" says more than "context
-		// canceled".
-		if err == nil || errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
+		// A signal: "interrupted" says more than "context canceled".
+		if errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "interrupted") {
 			fmt.Fprintln(stderr, "herd: interrupted")
 		} else {
 			fmt.Fprintln(stderr, "herd:", err)
