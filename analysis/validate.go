@@ -228,7 +228,9 @@ func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (
 			checks, err = validateServiceChain(ctx, c, opt.PerturbService, opt.Seed, opt.Workers, v.Critical)
 		case MethodMeanField:
 			checks, err = validateMeanField(ctx, c, msc, mopt, opt.PlantMeanField)
-			if err == nil && c.Series != "" {
+			// A row the mean field could not answer (the model refused the
+			// scenario) has no error to follow along the series.
+			if err == nil && c.Series != "" && checks[len(checks)-1].MonteCarlo != nil {
 				if _, ok := seriesRows[c.Series]; !ok {
 					order = append(order, c.Series)
 				}
@@ -246,7 +248,9 @@ func Validate(ctx context.Context, grid []ValidationCase, opt ValidateOptions) (
 		}
 	}
 	for _, name := range order {
-		v.Checks = append(v.Checks, shrinks(name, seriesRows[name], v.Critical))
+		if len(seriesRows[name]) > 1 {
+			v.Checks = append(v.Checks, shrinks(name, seriesRows[name], v.Critical))
+		}
 	}
 	for _, c := range v.Checks {
 		if c.Verdict == Fail {
@@ -434,11 +438,16 @@ type Planted struct {
 	Service float64
 }
 
+// MaxPlantedStretch bounds Planted.Delays: a wrong model needs a small
+// stretch, and a large one would make the exact models' delays, and so
+// their states, grow without need.
+const MaxPlantedStretch = 4
+
 // Plant puts the planted errors into o, after checking their ranges.
 func (p Planted) Plant(o *ValidateOptions) error {
 	switch {
-	case !(p.Delays > 0) || math.IsInf(p.Delays, 0):
-		return model.Usagef("--perturb-delays must be a number > 0, got %g", p.Delays)
+	case !(p.Delays > 0) || p.Delays > MaxPlantedStretch:
+		return model.Usagef("--perturb-delays must be a number in (0, %g], got %g", float64(MaxPlantedStretch), p.Delays)
 	case !(p.Completion > 0) || math.IsInf(p.Completion, 0):
 		return model.Usagef("--plant-completion must be a number > 0, got %g", p.Completion)
 	case p.Queue < 0 || p.Queue > 1000:

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,6 +44,11 @@ func ReadPolicies(path string) ([]PolicyEntry, error) {
 		Policies []yaml.Node `yaml:"policies"`
 	}
 	if err := yaml.Unmarshal(b, &doc); err != nil {
+		// The decoder would name the Go type it reads into.
+		if te := (*yaml.TypeError)(nil); errors.As(err, &te) && len(te.Errors) > 0 {
+			line, _, _ := strings.Cut(te.Errors[0], ":")
+			return nil, model.Usagef("--policies %s: %s: want a list of policies under \"policies:\"", path, line)
+		}
 		return nil, model.Usagef("--policies %s: %w", path, err)
 	}
 	if len(doc.Policies) > MaxPolicies {
@@ -75,8 +81,8 @@ func ReadPolicies(path string) ([]PolicyEntry, error) {
 		}
 		out = append(out, e)
 	}
-	if len(out) == 0 {
-		return nil, model.Usagef("--policies %s: no policies listed (want a list under \"policies:\")", path)
+	if len(out) < 2 {
+		return nil, model.Usagef("--policies %s: %d policies listed; a comparison needs two or more (a list under \"policies:\")", path, len(out))
 	}
 	return out, nil
 }
@@ -90,7 +96,7 @@ func ReadPolicies(path string) ([]PolicyEntry, error) {
 // policy.DefaultTick when it gives none.
 func ComparedScenarios(spec model.Spec, entries []PolicyEntry) ([]string, []model.Scenario, error) {
 	if len(entries) < 2 {
-		return nil, nil, fmt.Errorf("--policy must list two or more policies to compare, got %d", len(entries))
+		return nil, nil, fmt.Errorf("a comparison needs two or more policies (--policy, --policies or --config), got %d", len(entries))
 	}
 	sc0, err := spec.Scenario()
 	if err != nil {

@@ -117,6 +117,30 @@ func (c Controls) List() []Control {
 	return l
 }
 
+// Flags names the flags that turned on the controls that are on, as a
+// user gives them ("--retry-budget, --breaker"), for a refusal to name.
+func (c Controls) Flags() string {
+	var s []string
+	if c.MaxAttempts > 0 {
+		s = append(s, "--max-attempts")
+	}
+	for _, k := range c.List() {
+		switch k.(type) {
+		case Bucket:
+			s = append(s, "--bucket")
+		case Breaker, SimBreaker:
+			s = append(s, "--breaker")
+		case RetryBudget:
+			s = append(s, "--retry-budget")
+		case RetryThrottling:
+			s = append(s, "--retry-throttling")
+		case AdaptiveThrottling:
+			s = append(s, "--adaptive-throttling")
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
 // MaxAttemptsLimit bounds MaxAttempts.
 const MaxAttemptsLimit = 1 << 30
 
@@ -148,7 +172,7 @@ func (c Controls) String() string {
 // closed-loop controls and are refused here.
 func (c Controls) InCohort(sc model.Scenario) (model.Scenario, error) {
 	if len(c.List()) > 0 {
-		return sc, errors.New("--bucket, --breaker and the other retry controls but --max-attempts need open-loop mode (--rate) or a closed loop (--loop closed) for now")
+		return sc, fmt.Errorf("%s: the retry controls but --max-attempts need open-loop mode (--rate) or a closed loop (--loop closed) for now", c.Flags())
 	}
 	if a := c.MaxAttempts; a > 0 {
 		if a == 1 {

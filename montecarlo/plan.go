@@ -177,7 +177,11 @@ func (s seriesSize) bytes() int64 {
 // horizonSeries is a cohort's series: one value per tick up to the horizon
 // (a censored trial plays them all).
 func horizonSeries(sc model.Scenario, perTick int64) seriesSize {
-	return seriesSize{perTick, int64(sc.EffectiveHorizon()) + 1, "arrivals", "a shorter --horizon"}
+	bound := "a shorter --horizon"
+	if sc.Horizon == 0 {
+		bound = "a --horizon (the automatic one grows with --clients and the longest delay), fewer --clients"
+	}
+	return seriesSize{perTick, int64(sc.EffectiveHorizon()) + 1, "arrivals", bound}
 }
 
 // trafficSeries is open- or closed-loop traffic's series: one value per

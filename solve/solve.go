@@ -125,8 +125,14 @@ func (o *Options) Take(method string, mode model.RunMode, tr model.Traffic, ctl 
 				return model.Usagef("--%s needs --method chain", n)
 			}
 		}
-		if mode != model.CohortRun || ctl.Active() {
-			return model.Usagef("open-loop traffic and retry controls need --method chain (the other models follow a cohort without controls)")
+		if mode == model.OpenRun {
+			return model.Usagef("--rate: open-loop traffic needs --method chain (the other models follow a cohort without controls)")
+		}
+		if mode != model.CohortRun {
+			return model.Usagef("--loop closed needs --method chain (the other models follow a cohort without controls)")
+		}
+		if ctl.Active() {
+			return model.Usagef("%s: retry controls need --method chain (the other models follow a cohort without controls)", ctl.Flags())
 		}
 		return nil
 	}

@@ -18,8 +18,9 @@ func TestTakeGivesTheChainWhatOnlyItFollows(t *testing.T) {
 		given  func(string) bool
 		want   string
 	}{
-		{MethodMarkov, model.OpenRun, control.Controls{}, none, "open-loop traffic and retry controls need --method chain (the other models follow a cohort without controls)"},
-		{MethodClosed, model.CohortRun, control.Controls{MaxAttempts: 2}, none, "open-loop traffic and retry controls need --method chain (the other models follow a cohort without controls)"},
+		{MethodMarkov, model.OpenRun, control.Controls{}, none, "--rate: open-loop traffic needs --method chain (the other models follow a cohort without controls)"},
+		{MethodClosed, model.CohortRun, control.Controls{MaxAttempts: 2}, none, "--max-attempts: retry controls need --method chain (the other models follow a cohort without controls)"},
+		{MethodClosed, model.CohortRun, control.Controls{Budget: control.DefaultRetryBudget()}, none, "--retry-budget: retry controls need --method chain (the other models follow a cohort without controls)"},
 		{MethodMeanField, model.CohortRun, control.Controls{}, func(n string) bool { return n == "max-queue" }, "--max-queue needs --method chain"},
 		{MethodChain, model.ClosedRun, control.Controls{}, none, "--loop closed: the chain follows a cohort or open-loop traffic (--rate)"},
 	} {

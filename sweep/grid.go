@@ -74,6 +74,28 @@ type specFile struct {
 	Grid        map[string]yaml.Node `yaml:"grid"`
 }
 
+// specWords says a spec file's decoding error in the file's words: the
+// YAML decoder names the Go types it decodes into, which a user never
+// wrote.
+func specWords(err error) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	var f specFile
+	words := strings.NewReplacer(
+		fmt.Sprintf(" not found in type %T", f), " is not a field of a spec file (fields: trials, seed, engine, skip_invalid, grid)",
+		fmt.Sprintf("into %T", f), "into a spec file (a mapping of its fields)",
+		fmt.Sprintf("into %T", f.Grid), "into grid (a mapping of grid fields)",
+		fmt.Sprintf("into %T", ""), "into engine (a name)",
+		fmt.Sprintf("into %T", false), "into skip_invalid (true or false)")
+	msgs := make([]string, len(te.Errors))
+	for i, m := range te.Errors {
+		msgs[i] = words.Replace(m)
+	}
+	return strings.Join(msgs, "; ")
+}
+
 // ReadSweepSpec reads a spec file in YAML or JSON (JSON is YAML). Each grid
 // field is a scalar, a list of scalars, or a string in flag syntax:
 //
@@ -99,7 +121,7 @@ func ReadSweepSpec(path string, base SweepSpec) (SweepSpec, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil {
-		return base, fail("%w", err)
+		return base, fail("%s", specWords(err))
 	}
 	s := base
 	s.Grid = Grid{}

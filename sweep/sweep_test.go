@@ -277,8 +277,17 @@ func TestReadSweepSpec(t *testing.T) {
 		t.Errorf("unknown field: %v", err)
 	}
 	os.WriteFile(bad, []byte("trails: 5\n"), 0o644)
-	if _, err := ReadSweepSpec(bad, base); err == nil || !strings.Contains(err.Error(), "trails") {
+	if _, err := ReadSweepSpec(bad, base); err == nil || !strings.Contains(err.Error(), "trails is not a field of a spec file") {
 		t.Errorf("unknown key: %v", err)
+	}
+	// Refusals of a spec's shape name its fields, never the Go types it is
+	// read into.
+	for _, text := range []string{"grid: 3\n", "[1]\n", "engine: [x]\n", "skip_invalid: 3\n", "sed: 1\n"} {
+		os.WriteFile(bad, []byte(text), 0o644)
+		_, err := ReadSweepSpec(bad, base)
+		if err == nil || strings.Contains(err.Error(), "sweep.") || strings.Contains(err.Error(), "yaml.Node") || strings.Contains(err.Error(), "*") {
+			t.Errorf("%q: %v, want a refusal in the spec's words", text, err)
+		}
 	}
 }
 

@@ -112,7 +112,7 @@ fed at a total rate λ: binary exponential backoff is unstable above
 			}
 			if opts.ScalingOut != "" {
 				if err := outfile.Check(opts.ScalingOut); err != nil {
-					return outError(err)
+					return err
 				}
 			}
 			opts.Output.Width = out.width(f, opts.Output)

@@ -11,6 +11,7 @@ import (
 	"github.com/herdlab/herd/config"
 	"github.com/herdlab/herd/internal/outfile"
 	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/internal/usage"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/plots"
@@ -86,12 +87,6 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 			if opts.Run, err = run.options(); err != nil {
 				return err
 			}
-			if opts.Dir == "" {
-				return usageError{fmt.Errorf("--out must name the directory to write (new or empty, or any with --force)")}
-			}
-			if err := outfile.CheckDir(opts.Dir, opts.Force); err != nil {
-				return outError(err)
-			}
 			if scenario.changed("tick") {
 				if d, err := time.ParseDuration(scenario.text("tick")); err == nil && d <= 0 {
 					return usageError{fmt.Errorf("--tick must be a positive duration such as 10ms (a comparison is in real units), got %s", scenario.text("tick"))}
@@ -126,6 +121,13 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 			}
 			if opts.Labels, opts.Scenarios, err = config.ComparedScenarios(spec, entries); err != nil {
 				return usageError{err}
+			}
+			// The values given are checked before what was not given.
+			if opts.Dir == "" {
+				return usage.Need("--out DIR, the directory to write (new or empty, or any with --force)")
+			}
+			if err := outfile.CheckDir(opts.Dir, opts.Force); err != nil {
+				return err
 			}
 			scenario.warn(f.IO, opts.Scenarios[0])
 			opts.Cite = f.provenance()
@@ -169,7 +171,7 @@ func compareRun(opts *compareOptions) error {
 		return err
 	}
 	if err := outfile.WriteDir(opts.Dir, files, opts.Force); err != nil {
-		return outError(err)
+		return err
 	}
 	fmt.Fprintf(opts.IO.Out, "wrote %s: %s, %s, %s, %s\n", opts.Dir, render.CompareFiles.Report, render.CompareFiles.SVG, render.CompareFiles.PNG, render.CompareFiles.Data)
 	for _, p := range r.Pairs {

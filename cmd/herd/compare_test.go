@@ -192,3 +192,41 @@ func TestCompareALimiterInContinuousTime(t *testing.T) {
 		t.Errorf("compare.json: %v, %+v; want retry-go-v4's clients giving up", err, doc.Policies)
 	}
 }
+
+// A label the user gave, here a configuration's path holding a |, a
+// newline and a backtick, neither splits a markdown table row nor starts
+// a line of the report.
+func TestCompareReportEscapesLabels(t *testing.T) {
+	src, dir := t.TempDir(), t.TempDir()
+	a := filepath.Join(src, "a|b\nc`d.json")
+	grpc, err := os.ReadFile(filepath.Join("testdata", "config", "grpc.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(a, grpc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := filepath.Join("testdata", "config", "envoy.yaml")
+	if _, errs, code := herd(t, "compare", "-n", "200", "-k", "20/100ms", "--config", a+","+b, "--trials", "20", "--out", dir, "--force"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	report := string(read(t, filepath.Join(dir, "report.md")))
+	cells := -1
+	for _, line := range strings.Split(report, "\n") {
+		if strings.HasPrefix(line, "c`d.json") {
+			t.Errorf("the label's newline started a line: %q", line)
+		}
+		if !strings.HasPrefix(line, "|") {
+			cells = -1
+			continue
+		}
+		n := strings.Count(line, "|") - strings.Count(line, `\|`)
+		if cells >= 0 && n != cells {
+			t.Errorf("a row of %d cell bounds in a table of %d: %q", n, cells, line)
+		}
+		cells = n
+	}
+	if !strings.Contains(report, `a\|b\nc`+"`"+`d.json`) {
+		t.Errorf("the label is not in the report, escaped:\n%s", report)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/herdlab/herd/internal/infile"
+	"github.com/herdlab/herd/internal/usage"
 	"github.com/herdlab/herd/sweep"
 	"github.com/spf13/cobra"
 )
@@ -31,7 +32,7 @@ so a row edited, cut short or rewritten (CRLF line endings) is refused with its
 file and line. Rows written before herd had the check are refused too: rerun
 their sweep.`,
 		Example: `  herd merge shard-0.jsonl shard-1.jsonl shard-2.jsonl shard-3.jsonl --out sweep.jsonl`,
-		Args:    cobra.MinimumNArgs(1),
+		Args:    usage.Args(1, "the shard files to join, herd merge SHARD.jsonl..."),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Files, opts.Output = args, output{Path: stdoutPath(out)}
 			if runF != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/internal/usage"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/solve"
 	"github.com/spf13/cobra"
@@ -60,6 +61,9 @@ A scenario a method cannot answer exits 2 with the reason.`,
 				return err
 			}
 			opts.Solve.Context = c.Context() // the chains poll it
+			if opts.Method == "" {
+				return usage.Need("--method " + strings.Join(solve.Methods(), "|"))
+			}
 			if err := solve.CheckMethod(opts.Method, opts.Solve); err != nil {
 				return err
 			}

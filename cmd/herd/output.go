@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -88,7 +87,7 @@ func (f *outputFlags) path() (string, error) {
 	path := stdoutPath(f.out)
 	if path != "" {
 		if err := outfile.Check(path); err != nil {
-			return "", outError(err)
+			return "", err
 		}
 	}
 	return path, nil
@@ -161,15 +160,6 @@ func (o output) put(ios *iostreams, b []byte) error {
 	return writeFileAtomic(o.Path, b)
 }
 
-// outError makes a refused --out a usage error (exit 2).
-func outError(err error) error {
-	var re *outfile.RefusedError
-	if errors.As(err, &re) {
-		return usageError{err}
-	}
-	return err
-}
-
 // warn prints warnings on stderr unless they go into a table on standard
 // output, which prints them itself.
 func (o output) warn(ios *iostreams, warnings []string) {
@@ -181,7 +171,7 @@ func (o output) warn(ios *iostreams, warnings []string) {
 	}
 }
 
-func writeFileAtomic(path string, data []byte) error { return outError(outfile.Write(path, data)) }
+func writeFileAtomic(path string, data []byte) error { return outfile.Write(path, data) }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)

@@ -130,6 +130,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{claimsParse, "claims --trials 1", "--trials"},
 		{claimsParse, "claims --scaling cached", "--scaling"},
 		{validateParse, "validate --perturb-delays 0", "--perturb-delays"},
+		{validateParse, "validate --perturb-delays 1e308", "--perturb-delays must be a number in (0, 4]"},
 		{validateParse, "validate --workers -1", "--workers"},
 		{plotsParse, "plots --only nope", "--only"},
 		{plotsParse, "plots --scale 2", "(0, 1]"},

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/herdlab/herd/internal/outfile"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/plots"
@@ -123,10 +123,7 @@ func plotsRun(opts *plotsOptions) error {
 	if w := opts.Config.Workers; w < 0 || w > montecarlo.MaxWorkers {
 		return &model.FieldError{Flag: "workers", Valid: fmt.Sprintf("0 (one per CPU) or an integer in [1, %d]", montecarlo.MaxWorkers), Got: fmt.Sprint(w)}
 	}
-	if fi, err := os.Stat(opts.Out); err == nil && !fi.IsDir() {
-		return usageError{fmt.Errorf("--out %s: is not a directory; plots writes its figures into a directory", opts.Out)}
-	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+	if err := outfile.MakeDir(opts.Out); err != nil {
 		return err
 	}
 	finished := 0
@@ -139,7 +136,7 @@ func plotsRun(opts *plotsOptions) error {
 				strings.Join(plots.Formats, ","), took.Seconds())
 		})
 	bar.Finish()
-	return outError(err)
+	return err
 }
 
 // progressUnits are the bar's units per figure: a figure reports its own

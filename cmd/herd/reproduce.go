@@ -5,6 +5,7 @@ import (
 
 	"github.com/herdlab/herd/internal/progress"
 	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/internal/usage"
 	"github.com/herdlab/herd/model"
 	"github.com/herdlab/herd/montecarlo"
 	"github.com/herdlab/herd/reproduce"
@@ -19,7 +20,7 @@ func newCmdReproduce(f *factory) *cobra.Command {
 		Short: "Rerun a published experiment and compare herd's numbers with it",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return usageError{fmt.Errorf("reproduce needs an experiment: seed, aws, brooker, brooker-collapse, gc-collapse or descartes-storm")}
+			return usage.Need("an experiment: seed, aws, brooker, brooker-collapse, gc-collapse or descartes-storm")
 		},
 	}
 	c.AddCommand(newCmdReproduceSeed(f, nil))

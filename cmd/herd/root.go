@@ -6,18 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/herdlab/herd/internal/buildinfo"
-	"github.com/herdlab/herd/internal/infile"
+	"github.com/herdlab/herd/internal/interrupt"
 	"github.com/herdlab/herd/internal/render"
+	"github.com/herdlab/herd/internal/usage"
 	"github.com/herdlab/herd/model"
-	"github.com/herdlab/herd/montecarlo"
-	"github.com/herdlab/herd/solve"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -85,12 +82,17 @@ func run(args []string, ios *iostreams) int {
 	return runWith(&factory{IO: ios, Getenv: os.Getenv, Build: sync.OnceValue(buildinfo.Detect)}, args)
 }
 
-// runWith executes args on the command tree made from f.
+// runWith executes args on the command tree made from f; a signal that
+// came as the run ended, too late for execute to see, still makes it 130.
 func runWith(f *factory, args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, watch := interrupt.Start()
 	f.Args = args
-	return execute(ctx, newRootCmd(f), args, f.IO.ErrOut)
+	code := execute(ctx, newRootCmd(f), args, f.IO.ErrOut)
+	if watch.Stop() && code == exitOK {
+		fmt.Fprintln(f.IO.ErrOut, "herd: interrupted")
+		return exitInterrupted
+	}
+	return code
 }
 
 // execute runs a command tree on args and turns its error into the exit
@@ -108,7 +110,7 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	root.SetArgs(args)
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -121,14 +123,9 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 		}
 		return exitInterrupted
 	}
+	err = usage.Explain(err, strings.TrimPrefix(cmd.CommandPath(), root.Name()+" "), cmd.Flags())
 	fmt.Fprintln(stderr, "herd:", err)
-	var ue usageError
-	var fe *model.FieldError
-	var mu *model.UsageError
-	var le *montecarlo.LimitError // a scenario an engine refuses is bad input
-	var me *solve.Unsupported     // and so is one a model cannot take or bound
-	var ie *infile.Error          // and a file herd will not read
-	if !started || errors.As(err, &ue) || errors.As(err, &fe) || errors.As(err, &mu) || errors.As(err, &le) || errors.As(err, &me) || errors.As(err, &ie) {
+	if ue := (usageError{}); !started || errors.As(err, &ue) || usage.Refused(err) {
 		return exitUsage
 	}
 	return exitFailure

@@ -121,3 +121,20 @@ func WriteDir(dir string, files map[string][]byte, force bool) error {
 	}
 	return nil
 }
+
+// MakeDir makes dir and its missing parents for a command that writes its
+// files into it, refusing an empty path, a path that is not a directory
+// and one under a file or where the user may not create it.
+func MakeDir(dir string) error {
+	if dir == "" {
+		return &RefusedError{dir, "names no directory; name the directory to write into"}
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return &RefusedError{dir, "is not a directory; name a directory to write into"}
+	}
+	err := os.MkdirAll(dir, 0o755)
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.EROFS) {
+		return &RefusedError{dir, fmt.Sprintf("cannot be made: %v", errors.Unwrap(err))}
+	}
+	return err
+}

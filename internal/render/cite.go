@@ -66,7 +66,7 @@ func (p Provenance) Markdown() string {
 		return "Cite: " + p.Cite
 	}
 	q := p
-	q.Command = "`" + p.Command + "`"
+	q.Command = MarkdownCode(p.Command)
 	return "Cite: " + q.Line()
 }
 

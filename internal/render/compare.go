@@ -247,7 +247,7 @@ func perServed(p ComparedPair, clients int, mean func(label, metric string) *sta
 func (r *CompareReport) Markdown(w io.Writer) error {
 	labels := make([]string, len(r.Policies))
 	for i, p := range r.Policies {
-		labels[i] = p.Label
+		labels[i] = MarkdownCell(p.Label)
 	}
 	s := r.Service
 	fmt.Fprintf(w, "# %s\n\n", strings.Join(labels, " vs "))
@@ -270,7 +270,7 @@ func (r *CompareReport) Markdown(w io.Writer) error {
 	fmt.Fprintln(w, "**The policies.**")
 	fmt.Fprintln(w)
 	for _, p := range r.Policies {
-		fmt.Fprintf(w, "- `%s`: %s\n", p.Label, MarkdownCell(p.Description))
+		fmt.Fprintf(w, "- %s: %s\n", MarkdownCode(p.Label), MarkdownCell(p.Description))
 	}
 	fmt.Fprintf(w, "\n%d trials per policy, seed %d, on common random numbers (trial i of every policy draws from the same random stream). "+
 		"Means ± half their 95%% Student-t interval; quantiles with distribution-free 95%% intervals; times in %s.\n\n", r.Trials, r.Seed, r.Unit)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/herdlab/herd/stats"
 	"github.com/rivo/uniseg"
@@ -338,9 +340,10 @@ func (t *Table) Markdown(w io.Writer) error {
 	row := func(cells []string) {
 		var esc []string
 		for i, c := range cells {
-			c = MarkdownCell(c)
 			if t.cols[i].Code && c != "" && !header {
-				c = "`" + c + "`"
+				c = strings.ReplaceAll(MarkdownCode(c), "|", `\|`)
+			} else {
+				c = MarkdownCell(c)
 			}
 			if i > 0 && t.cols[i-1].Glue {
 				esc[len(esc)-1] = strings.TrimSpace(esc[len(esc)-1] + " " + c)
@@ -492,9 +495,50 @@ func WrapText(text string, width int) string {
 	return b.String()
 }
 
-// MarkdownCell escapes the characters that would break a markdown table
-// cell.
-func MarkdownCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+// MarkdownCell is s as markdown text that can neither end a table cell
+// nor the line it is on: | is escaped, and a line break or another control
+// character is shown as its Go escape (\n), as a user may give one in a
+// label or a path.
+func MarkdownCell(s string) string { return strings.ReplaceAll(visibleControls(s), "|", `\|`) }
+
+// MarkdownCode is s as a markdown code span, fenced by more backticks than
+// any run of them in s; control characters are shown as MarkdownCell
+// shows them. In a table cell, escape its | with MarkdownCell's rule: GFM
+// reads \| in a cell's code span as |.
+func MarkdownCode(s string) string {
+	s = visibleControls(s)
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// visibleControls replaces each control character of s by its Go escape.
+func visibleControls(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
 
 // EstimateCells is an estimate's text in two table cells, the mean and
 // "± h", so that a column of them lines up on the ±; glued columns

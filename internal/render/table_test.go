@@ -61,3 +61,22 @@ func TestCellsWrapAfterHyphens(t *testing.T) {
 		t.Errorf("unlimited width gives %q, want the cell as it was", got)
 	}
 }
+
+// A code span holds any text whole: its fence is longer than any run of
+// backticks inside, and a line break is shown, not kept.
+func TestMarkdownCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"full":        "`full`",
+		"a`b":         "``a`b``",
+		"`x``":        "``` `x`` ```",
+		"a|b\nc":      "`a|b\\nc`",
+		"tab\there\r": "`tab\\there\\r`",
+	} {
+		if got := MarkdownCode(in); got != want {
+			t.Errorf("MarkdownCode(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := MarkdownCell("a|b\nc"); got != `a\|b\nc` {
+		t.Errorf("MarkdownCell = %q", got)
+	}
+}
