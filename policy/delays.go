@@ -521,17 +521,26 @@ func analyseIndependent(p Policy, last int, o DelayOptions, scale float64, yield
 			return err
 		}
 		du, _ := lawCells(l, hd, true)
-		delay := Enclosed{lower: pointAt0(hd).plus(dl).prepare(), upper: pointAt0(hd).plus(du).prepare(), inf: inf, sup: sup, scale: scale}
-
-		infS, supS = infS+inf, supS+sup
-		h := spacing(infS, supS, o.Cells)
+		// Each operation on a lattice of Cells cells takes tens of ms:
+		// the context is looked at after each.
+		delay := Enclosed{lower: pointAt0(hd).plus(dl).prepare(), inf: inf, sup: sup, scale: scale}
 		if err := o.err(); err != nil {
 			return err
 		}
+		delay.upper = pointAt0(hd).plus(du).prepare()
+		if err := o.err(); err != nil {
+			return err
+		}
+
+		infS, supS = infS+inf, supS+sup
+		h := spacing(infS, supS, o.Cells)
 		if lo == nil {
 			lo, hi = pointAt0(h), pointAt0(h)
 		} else if h > lo.h {
 			lo, hi = lo.coarsened(int(h/lo.h), false), hi.coarsened(int(h/hi.h), true)
+			if err := o.err(); err != nil {
+				return err
+			}
 		}
 		cl, err := lawCells(l, lo.h, false)
 		if err != nil {
@@ -543,6 +552,9 @@ func analyseIndependent(p Policy, last int, o DelayOptions, scale float64, yield
 			return err
 		}
 		hi = hi.plus(cu).trimmed().prepare()
+		if err := o.err(); err != nil {
+			return err
+		}
 		yield(n, delay, Enclosed{lower: lo, upper: hi, inf: infS, sup: supS, scale: scale})
 	}
 	return nil
