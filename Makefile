@@ -204,7 +204,9 @@ behaviour:
 	rc=$$?; rm -rf "$$tmp"; exit $$rc
 
 # Every flag of every command with hostile values, generated from the command
-# tree (cmd/herd/flagfuzz_test.go, build tag fuzzcli).
+# tree (cmd/herd/flagfuzz_test.go, build tag fuzzcli); each kind of failure
+# is its own subtest (TestFlagFuzz/signal, …/names-no-flag). FUZZ_ARGS
+# passes the test's flags, e.g. FUZZ_ARGS='-fuzz.only "^delays "'.
 .PHONY: fuzz-cli
 fuzz-cli: build
-	HERD=$(CURDIR)/bin/herd $(GO) test -tags fuzzcli -run TestFlagFuzz -timeout 30m ./cmd/herd
+	HERD=$(CURDIR)/bin/herd $(GO) test -count=1 -tags fuzzcli -run TestFlagFuzz -timeout 15m ./cmd/herd -args $(FUZZ_ARGS)

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"github.com/herdlab/herd/policy"
 	"math"
@@ -417,4 +419,28 @@ func ExampleDelays() {
 	// retry 3: median delay 4.036 s, median total wait 8.052 s
 	// retry 4: median delay 8.013 s, median total wait 16.144 s
 	// longest total wait: 22.842 s
+}
+
+// A cancelled analysis stops between lattice operations, whichever way it
+// computes the laws: each run below takes tens of seconds to the end (200
+// retries on the default lattice), and must return the context's error
+// within a few seconds of a cancel at 50 ms.
+func TestDelaysStopWhenCancelled(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		p    policy.Policy
+	}{
+		{"independent laws", policy.Policy{Kind: policy.Full, Base: 1, Cap: 1 << 20}},
+		{"the lattice chain", policy.Policy{Kind: policy.Decorrelated, Base: 1, Cap: 1 << 20}},
+		{"increments of a curve", preset("polly-v8-expo-jitter")},
+		{"time to give up", preset("cenkalti-v4")},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		start := time.Now()
+		_, err := policy.Delays(c.p, policy.MaxDelayRetries, policy.DelayOptions{Context: ctx})
+		cancel()
+		if took := time.Since(start); took > 5*time.Second || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: %v after %v, want the context's error within 5 s", c.name, err, took.Round(time.Millisecond))
+		}
+	}
 }

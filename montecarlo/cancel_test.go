@@ -30,6 +30,8 @@ func TestCancelStopsALongTrial(t *testing.T) {
 		{"per-client engine, N = 2·10⁷", func() model.Scenario { s := huge; s.Clients = 20_000_000; return s }(), Cohort{}, Clients},
 		{"OCC events, N = 2·10⁶", occ, Cohort{}, Default},
 		{"open loop, 10⁷ ticks", open, OpenLoop{Traffic: model.Traffic{Rate: 19, Ticks: 10_000_000}}, Default},
+		{"open loop, 10⁵ new requests a tick", func() model.Scenario { s := open; s.Capacity = 200_000; return s }(),
+			OpenLoop{Traffic: model.Traffic{Rate: 100_000, Ticks: 1_000_000}}, Default},
 		{"queue, a stuck cohort of 10⁶", func() model.Scenario {
 			s := model.Default()
 			s.Server, s.Clients, s.Capacity, s.Policy.Kind, s.Queue.Timeout = model.Queue, 1_000_000, 5, policy.None, 3

@@ -463,9 +463,10 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 	skips := e.taped && quietable && !arrivals && !controlled && sc.Capacity <= model.MaxRequestsLive
 	retryLimit := sc.Policy.Retries
 	tick := 0
+	work := 0 // the previous tick's requests, fresh and retried: stopped's unit
 	// slot is tick mod r, kept without dividing: a retry at slot + wait
 	// (wait < r) wraps at most once.
-	for slot := 0; tick < last && !t.stopped(len(e.ring[slot])); tick, slot = tick+1, ringAfter(slot, 1, r) {
+	for slot := 0; tick < last && !t.stopped(work); tick, slot = tick+1, ringAfter(slot, 1, r) {
 		draining := tick >= tr.Ticks
 		if draining && live == 0 {
 			break
@@ -508,6 +509,7 @@ func (e *OpenLoopEngine) play(src *rand.PCG, t *Trial, arrivals bool) {
 		} else {
 			cur, err = e.arrivals(arr, tick, draining, cur)
 		}
+		work = max(m, len(cur))
 		if !quiet {
 			if err != nil {
 				e.taping.ok = false // the tick's arrivals were cut off

@@ -113,6 +113,9 @@ func play(ctx context.Context, sc model.Scenario, opt Options, engines []Engine,
 			return err // the trials of this round may have been cut short
 		}
 		for j := range n {
+			if err := ctx.Err(); err != nil { // a fold may take a while
+				return err
+			}
 			if err := fold(&buf[j]); err != nil {
 				return err
 			}

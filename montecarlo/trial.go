@@ -63,12 +63,13 @@ func (t *Trial) reset(i int) {
 }
 
 // stopped reports whether the run was cancelled, looking at the flag once
-// per 2¹⁶ units of work (a tick's arrivals, say): an engine calls it once
-// per tick or event with the work done since, and abandons the trial when
-// it says so (the run then returns the context's error and folds nothing).
+// per 2¹² units of work (a tick's arrivals, say; a unit may cost
+// microseconds, with controls): an engine calls it once per tick or event
+// with the work done since, and abandons the trial when it says so (the
+// run then returns the context's error and folds nothing).
 func (t *Trial) stopped(work int) bool {
 	t.polls += uint64(work) + 1
-	if t.polls < 1<<16 {
+	if t.polls < 1<<12 {
 		return false
 	}
 	t.polls = 0

@@ -43,10 +43,9 @@ func DelayWaits(ctx context.Context, cfg Config) (*Drawing, error) {
 	var row Row
 	panels := delayPanels()
 	for i, pc := range panels {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		a, err := policy.Delays(pc.Policy, pc.Count, delayFigureOptions)
+		o := delayFigureOptions
+		o.Context = ctx
+		a, err := policy.Delays(pc.Policy, pc.Count, o)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", pc.Policy.Kind, err)
 		}

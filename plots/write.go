@@ -70,6 +70,9 @@ func writeFigure(ctx context.Context, f Figure, cfg Config, dir, cite string) er
 	}
 	d.Cite = cite
 	for _, format := range Formats {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		var b []byte
 		pprof.Do(ctx, pprof.Labels("figure", f.Name, "stage", "render-"+format), func(context.Context) {
 			b, err = d.Render(format)

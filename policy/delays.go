@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -159,6 +160,17 @@ type DelayOptions struct {
 	// of a policy whose delays depend on the previous one (default
 	// 4·Cells, at most 2²³).
 	JointCells int
+	// Context, when set, ends the analysis early with its error: it is
+	// looked at between lattice operations, each well under a second.
+	Context context.Context
+}
+
+// err is the context's error, nil without one.
+func (o DelayOptions) err() error {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Err()
 }
 
 // maxJointCells bounds the default joint lattice (64 MB an array).
@@ -498,6 +510,9 @@ func analyseIndependent(p Policy, last int, o DelayOptions, scale float64, yield
 	var lo, hi *lattice
 	infS, supS := 0.0, 0.0
 	for n := 1; n <= last; n++ {
+		if err := o.err(); err != nil {
+			return err
+		}
 		l := p.Law(n, p.Start())
 		inf, sup := l.Draw(0), l.Sup()
 		hd := spacing(inf, sup, o.Cells)
@@ -506,7 +521,16 @@ func analyseIndependent(p Policy, last int, o DelayOptions, scale float64, yield
 			return err
 		}
 		du, _ := lawCells(l, hd, true)
-		delay := Enclosed{lower: pointAt0(hd).plus(dl).prepare(), upper: pointAt0(hd).plus(du).prepare(), inf: inf, sup: sup, scale: scale}
+		// Each operation on a lattice of Cells cells takes tens of ms:
+		// the context is looked at after each.
+		delay := Enclosed{lower: pointAt0(hd).plus(dl).prepare(), inf: inf, sup: sup, scale: scale}
+		if err := o.err(); err != nil {
+			return err
+		}
+		delay.upper = pointAt0(hd).plus(du).prepare()
+		if err := o.err(); err != nil {
+			return err
+		}
 
 		infS, supS = infS+inf, supS+sup
 		h := spacing(infS, supS, o.Cells)
@@ -514,13 +538,23 @@ func analyseIndependent(p Policy, last int, o DelayOptions, scale float64, yield
 			lo, hi = pointAt0(h), pointAt0(h)
 		} else if h > lo.h {
 			lo, hi = lo.coarsened(int(h/lo.h), false), hi.coarsened(int(h/hi.h), true)
+			if err := o.err(); err != nil {
+				return err
+			}
 		}
 		cl, err := lawCells(l, lo.h, false)
 		if err != nil {
 			return err
 		}
 		cu, _ := lawCells(l, hi.h, true)
-		lo, hi = lo.plus(cl).trimmed().prepare(), hi.plus(cu).trimmed().prepare()
+		lo = lo.plus(cl).trimmed().prepare()
+		if err := o.err(); err != nil {
+			return err
+		}
+		hi = hi.plus(cu).trimmed().prepare()
+		if err := o.err(); err != nil {
+			return err
+		}
 		yield(n, delay, Enclosed{lower: lo, upper: hi, inf: infS, sup: supS, scale: scale})
 	}
 	return nil
@@ -538,6 +572,9 @@ func analyseMonotone(p Policy, last int, o DelayOptions, scale float64, yield fu
 		xi, xs = p.Law(n, xi).Draw(0), p.Law(n, xs).Sup()
 		infS, supS = infS+xi, supS+xs
 		for _, c := range []*delayChain{dl, du, wl, wu} {
+			if err := o.err(); err != nil {
+				return err
+			}
 			if err := c.step(xi, xs); err != nil {
 				return err
 			}
@@ -561,6 +598,9 @@ func analyseIncrements(p Policy, last int, o DelayOptions, scale float64, yield 
 	var prevLo, prevHi *lattice
 	var prevInf, prevSup float64
 	for n := 1; n <= last; n++ {
+		if err := o.err(); err != nil {
+			return err
+		}
 		l, other := p.Law(n, start), p.Law(n, start+1)
 		if l.Warp == WarpNone || l.Steps != 0 || !math.IsInf(l.Max, 1) || l.Scale != first.Scale ||
 			other.Lo != l.Lo || other.Hi != l.Hi || other.Scale != l.Scale || l.From != start || other.From != start+1 {
@@ -615,6 +655,9 @@ func elapsedGiveUp(p Policy, o DelayOptions) (*GiveUp, error) {
 			}
 			if n == MaxDelayRetries {
 				break
+			}
+			if err := o.err(); err != nil {
+				return nil, err
 			}
 			c, err := lawCells(p.Law(n+1, p.Start()), h, up)
 			if err != nil {

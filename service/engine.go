@@ -560,6 +560,9 @@ func RunTrials(ctx context.Context, run Run, opt Options, fold func(*Trial) erro
 			}
 		}
 		for j := range n {
+			if err := ctx.Err(); err != nil { // a fold may take a while
+				return err
+			}
 			if err := fold(&buf[j]); err != nil {
 				return err
 			}

@@ -785,6 +785,9 @@ func (ch *qchain) run(ctx context.Context) (QueueChain, error) {
 		var qm, um, wm, bm float64
 		var err error
 		for i, key := range cur.keys {
+			if err := ctx.Err(); err != nil { // a tick may hold many states
+				return QueueChain{}, err
+			}
 			ch.decode(key, st)
 			a := cur.acc[i]
 			ch.step(st, t, func(nx []uint16, q float64, d delta) {

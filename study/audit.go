@@ -49,8 +49,9 @@ func syncWindow(sc model.Scenario) time.Duration {
 // delays in seconds) when the policy has a tick, and in ticks otherwise, so
 // it does not depend on the tick a scenario is played on. The scan's step
 // is window/400, so a share is exact to within the mass the law puts in
-// that step.
-func FirstRetrySync(sc model.Scenario, window time.Duration) float64 {
+// that step. Its cost grows with the first window's square, so it looks at
+// ctx at every step of the scan.
+func FirstRetrySync(ctx context.Context, sc model.Scenario, window time.Duration) (float64, error) {
 	p := sc.Policy
 	unit := p.TickLength().Seconds() // seconds per tick; 0: abstract ticks
 	tau := window.Seconds()
@@ -70,9 +71,12 @@ func FirstRetrySync(sc model.Scenario, window time.Duration) float64 {
 	step := tau / 400
 	best := 0.0
 	for x := lo - tau - step; x <= hi+float64(w)*unit; x += step {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		best = max(best, cdf(x+tau)-cdf(x))
 	}
-	return math.Min(1, best)
+	return math.Min(1, best), nil
 }
 
 // Cohort is the number of clients that fail their first request in the
@@ -374,7 +378,11 @@ func auditPolicy(ctx context.Context, sc model.Scenario, opt montecarlo.Options)
 	row.Calls, row.GaveUp = s.Calls, s.GaveUp
 	row.Completion = &s.Completion.Estimate
 	sw := syncWindow(sc)
-	sync := stats.Exact(FirstRetrySync(sc, sw))
+	share, err := FirstRetrySync(ctx, sc, sw)
+	if err != nil {
+		return row, err
+	}
+	sync := stats.Exact(share)
 	row.RetryPeak, row.PeakOverCapacity, row.Sync = est(&peak), est(&over), &sync
 	if s.Latency != nil {
 		q := s.Latency.Quantiles["p99"]

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -99,8 +100,22 @@ func TestFirstRetrySync(t *testing.T) {
 		want float64
 	}{{policy.Expo, 1, 1}, {policy.Full, 1, 0.5}, {policy.Equal, 1, 1}, {policy.Expo, 2, 0.5}, {policy.Full, 2, 0.5}} {
 		sc.Policy.Kind, sc.FirstWindow = c.kind, c.w
-		if got := FirstRetrySync(sc, time.Second); math.Abs(got-c.want) > 1/400.0+1e-9 {
-			t.Errorf("%s W=%d: %g, want %g", c.kind, c.w, got, c.want)
+		if got, err := FirstRetrySync(context.Background(), sc, time.Second); err != nil || math.Abs(got-c.want) > 1/400.0+1e-9 {
+			t.Errorf("%s W=%d: %g (%v), want %g", c.kind, c.w, got, err, c.want)
 		}
+	}
+}
+
+// FirstRetrySync's scan costs the first window's square (10¹⁰ law
+// evaluations here): a cancel at 50 ms ends it with the context's error
+// within a few seconds.
+func TestFirstRetrySyncStopsWhenCancelled(t *testing.T) {
+	sc := model.Default()
+	sc.FirstWindow = 100_000
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := FirstRetrySync(ctx, sc, time.Second); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
+		t.Errorf("%v after %v, want the context's error within 5 s", err, time.Since(start).Round(time.Millisecond))
 	}
 }

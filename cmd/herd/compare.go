@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -167,7 +168,7 @@ func compareRun(opts *compareOptions) error {
 	cite := opts.Cite.WithRun(opts.Run.Seed, opts.Run.Trials, engine)
 	r := render.NewCompareReport(c, opts.Scenarios[0], cite)
 	files, err := compareDir(r)
-	if err != nil {
+	if err = errors.Join(err, opts.Ctx.Err()); err != nil { // nothing is written once interrupted
 		return err
 	}
 	if err := outfile.WriteDir(opts.Dir, files, opts.Force); err != nil {

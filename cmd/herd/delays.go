@@ -19,8 +19,8 @@ import (
 type delaysOptions struct {
 	IO     *iostreams
 	Policy policy.Policy
-	Count  int // retries 1…Count
-	Cells  int
+	Count  int                 // retries 1…Count
+	Laws   policy.DelayOptions // the lattice's cells and the run's context
 	// Figure is the file the CDFs are drawn into ("": none), FigureFormat
 	// its format (from its extension).
 	Figure, FigureFormat string
@@ -75,15 +75,15 @@ or .pdf).`,
 			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
-			opts.Policy = sc.Policy
+			opts.Policy, opts.Laws.Context = sc.Policy, c.Context()
 			if !c.Flags().Changed("count") {
 				opts.Count = policy.DefaultDelayCount(sc.Policy)
 			}
 			if opts.Count < 1 || opts.Count > policy.MaxDelayRetries {
 				return usageError{fmt.Errorf("--count must be an integer in [1, %d], got %d", policy.MaxDelayRetries, opts.Count)}
 			}
-			if most := policy.MaxDelayCellsFor(opts.Policy); opts.Cells < policy.MinDelayCells || opts.Cells > most {
-				return usageError{fmt.Errorf("--cells must be an integer in [%d, %d] for policy %s (within %d MiB), got %d", policy.MinDelayCells, most, opts.Policy.Kind, policy.DelayMemory>>20, opts.Cells)}
+			if most := policy.MaxDelayCellsFor(opts.Policy); opts.Laws.Cells < policy.MinDelayCells || opts.Laws.Cells > most {
+				return usageError{fmt.Errorf("--cells must be an integer in [%d, %d] for policy %s (within %d MiB), got %d", policy.MinDelayCells, most, opts.Policy.Kind, policy.DelayMemory>>20, opts.Laws.Cells)}
 			}
 			if opts.Figure != "" {
 				opts.FigureFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(opts.Figure)), ".")
@@ -104,7 +104,7 @@ or .pdf).`,
 		}
 	})
 	c.Flags().IntVar(&opts.Count, "count", 0, fmt.Sprintf("retries to analyse, 1…%d (default: the retry limit, or 10 without one); retries past the limit are marked", policy.MaxDelayRetries))
-	c.Flags().IntVar(&opts.Cells, "cells", policy.DefaultDelayCells, "lattice cells across each law (2^10…2^24): more gives tighter bounds, proportionally slower")
+	c.Flags().IntVar(&opts.Laws.Cells, "cells", policy.DefaultDelayCells, "lattice cells across each law (2^10…2^24): more gives tighter bounds, proportionally slower")
 	registerConfig(c, &configPath, configUsage+"; the controls it gives (retry throttling, an Envoy retry budget) are shown there with what they allow")
 	c.Flags().StringVar(&opts.Figure, "figure", "", "also draw the CDFs of the total waits into this file (.svg, .png or .pdf)")
 	out.register(c)
@@ -133,7 +133,7 @@ func delaysScenario(f *factory, scenario *scenarioFlags, configPath string) (mod
 }
 
 func delaysRun(opts *delaysOptions) error {
-	a, err := policy.Delays(opts.Policy, opts.Count, policy.DelayOptions{Cells: opts.Cells})
+	a, err := policy.Delays(opts.Policy, opts.Count, opts.Laws)
 	if err != nil {
 		return err
 	}
