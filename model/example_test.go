@@ -107,7 +107,9 @@ func ExampleRounding_Waits() {
 }
 
 // Validate names the flag of the first field out of range, so that a
-// command can tell its user what to change.
+// command can tell its user what to change. A preset whose delays outgrow
+// what the engines follow at a short tick is refused by its retry limit,
+// with the most retries that fit.
 func ExampleScenario_Validate() {
 	sc := model.Default()
 	sc.Clients = 0
@@ -119,7 +121,7 @@ func ExampleScenario_Validate() {
 	fmt.Println(sc.Validate())
 	// Output:
 	// --clients must be an integer in [1, 1099511627776], got 0
-	// --tick must be long enough that the preset's largest delay is at most 1e+07 ticks (it is 1m30s), got 1µs
+	// --retries must be an integer in [1, 7] for preset cenkalti-v4 with a tick of 1µs (after retry 7 its delays exceed 1e+07 ticks; a longer --tick or window allows more), got 0
 }
 
 // The seed's scenario with exponential backoff and no jitter: 100 clients

@@ -4,6 +4,7 @@ import (
 	"github.com/herdlab/herd/policy"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -104,8 +105,16 @@ func TestPresetValidation(t *testing.T) {
 	}
 	p, _ := policy.LookupPreset("cenkalti-v4")
 	sc.Policy = p.Policy(time.Microsecond)
-	if fe, ok := sc.Validate().(*FieldError); !ok || fe.Flag != "tick" {
-		t.Errorf("90 s delays at 1 µs ticks: %v", sc.Validate())
+	fe, ok := sc.Validate().(*FieldError)
+	if !ok || fe.Flag != "retries" || !strings.Contains(fe.Valid, "[1, 7]") {
+		t.Fatalf("90 s delays at 1 µs ticks: %v", sc.Validate())
+	}
+	// The limit it names is the most that fit: 7 retries run, 8 do not.
+	for r, fits := range map[int]bool{7: true, 8: false} {
+		sc.Policy.Retries = r
+		if err := sc.Validate(); (err == nil) != fits {
+			t.Errorf("cenkalti-v4 at 1 µs ticks with %d retries: %v", r, err)
+		}
 	}
 	sc.Policy = policy.Policy{Kind: policy.Full, Base: 1, Cap: 32, Retries: -1}
 	if fe, ok := sc.Validate().(*FieldError); !ok || fe.Flag != "retries" {

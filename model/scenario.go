@@ -189,10 +189,43 @@ func (s Scenario) Validate() error {
 		if math.IsInf(d, 1) {
 			return bad("retries", fmt.Sprintf("an integer in [1, %d] for preset %s, whose delays grow without bound", MaxRetries, p.Kind), p.Retries)
 		}
+		tick := p.TickLength()
+		if r := mostRetriesWithin(p, MaxDelay); r > 0 {
+			// The retry limit is what lets the delays grow this far.
+			return bad("retries", fmt.Sprintf("an integer in [1, %d] for preset %s with a tick of %s (after retry %d its delays exceed %g ticks; a longer --tick or window allows more)",
+				r, p.Kind, tick, r, float64(MaxDelay)), p.Retries)
+		}
 		return bad("tick", fmt.Sprintf("long enough that the preset's largest delay is at most %g ticks (it is %s)",
-			float64(MaxDelay), time.Duration(d*float64(p.TickLength())).Round(time.Millisecond)), p.TickLength())
+			float64(MaxDelay), time.Duration(d*float64(tick)).Round(time.Millisecond)), tick)
 	}
 	return nil
+}
+
+// mostRetriesWithin is the largest retry limit r ≥ 1 under which the
+// policy's largest delay is at most limit ticks, or 0 when even one retry
+// exceeds it. A policy's largest delay does not decrease with its limit.
+func mostRetriesWithin(p policy.Policy, limit float64) int {
+	within := func(r int) bool {
+		q := p
+		q.Retries = r
+		return q.MaxDelay() <= limit
+	}
+	if !within(1) {
+		return 0
+	}
+	lo, hi := 1, MaxRetries // within(lo); the answer is below hi or hi itself
+	if within(hi) {
+		return hi
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if within(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // Limits on the fields that real time units and retry limits add.

@@ -295,6 +295,38 @@ func readInt(text string) (int, error) {
 // Given reports whether field was set.
 func (s Spec) Given(field string) bool { return s.given[field] }
 
+// Sources returns the flags given that decide a scenario field, for a
+// refusal to name: for "time", the flags that chose the time model (--time,
+// or the continuous-time fields, or a capacity per window such as 500/s);
+// for "retries", --retries, or --policy when the limit is the preset's own;
+// otherwise the field itself when it was given.
+func (s Spec) Sources(field string) []string {
+	var given []string
+	switch field {
+	case "time":
+		if s.Given("time") {
+			return []string{"time"}
+		}
+		for _, f := range continuousFields {
+			if s.Given(f) {
+				given = append(given, f)
+			}
+		}
+		if s.rateWindow > 0 && !s.Given("tick") {
+			given = append(given, "capacity")
+		}
+		return given
+	case "retries":
+		if !s.Given("retries") && s.Given("policy") {
+			return []string{"policy"}
+		}
+	}
+	if s.Given(field) {
+		given = append(given, field)
+	}
+	return given
+}
+
 // With returns a copy of s with field set to text (see Set).
 func (s Spec) With(field, text string) (Spec, error) {
 	t := s

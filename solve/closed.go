@@ -18,6 +18,10 @@ type Unsupported struct {
 	// raise or the model to use instead, rather than outside what the
 	// model describes.
 	Limit bool
+	// Field, when set, is the scenario field (in its flag's spelling) that
+	// puts the scenario outside the model, so that a command can name the
+	// flags that set it.
+	Field string
 }
 
 func (e *Unsupported) Error() string { return e.Method + ": " + e.Reason }
@@ -66,7 +70,8 @@ func ClosedForm(sc model.Scenario) (Closed, error) {
 		return Closed{}, &Unsupported{Method: "closed", Reason: fmt.Sprintf(format, a...)}
 	}
 	if sc.FirstWindow > 1 {
-		return no("the first sends are spread at random over %d ticks, so the cohort is not synchronized; use markov (small N), meanfield or simulate", sc.FirstWindow)
+		return Closed{}, &Unsupported{Method: MethodClosed, Field: "first-window", Reason: fmt.Sprintf(
+			"the first sends are spread at random over %d ticks, so the cohort is not synchronized; use markov (small N), meanfield or simulate", sc.FirstWindow)}
 	}
 	if err := modelled(MethodClosed, sc); err != nil {
 		return Closed{}, err
@@ -134,15 +139,15 @@ func modelled(method string, sc model.Scenario) error {
 	p := sc.Policy
 	switch {
 	case sc.InContinuousTime():
-		return &Unsupported{Method: method, Reason: "the scenario is in continuous time (the window server) and the models count whole ticks; use simulate (herd validate checks it against the closed form of a cohort whose delays are certain)"}
+		return &Unsupported{Method: method, Field: "time", Reason: "the scenario is in continuous time (the window server) and the models count whole ticks; use simulate (herd validate checks it against the closed form of a cohort whose delays are certain)"}
 	case !sc.Models(method):
-		return &Unsupported{Method: method, Reason: sc.Plays().Unmodelled}
+		return &Unsupported{Method: method, Field: "server", Reason: sc.Plays().Unmodelled}
 	case p.Retries > 0:
-		return &Unsupported{Method: method, Reason: fmt.Sprintf("clients give up after %d retries, and the models follow every client until it is served; use simulate", p.Retries)}
+		return &Unsupported{Method: method, Field: "retries", Reason: fmt.Sprintf("clients give up after %d retries, and the models follow every client until it is served; use simulate", p.Retries)}
 	case p.MaxElapsed > 0:
-		return &Unsupported{Method: method, Reason: fmt.Sprintf("clients give up after %v, and the models follow every client until it is served; use simulate", p.MaxElapsed)}
+		return &Unsupported{Method: method, Field: "max-elapsed", Reason: fmt.Sprintf("clients give up after %v, and the models follow every client until it is served; use simulate", p.MaxElapsed)}
 	case p.Stateful() && p.Kind != policy.Decorrelated:
-		return &Unsupported{Method: method, Reason: fmt.Sprintf("preset %s draws each delay from its previous draw, a continuous state the models do not follow; use simulate", p.Kind)}
+		return &Unsupported{Method: method, Field: "policy", Reason: fmt.Sprintf("preset %s draws each delay from its previous draw, a continuous state the models do not follow; use simulate", p.Kind)}
 	}
 	return nil
 }

@@ -19,6 +19,9 @@ type modelOptions struct {
 	Output   output
 	Method   string
 	Solve    solve.Options
+	// Sources names the flags given that set a scenario field
+	// (model.Spec.Sources), for a refusal to name them.
+	Sources func(field string) []string
 }
 
 func newCmdModel(f *factory, runF func(*modelOptions) error) *cobra.Command {
@@ -54,6 +57,7 @@ A scenario a method cannot answer exits 2 with the reason.`,
 			if opts.Scenario, err = scenario.scenario(); err != nil {
 				return err
 			}
+			opts.Sources = scenario.spec.Sources
 			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
@@ -90,7 +94,13 @@ func modelRun(opts *modelOptions) error {
 	r, err := solve.Solve(opts.Method, opts.Scenario, opts.Solve)
 	var un *solve.Unsupported
 	if errors.As(err, &un) && !un.Limit {
-		// Said as the flag that asked for the model ("--method chain: …").
+		// Said as the flag that asked for the model ("--method chain: …"),
+		// and the flags that put the scenario outside it.
+		if un.Field != "" && opts.Sources != nil {
+			if given := opts.Sources(un.Field); len(given) > 0 {
+				return model.Usagef("--method %s with --%s: %s", un.Method, strings.Join(given, ", --"), un.Reason)
+			}
+		}
 		return fmt.Errorf("--method %w", err)
 	}
 	if err != nil {

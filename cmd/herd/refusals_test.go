@@ -10,7 +10,9 @@ import (
 // A refusal names a flag the user gave, whatever its class: a retry
 // control a model or the cohort cannot take, an input the command needs
 // that was not given (the flags given are named with it), a value checked
-// before what is missing, an --out that is not a directory to write into.
+// before what is missing, an --out that is not a directory to write into,
+// a scenario outside a model (named by the flags that put it there), a
+// retry limit that lets a preset's delays outgrow the engines.
 func TestRefusalNamesTheFlagGiven(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
@@ -31,6 +33,11 @@ func TestRefusalNamesTheFlagGiven(t *testing.T) {
 		{[]string{"reproduce"}, "reproduce needs an experiment"},
 		{[]string{"compare", "--seed", "3"}, "--seed=3"},
 		{[]string{"compare", "--clients", "-1"}, "--clients must be an integer in [1,"},
+		{[]string{"model", "--method", "closed", "-n", "100", "-k", "10", "--first-spread", "1ns"}, "--method closed with --first-spread:"},
+		{[]string{"model", "--method", "closed", "-n", "100", "-k", "10/s"}, "--method closed with --capacity:"},
+		{[]string{"model", "--method", "closed", "--first-window", "1000"}, "--method closed with --first-window:"},
+		{[]string{"model", "--method", "markov", "-n", "4", "--retries", "3"}, "--method markov with --retries:"},
+		{[]string{"simulate", "-k", "50/100ms", "--policy", "retry-go-v4", "--retries", "1000"}, "--retries must be an integer in [1, 24]"},
 		{[]string{"plots", "--out", file}, "--out " + file},
 		{[]string{"plots", "--out", ""}, "--out"},
 		{[]string{"plots", "--out", filepath.Join(file, "sub")}, "--out " + filepath.Join(file, "sub")},
