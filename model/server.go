@@ -114,6 +114,19 @@ func ServerNames() []string {
 	return names
 }
 
+// CohortServerNames are the servers a synchronized cohort runs on: those
+// with a cohort engine of their own, or a window the window engine plays
+// in continuous time. The others (flaky, service) are played by traffic.
+func CohortServerNames() []string {
+	var names []string
+	for _, v := range servers {
+		if p := v.Plays(); p.Cohort != NoCohort || p.ContinuousTime {
+			names = append(names, v.Name())
+		}
+	}
+	return names
+}
+
 // ParseServer reads one of ServerNames.
 func ParseServer(s string) (Server, error) {
 	for i, v := range servers {

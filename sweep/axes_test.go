@@ -11,7 +11,6 @@ func TestDocumentedAxesTakeRanges(t *testing.T) {
 		{Grid{"server": "queue", "timeout": "3:7:2"}, 3},
 		{Grid{"server": "queue", "queue-limit": "2:4"}, 3},
 		{Grid{"server": "collision", "policy": "poly", "exponent": "1:2:0.5"}, 3},
-		{Grid{"failure-rate": "0.1:0.3:0.1"}, 3},
 		{Grid{"latency": "quantiles:0s,2ms,9ms"}, 1},
 		{Grid{"latency": "quantiles:0s,2ms,9ms;uniform:1ms,2ms"}, 2},
 	} {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +21,9 @@ import (
 
 // GridFields are the scenario fields a sweep can vary, spelled as their
 // command-line flags, in the order the grid is expanded (the last varies
-// fastest).
-var GridFields = model.SpecFields
+// fastest): every field of a cohort's scenario. The flaky server's failure
+// rate is left out, since that server is played by traffic, not cohorts.
+var GridFields = slices.DeleteFunc(slices.Clone(model.SpecFields), func(f string) bool { return f == "failure-rate" })
 
 // Grid holds the values of each field, as the text of a flag: a comma list
 // of values and ranges. A range lo:hi:step is arithmetic and lo:hi:*f

@@ -10,12 +10,11 @@ import (
 // gridHelp says what each grid field's values are, with an example where
 // the syntax is not a number's.
 var gridHelp = map[string]string{
-	"clients": "clients N", "capacity": "capacity k", "server": "server models",
+	"clients": "clients N", "capacity": "capacity k", "server": "server models (those a cohort runs on; herd simulate --rate plays the others)",
 	"policy": "retry policies", "base": "base delays", "cap": "caps", "fixed-delay": "fixed delays",
 	"rounding": "roundings", "first-window": "first-request windows W", "horizon": "horizons (0: automatic)",
 	"retries": "retry limits (0: none; default: each preset's own)", "tick": "real tick lengths, e.g. 100ms,1s",
 	"max-elapsed":  "elapsed-time limits, e.g. 30s:120s:30s (default: each preset's own)",
-	"failure-rate": "failure rates p of the flaky server (whose cohort sweeps refuse for now: it runs in open and closed loops)",
 	"time":         "time models (tick, continuous)", "window": "continuous-time windows, e.g. 10ms,100ms",
 	"first-spread":       "continuous-time first-send spreads, e.g. 0s:50ms:10ms",
 	"first-arrivals":     "continuous-time laws of the first arrivals separated by semicolons, e.g. uniform:0s,50ms;quantiles:0s,5ms,40ms",
@@ -33,7 +32,7 @@ var gridHelp = map[string]string{
 // GridUsage is a grid field's help: its values, as a comma list of values
 // and ranges, or of the names it takes.
 func GridUsage(field string) string {
-	enums := map[string]string{"server": strings.Join(model.ServerNames(), ","), "policy": strings.Join(policy.Names(policy.Kinds()), ",") + " or library presets (herd presets lists them)",
+	enums := map[string]string{"server": strings.Join(model.CohortServerNames(), ","), "policy": strings.Join(policy.Names(policy.Kinds()), ",") + " or library presets (herd presets lists them)",
 		"rounding": strings.Join(policy.RoundingNames(), ","), "time": strings.Join(model.TimeNames(), ","), "nodelay": "true,false"}
 	if names, ok := enums[field]; ok {
 		return gridHelp[field] + ": a comma list of " + names

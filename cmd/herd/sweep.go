@@ -114,7 +114,7 @@ the rows in --out.`,
 		short := map[string]string{"clients": "n", "capacity": "k"}[f]
 		fs.StringVarP(o.grid[f], f, short, "", sweep.GridUsage(f))
 	}
-	complete(c, "server", model.ServerNames())
+	complete(c, "server", model.CohortServerNames())
 	complete(c, "policy", append(policy.Names(policy.Kinds()), policy.PresetNames()...))
 	complete(c, "rounding", policy.RoundingNames())
 	fs.StringVar(&o.spec, "spec", "", "read the grid, trials, seed and engine from this YAML or JSON file")
