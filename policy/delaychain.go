@@ -33,7 +33,15 @@ type delayChain struct {
 	soff   int       // lattice index of column 0
 	ms     int       // columns
 	p      []float64 // p[i·ms+j]: probability of row i, column j
+	// stop, when set, ends a step early with its error; a step of a
+	// joint lattice near its budget takes about a second, so it is asked
+	// every pollCells cells of work (work counts them).
+	stop func() error
+	work int
 }
+
+// pollCells is how many cells a step goes through between looks at stop.
+const pollCells = 1 << 18
 
 // jointRatio is the totals' lattice spacing over the delays'. For
 // decorrelated (base 1, cap 32, ten retries, 2²² joint cells) the widest
@@ -53,11 +61,17 @@ func newDelayChain(pol Policy, up, track bool, budget int) *delayChain {
 func (c *delayChain) step(inf, sup float64) error {
 	n := c.n + 1
 	mx := len(c.xv)
-	laws := make([]Law, mx)
 	live := make([]bool, mx)
 	xinf, xsup := math.Inf(1), math.Inf(-1)
-	var last *Law
+	// Each row's law is asked for again below rather than kept: a slice of
+	// them would take more memory than the lattice's rows.
+	var last Law
+	first := true
+	lawOf := c.pol.LawFunc()
 	for i, x := range c.xv {
+		if err := c.poll(c.ms); err != nil {
+			return err
+		}
 		for _, v := range c.p[i*c.ms : (i+1)*c.ms] {
 			if v != 0 {
 				live[i] = true
@@ -67,17 +81,17 @@ func (c *delayChain) step(inf, sup float64) error {
 		if !live[i] {
 			continue
 		}
-		l := c.pol.Law(n, x)
+		l := lawOf(n, x)
 		if l.Steps != 0 || l.Warp != WarpNone {
 			return fmt.Errorf("retry %d: the law given the previous delay is not a plain clamped uniform", n)
 		}
 		if !(l.Hi >= l.Lo) {
 			return fmt.Errorf("retry %d: law U(%g, %g) has its ends reversed (previous delay %g)", n, l.Lo, l.Hi, x)
 		}
-		if last != nil && (l.Lo < last.Lo || l.Hi < last.Hi || l.Max < last.Max) {
+		if !first && (l.Lo < last.Lo || l.Hi < last.Hi || l.Max < last.Max) {
 			return fmt.Errorf("retry %d: the law does not grow with the previous delay, so no lattice bound holds", n)
 		}
-		laws[i], last = l, &laws[i]
+		last, first = l, false
 		xinf, xsup = math.Min(xinf, l.Draw(0)), math.Max(xsup, l.Sup())
 	}
 	// The spacings: the finest powers of two (never finer than before) at
@@ -122,10 +136,13 @@ func (c *delayChain) step(inf, sup float64) error {
 	}
 	var cl cells
 	for i := range c.xv {
+		if err := c.poll(ms); err != nil {
+			return err
+		}
 		if !live[i] {
 			continue
 		}
-		if err := cl.set(laws[i], h, c.up); err != nil {
+		if err := cl.set(lawOf(n, c.xv[i]), h, c.up); err != nil {
 			return err
 		}
 		src := c.p[i*ms : (i+1)*ms]
@@ -144,6 +161,9 @@ func (c *delayChain) step(inf, sup float64) error {
 		}
 	} else {
 		for r := 1; r < nx; r++ {
+			if err := c.poll(ms); err != nil {
+				return err
+			}
 			prev, cur := d[(r-1)*ms:r*ms], d[r*ms:(r+1)*ms]
 			for j := range cur {
 				cur[j] += prev[j]
@@ -177,6 +197,9 @@ func (c *delayChain) step(inf, sup float64) error {
 		nms := ms + div(kmin+nx-1, c.ratio) - lo
 		p := make([]float64, nx*nms)
 		for r := range nx {
+			if err := c.poll(ms); err != nil {
+				return err
+			}
 			at := div(kmin+r, c.ratio) - lo
 			src, dst := d[r*ms:(r+1)*ms], p[r*nms+at:r*nms+at+ms]
 			for j, v := range src {
@@ -191,6 +214,16 @@ func (c *delayChain) step(inf, sup float64) error {
 	}
 	c.xv, c.xoff, c.h, c.n = xv, kmin, h, n
 	return nil
+}
+
+// poll counts a row of cells of work, and is stop's error once pollCells
+// have gone by since it last looked.
+func (c *delayChain) poll(cells int) error {
+	if c.work += cells; c.stop == nil || c.work < pollCells {
+		return nil
+	}
+	c.work = 0
+	return c.stop()
 }
 
 // coarsenTotals rounds the totals down (up) to a lattice f times coarser.

@@ -563,6 +563,9 @@ func analyseIndependent(p Policy, last int, o DelayOptions, scale float64, yield
 func analyseMonotone(p Policy, last int, o DelayOptions, scale float64, yield func(int, Enclosed, Enclosed)) error {
 	dl, du := newDelayChain(p, false, false, o.Cells), newDelayChain(p, true, false, o.Cells)
 	wl, wu := newDelayChain(p, false, true, o.JointCells), newDelayChain(p, true, true, o.JointCells)
+	for _, c := range []*delayChain{dl, du, wl, wu} {
+		c.stop = o.err
+	}
 	// The delays' infimum and supremum follow the chains of the smallest
 	// and the largest draws, since the law grows with the previous delay.
 	xi, xs := p.Start(), p.Start()
@@ -585,7 +588,14 @@ func analyseMonotone(p Policy, last int, o DelayOptions, scale float64, yield fu
 		m := delay.Mean().Times(1 / scale)
 		mean = between(mean.Lo+m.Lo, mean.Hi+m.Hi)
 		bound := mean
-		yield(n, delay, Enclosed{lower: wl.total().prepare(), upper: wu.total().prepare(), inf: infS, sup: supS, scale: scale, mean: &bound})
+		if err := o.err(); err != nil {
+			return err
+		}
+		wait := Enclosed{lower: wl.total().prepare(), upper: wu.total().prepare(), inf: infS, sup: supS, scale: scale, mean: &bound}
+		if err := o.err(); err != nil {
+			return err
+		}
+		yield(n, delay, wait)
 	}
 	return nil
 }
