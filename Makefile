@@ -134,7 +134,8 @@ live-check:
 # completion with herd's continuous-time prediction (a separate module; see
 # docs/virtual.md): every library x N in {1,000, 10,000} x window in {1 ms,
 # 100 ms}. The last line is "A of M agree"; it fails when one disagrees.
-# VIRTUALFLAGS are the check's flags, e.g. VIRTUALFLAGS="-only retry-go-v4";
+# VIRTUALFLAGS are the check's flags, e.g. VIRTUALFLAGS="-only retry-go-v4", or
+# "-only retry-go-v4 -clients 2000 -windows 100ms" for one service of your own;
 # VIRTUALTAGS=plantjitter builds herd with every preset's jitter 1.1 times
 # as wide, which the check must find.
 VIRTUALFLAGS ?=
