@@ -19,8 +19,8 @@ type modelOptions struct {
 	Output   output
 	Method   string
 	Solve    solve.Options
-	// Sources names the flags given that set a scenario field
-	// (model.Spec.Sources), for a refusal to name them.
+	// Sources names the flags given, with their values, that set a
+	// scenario field (model.Spec.Sources), for a refusal to name them.
 	Sources func(field string) []string
 }
 
@@ -57,7 +57,17 @@ A scenario a method cannot answer exits 2 with the reason.`,
 			if opts.Scenario, err = scenario.scenario(); err != nil {
 				return err
 			}
-			opts.Sources = scenario.spec.Sources
+			opts.Sources = func(field string) []string {
+				// Each flag as the user gave it: --capacity 50/100ms.
+				given := scenario.spec.Sources(field)
+				for i, name := range given {
+					given[i] = "--" + name
+					if fl := c.Flags().Lookup(name); fl != nil && fl.Value.Type() != "bool" {
+						given[i] += " " + fl.Value.String()
+					}
+				}
+				return given
+			}
 			if opts.Output, err = out.resolve(f); err != nil {
 				return err
 			}
@@ -98,7 +108,7 @@ func modelRun(opts *modelOptions) error {
 		// and the flags that put the scenario outside it.
 		if un.Field != "" && opts.Sources != nil {
 			if given := opts.Sources(un.Field); len(given) > 0 {
-				return model.Usagef("--method %s with --%s: %s", un.Method, strings.Join(given, ", --"), un.Reason)
+				return model.Usagef("--method %s with %s: %s", un.Method, strings.Join(given, ", "), un.Reason)
 			}
 		}
 		return fmt.Errorf("--method %w", err)
