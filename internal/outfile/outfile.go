@@ -67,6 +67,13 @@ func Check(path string) error {
 // plan finds the target and whether it is written in place (a device, a
 // FIFO) rather than replaced.
 func plan(path string) (target string, direct bool, err error) {
+	// A device, FIFO or socket is written through path itself: the kernel
+	// follows its links, which Target cannot when one of them names no
+	// file (/dev/stdout is /proc/self/fd/1, a link to "pipe:[…]" when
+	// standard output is a pipe).
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+		return path, true, nil
+	}
 	target, err = Target(path)
 	if err != nil {
 		return "", false, err

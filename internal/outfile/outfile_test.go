@@ -2,6 +2,8 @@ package outfile
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -92,6 +94,26 @@ func TestWrite(t *testing.T) {
 	}
 	if fi, _ := os.Stat("/dev/null"); fi.Mode()&os.ModeCharDevice == 0 {
 		t.Fatal("/dev/null is no longer a character device")
+	}
+
+	// A pipe reached through /proc's link to it (/dev/stdout when standard
+	// output is a pipe) is written as it stands, though the link's text
+	// ("pipe:[…]") names no file.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaProc := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- string(b)
+	}()
+	if err := Write(viaProc, []byte("piped")); err != nil {
+		t.Fatalf("%s: %v", viaProc, err)
+	}
+	w.Close()
+	if s := <-got; s != "piped" {
+		t.Fatalf("pipe read %q", s)
 	}
 
 	// A directory, a read-only file and a missing directory are refused,
