@@ -17,8 +17,9 @@ import (
 // terminal's width, or markdown. A table too wide for the width wraps its
 // text columns a little (to 24 characters) and leaves out the columns
 // marked as optional, saying which (--wide shows every column); when that
-// is not enough it wraps text columns down to their longest word, and at
-// last any column, cutting words.
+// is not enough it wraps text columns down to their longest word, then
+// puts each mean's "± h" under it, and at last wraps any column, cutting
+// words.
 type Table struct {
 	cols []Column
 	rows [][]string
@@ -118,10 +119,14 @@ func (t *Table) Text(w io.Writer, width int) error {
 // widest line's multi-byte characters take beyond width, until it fits or
 // cannot narrow further. nil when none fits.
 func (t *Table) fitBytes(width int) ([]byte, []string) {
-	for _, how := range []fitting{soft, hard, cutWords} {
+	for _, how := range []fitting{soft, hard, stacked, cutWords} {
+		tt := t
+		if how == stacked {
+			tt = t.stacked()
+		}
 		for budget := width; budget > 0; {
 			var buf bytes.Buffer
-			fitted, hidden := t.render(&buf, budget, how)
+			fitted, hidden := tt.render(&buf, budget, how)
 			if !fitted {
 				break
 			}
@@ -210,8 +215,39 @@ type fitting int
 const (
 	soft     fitting = iota // text columns wrap, not under 24 characters
 	hard                    // text columns wrap down to their longest word
+	stacked                 // each "± h" under its mean (Table.stacked), no word cut
 	cutWords                // any column wraps, cutting words, down to 8
 )
+
+// stacked is the table with each mean and its glued "± h" (Column.Glue)
+// in one right-aligned column that may wrap, so that the "± h" goes under
+// the mean: for a width too narrow to have them side by side without
+// cutting words.
+func (t *Table) stacked() *Table {
+	s := &Table{}
+	var from [][2]int // the columns of t in each of s's; -1: none
+	for i := 0; i < len(t.cols); i++ {
+		c := t.cols[i]
+		if c.Glue && i+1 < len(t.cols) {
+			c.Glue, c.Wrap = false, true
+			s.cols, from = append(s.cols, c), append(from, [2]int{i, i + 1})
+			i++
+			continue
+		}
+		s.cols, from = append(s.cols, c), append(from, [2]int{i, -1})
+	}
+	for _, row := range t.rows {
+		cells := make([]string, len(s.cols))
+		for j, f := range from {
+			cells[j] = row[f[0]]
+			if f[1] >= 0 && row[f[1]] != "" {
+				cells[j] += " " + row[f[1]]
+			}
+		}
+		s.rows = append(s.rows, cells)
+	}
+	return s
+}
 
 // fit gives the width of each shown column, narrowed as how allows; nil
 // when the table cannot fit width.
@@ -238,9 +274,6 @@ func (t *Table) fit(shown []bool, width int, how fitting) []int {
 			} else {
 				least[i] = max(least[i], textWidth(cell))
 			}
-		}
-		if c.Wrap {
-			least[i] = min(widths[i], 8)
 		}
 		switch how {
 		case soft:
@@ -394,10 +427,18 @@ type piece struct {
 // cellPieces splits a table cell at its spaces, and its words after each
 // hyphen inside them ("retryablehttp-" "linear-" "jitter"), so a narrow
 // column breaks a compound name where it reads, not mid-word; a word that
-// starts with a hyphen (a flag, a negative number) stays whole.
+// starts with a hyphen (a flag, a negative number) stays whole, and a "±"
+// stays with the number after it.
 func cellPieces(s string) []piece {
 	var out []piece
-	for _, word := range strings.Fields(s) {
+	words := strings.Fields(s)
+	for i := 0; i < len(words); i++ {
+		word := words[i]
+		if word == "±" && i+1 < len(words) {
+			out = append(out, piece{"± " + words[i+1], true})
+			i++
+			continue
+		}
 		spaced := true
 		for !strings.HasPrefix(word, "-") {
 			i := strings.IndexByte(word, '-')

@@ -48,6 +48,37 @@ func TestTableFits(t *testing.T) {
 	}
 }
 
+// A table whose means and their "± h" do not fit side by side without
+// cutting words puts each "± h" under its mean instead, whole.
+func TestStackedEstimatesCutNoWord(t *testing.T) {
+	tb := NewTable(Column{Name: "policy"})
+	for _, name := range []string{"completion", "calls", "latency"} {
+		tb.AddColumns(EstimateColumns(name, 0)...)
+	}
+	tb.AddColumns(Column{Name: "synchronized", Wrap: true})
+	tb.Add("retryablehttp-linear-jitter", "29985.7", "± 2.7", "14949.9", "± 7.9", "51745.3", "± 10.2", "YES (100.0%)")
+	tb.Add("full", "5579", "± 30", "10186.5", "± 4.3", "5069.1", "± 0.52", "no (50.0%)")
+	var b bytes.Buffer
+	if err := tb.Text(&b, 72); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for _, line := range lines {
+		if len(line) > 72 {
+			t.Errorf("a line of %d bytes: %q", len(line), line)
+		}
+	}
+	for _, word := range []string{"retryablehttp-linear-jitter", "completion", "synchronized", "29985.7", "± 2.7", "± 10.2", "± 0.52", "YES (100.0%)"} {
+		if !strings.Contains(out, word) {
+			t.Errorf("%q is cut or missing:\n%s", word, out)
+		}
+	}
+	if !strings.Contains(lines[1], "29985.7") || !strings.Contains(lines[2], "± 2.7") {
+		t.Errorf("the first row's completion is not stacked over its ± h:\n%s", out)
+	}
+}
+
 // A narrow wrapping column breaks a compound name after its hyphens, never
 // inside a part that fits, and keeps a flag (a word that starts with a
 // hyphen) whole.
