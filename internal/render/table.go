@@ -150,7 +150,7 @@ func (t *Table) render(w io.Writer, budget int, how fitting) (fitted bool, hidde
 	fitted = widths != nil
 	if !fitted {
 		shown, _ = t.fitDropping(budget, cutWords)
-		widths = t.fit(shown, 0, cutWords) // as narrow as it goes, still too wide
+		widths, _ = t.fit(shown, budget, cutWords) // as narrow as it goes, still too wide
 	}
 	for i, c := range t.cols {
 		if !shown[i] && c.Name != "" { // a mean's "± h" goes with it
@@ -193,8 +193,8 @@ func (t *Table) fitDropping(width int, how fitting) (shown []bool, widths []int)
 		shown[i] = how == soft || c.Drop == 0
 	}
 	for {
-		if widths = t.fit(shown, width, how); widths != nil {
-			return shown, widths
+		if w, ok := t.fit(shown, width, how); ok {
+			return shown, w
 		}
 		drop := -1
 		for i, c := range t.cols {
@@ -249,9 +249,10 @@ func (t *Table) stacked() *Table {
 	return s
 }
 
-// fit gives the width of each shown column, narrowed as how allows; nil
-// when the table cannot fit width.
-func (t *Table) fit(shown []bool, width int, how fitting) []int {
+// fit gives the width of each shown column, narrowed as how allows, and
+// whether the table then fits width; when it does not, the widths are as
+// narrow as how allows.
+func (t *Table) fit(shown []bool, width int, how fitting) ([]int, bool) {
 	widths := make([]int, len(t.cols))
 	least := make([]int, len(t.cols))
 	total := 0
@@ -284,7 +285,7 @@ func (t *Table) fit(shown []bool, width int, how fitting) []int {
 		total += widths[i] + t.gapAfter(i, shown)
 	}
 	if width <= 0 || total <= width {
-		return widths
+		return widths, true
 	}
 	// Narrow the widest column that can be one character at a time.
 	for total > width {
@@ -295,12 +296,12 @@ func (t *Table) fit(shown []bool, width int, how fitting) []int {
 			}
 		}
 		if widest < 0 {
-			return nil
+			return widths, false
 		}
 		widths[widest]--
 		total--
 	}
-	return widths
+	return widths, true
 }
 
 // gapAfter is the space between column i and the next shown one.

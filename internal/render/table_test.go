@@ -42,9 +42,14 @@ func TestTableFits(t *testing.T) {
 		wide.AddColumns(Column{Name: "123456789", Right: true})
 	}
 	wide.Add()
-	wide.Text(&bytes.Buffer{}, 100)
+	b.Reset()
+	wide.Text(&b, 100)
 	if tooWide.Load() != before+1 {
 		t.Error("twenty columns of nine digits fitted 100 columns")
+	}
+	// Too wide still, it is as narrow as it goes: columns of 8.
+	if first, _, _ := strings.Cut(b.String(), "\n"); len(first) != 20*8+19*gap {
+		t.Errorf("a table that cannot fit is %d wide, want %d:\n%s", len(first), 20*8+19*gap, b.String())
 	}
 }
 
