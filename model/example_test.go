@@ -121,7 +121,7 @@ func ExampleScenario_Validate() {
 	fmt.Println(sc.Validate())
 	// Output:
 	// --clients must be an integer in [1, 1099511627776], got 0
-	// --retries must be an integer in [1, 7] for preset cenkalti-v4 with a tick of 1µs (after retry 7 its delays exceed 1e+07 ticks; a longer --tick or window allows more), got 0
+	// --retries must be an integer in [1, 7] for preset cenkalti-v4 with a tick of 1µs (after retry 7 its delays exceed 1e+07 ticks; a longer --tick or window allows more), got 0 (no limit)
 }
 
 // The seed's scenario with exponential backoff and no jitter: 100 clients

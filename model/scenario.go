@@ -192,8 +192,12 @@ func (s Scenario) Validate() error {
 		tick := p.TickLength()
 		if r := mostRetriesWithin(p, MaxDelay); r > 0 {
 			// The retry limit is what lets the delays grow this far.
+			got := fmt.Sprint(p.Retries)
+			if p.Retries == 0 {
+				got += " (no limit)"
+			}
 			return bad("retries", fmt.Sprintf("an integer in [1, %d] for preset %s with a tick of %s (after retry %d its delays exceed %g ticks; a longer --tick or window allows more)",
-				r, p.Kind, tick, r, float64(MaxDelay)), p.Retries)
+				r, p.Kind, tick, r, float64(MaxDelay)), got)
 		}
 		return bad("tick", fmt.Sprintf("long enough that the preset's largest delay is at most %g ticks (it is %s)",
 			float64(MaxDelay), time.Duration(d*float64(tick)).Round(time.Millisecond)), tick)

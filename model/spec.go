@@ -298,7 +298,8 @@ func (s Spec) Given(field string) bool { return s.given[field] }
 // Sources returns the flags given that decide a scenario field, for a
 // refusal to name: for "time", the flags that chose the time model (--time,
 // or the continuous-time fields, or a capacity per window such as 500/s);
-// for "retries", --retries, or --policy when the limit is the preset's own;
+// for "retries" and "max-elapsed", the flag, or --policy when the limit is
+// the preset's own;
 // otherwise the field itself when it was given.
 func (s Spec) Sources(field string) []string {
 	var given []string
@@ -316,8 +317,8 @@ func (s Spec) Sources(field string) []string {
 			given = append(given, "capacity")
 		}
 		return given
-	case "retries":
-		if !s.Given("retries") && s.Given("policy") {
+	case "retries", "max-elapsed":
+		if !s.Given(field) && s.Given("policy") {
 			return []string{"policy"}
 		}
 	}
