@@ -295,6 +295,11 @@ func readInt(text string) (int, error) {
 // Given reports whether field was set.
 func (s Spec) Given(field string) bool { return s.given[field] }
 
+// rateAsksRealTime reports whether the capacity, given per window (500/s,
+// 50/100ms) and without --tick, asks for continuous time on a server that
+// has a window in it.
+func (s Spec) rateAsksRealTime() bool { return s.rateWindow > 0 && !s.Given("tick") }
+
 // Sources returns the flags given that decide a scenario field, for a
 // refusal to name: for "time", the flags that chose the time model (--time,
 // or the continuous-time fields, or a capacity per window such as 500/s);
@@ -313,7 +318,7 @@ func (s Spec) Sources(field string) []string {
 				given = append(given, f)
 			}
 		}
-		if s.rateWindow > 0 && !s.Given("tick") {
+		if s.rateAsksRealTime() {
 			given = append(given, "capacity")
 		}
 		return given

@@ -484,7 +484,7 @@ func (s Spec) applyTime(sc *Scenario) error {
 	// A capacity per window (500/s, 50/100ms) describes a limiter in real
 	// time: on a server with a window in continuous time, it runs there
 	// unless --tick asks for ticks.
-	byRate := s.rateWindow > 0 && !s.Given("tick") && sc.Plays().ContinuousTime
+	byRate := s.rateAsksRealTime() && sc.Plays().ContinuousTime
 	if byRate {
 		cont = true
 	}

@@ -161,7 +161,8 @@ type DelayOptions struct {
 	// 4·Cells, at most 2²³).
 	JointCells int
 	// Context, when set, ends the analysis early with its error: it is
-	// looked at between lattice operations, each well under a second.
+	// looked at between lattice operations, each well under a second, and
+	// inside a stateful policy's chain steps, every 2¹⁸ cells of work.
 	Context context.Context
 }
 
