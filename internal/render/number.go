@@ -62,8 +62,11 @@ func (s Style) Value(x float64, iv *stats.Interval) string {
 		return s.Number(x)
 	}
 	lo, hi := iv[0], iv[1]
-	h := (hi - lo) / 2
-	if s.TeX || math.IsNaN(h) || math.IsInf(h, 0) || math.Abs((lo+hi)/2-x) > h/100 {
+	// The precision comes from the digits known; the digits printed are
+	// rounded once, from the values themselves.
+	kx, klo, khi := known(x), known(lo), known(hi)
+	h := (khi - klo) / 2
+	if s.TeX || math.IsNaN(h) || math.IsInf(h, 0) || math.Abs((klo+khi)/2-kx) > h/100 {
 		return s.bracket(x, lo, hi)
 	}
 	if h == 0 {
@@ -72,7 +75,7 @@ func (s Style) Value(x float64, iv *stats.Interval) string {
 	d := s.Decimals
 	if d == Auto {
 		d = decimals(h)
-		if whole(x, lo, hi) {
+		if whole(kx, klo, khi) {
 			d = 0
 		}
 	}
@@ -132,15 +135,17 @@ func (s Style) bracket(x, lo, hi float64) string {
 func (s Style) ends(x, lo, hi float64) (v, l, h string) {
 	d := s.Decimals
 	if d == Auto {
+		// The precision comes from the digits known (see Value).
+		kx, klo, khi := known(x), known(lo), known(hi)
 		d = 0
-		if !whole(x, lo, hi) {
-			half := (hi - lo) / 2
+		if !whole(kx, klo, khi) {
+			half := (khi - klo) / 2
 			if math.IsInf(half, 0) || math.IsNaN(half) {
 				return s.Number(x), s.Number(lo), s.Number(hi)
 			}
 			d = decimals(half)
 			if half == 0 {
-				d = decimals(math.Abs(x) / 1000) // no width: four significant digits
+				d = decimals(math.Abs(kx) / 1000) // no width: four significant digits
 			}
 		}
 	}
@@ -210,6 +215,18 @@ func fixed(x float64, d int) string {
 		t = t[1:] // no "-0.0"
 	}
 	return t
+}
+
+// known rounds x to the 12 significant digits a computed float64 knows:
+// the digits past them are rounding error (203 ms computed as
+// 0.203 s × 1000 is 202.99999999999997), and an interval as wide as that
+// error has no width to print.
+func known(x float64) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	return y
 }
 
 func whole(xs ...float64) bool {

@@ -32,6 +32,9 @@ func TestPrecisionRule(t *testing.T) {
 		{0.504, iv(0.5, 0.51), "0.5040 [0.5000, 0.5100]"},
 		{37, iv(34, math.Inf(1)), "37 [34, ∞]"},
 		{2.5, iv(math.Inf(-1), math.Inf(1)), "2.5 [−∞, ∞]"},
+		// Rounding error past 12 significant digits is no width.
+		{202.99999999999997, iv(202.99999999999997, 203.00000000000003), "203 ± 0"},
+		{201.71, iv(201.6, 201.82), "201.71 ± 0.11"},
 	} {
 		if got := Value(c.x, c.iv); got != c.want {
 			t.Errorf("Value(%g, %v) = %q, want %q", c.x, c.iv, got, c.want)
@@ -114,4 +117,13 @@ func ExampleStyle_Value() {
 	// 316.65 ± 0.58
 	// 316.7\,{\footnotesize[316.1,\,317.2]}
 	// 20 [20, 31]
+}
+
+// A quantile whose value and interval differ only by rounding error (203 ms
+// computed from seconds) prints whole, not at 15 decimals.
+func TestQuantileRoundingError(t *testing.T) {
+	q := stats.Quantile{Value: 202.99999999999997, CI95: stats.Interval{202.99999999999997, 203.00000000000003}}
+	if got, want := Quantile(q), "203 [203, 203]"; got != want {
+		t.Errorf("Quantile = %q, want %q", got, want)
+	}
 }
