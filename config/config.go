@@ -90,8 +90,30 @@ func (r Reading) Print(w io.Writer) error {
 	return tw.Flush()
 }
 
+// EnvoyBackoff says which drawing of an Envoy retry_back_off to play:
+// Envoy's code, or the reading of its router docs.
+type EnvoyBackoff string
+
+const (
+	// EnvoyCode is what Envoy (≥ 1.14) does: policy envoy.
+	EnvoyCode EnvoyBackoff = "code"
+	// EnvoyDocs is the router docs' [0, (2ⁿ−1)·base_interval), which
+	// Envoy's code drew before 1.14: policy envoy-docs.
+	EnvoyDocs EnvoyBackoff = "docs"
+)
+
+// EnvoyBackoffs lists the drawings of EnvoyBackoff, the default first.
+func EnvoyBackoffs() []EnvoyBackoff { return []EnvoyBackoff{EnvoyCode, EnvoyDocs} }
+
+// Options are the choices a file cannot carry: each format's fields are
+// the source's, and an unknown field is refused.
+type Options struct {
+	// Envoy picks the drawing of an Envoy retry_back_off ("": EnvoyCode).
+	Envoy EnvoyBackoff
+}
+
 // Read reads one configuration file, telling its format by its fields.
-func Read(path string) ([]Reading, error) {
+func Read(path string, o Options) ([]Reading, error) {
 	b, err := infile.Read("config", path, MaxFile)
 	if err != nil {
 		return nil, err
@@ -106,7 +128,7 @@ func Read(path string) ([]Reading, error) {
 	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
 		return nil, model.Usagef("--config %s: want a map of fields (a gRPC service config, an Envoy retry_policy, an AWS config profile, resilience4j retry instances, Polly RetryStrategyOptions or a client-go wait.Backoff)", path)
 	}
-	d := doc{file: path}
+	d := doc{file: path, opts: o}
 	top := root.Content[0]
 	first := ""
 	for i := 0; i+1 < len(top.Content); i += 2 {
@@ -131,14 +153,14 @@ func Read(path string) ([]Reading, error) {
 }
 
 // ReadAll reads the comma-separated files of --config in order.
-func ReadAll(list string) ([]Reading, error) {
+func ReadAll(list string, o Options) ([]Reading, error) {
 	var out []Reading
 	for _, p := range strings.Split(list, ",") {
 		p = strings.TrimSpace(p)
 		if p == "" {
 			return nil, model.Usagef("--config must name files separated by commas, got %q", list)
 		}
-		rs, err := Read(p)
+		rs, err := Read(p, o)
 		if err != nil {
 			return nil, err
 		}
@@ -156,8 +178,12 @@ func in(s string, list ...string) bool {
 	return false
 }
 
-// doc is a file being read, for messages that name it.
-type doc struct{ file string }
+// doc is a file being read, for messages that name it, and the options
+// it is read with.
+type doc struct {
+	file string
+	opts Options
+}
 
 func (d doc) fail(n *yaml.Node, field, format string, a ...any) error {
 	return model.Usagef("--config %s: line %d: %s: %s", d.file, n.Line, field, fmt.Sprintf(format, a...))

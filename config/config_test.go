@@ -15,7 +15,7 @@ import (
 
 func readOne(t *testing.T, name string) Reading {
 	t.Helper()
-	rs, err := Read(filepath.Join("testdata", name))
+	rs, err := Read(filepath.Join("testdata", name), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestGRPCLaw(t *testing.T) {
 		t.Errorf("retry 4 with multiplier 3 reaches %g, want the cap 1", got)
 	}
 	big := writeFile(t, "g.json", `{"methodConfig":[{"retryPolicy":{"maxAttempts":9,"initialBackoff":"1s","maxBackoff":"2s","backoffMultiplier":2,"retryableStatusCodes":["RESOURCE_EXHAUSTED"]}}]}`)
-	rs, err := Read(big)
+	rs, err := Read(big, Options{})
 	if err != nil || rs[0].Policy.Retries != 4 {
 		t.Errorf("maxAttempts 9: %v, %+v; want gRPC's cap of 5 attempts (4 retries)", err, rs)
 	}
@@ -119,6 +119,34 @@ func TestEnvoyLaw(t *testing.T) {
 	// The docs' reading (2ⁿ−1)·base would put retry 3 up to 174 ms.
 	if got := p.Law(3, 0).Sup() * 1000; got > 100 {
 		t.Errorf("retry 3 reaches %g ms", got)
+	}
+}
+
+// Envoy's docs' reading, as its code drew it before 1.14: moduli 25, 75,
+// 175, then 375 (the first past max_interval 250), held; a draw of 250 ms
+// or more is clamped to 250, so retry 4 waits 250 ms with probability
+// 125/375.
+func TestEnvoyDocsLaw(t *testing.T) {
+	rs, err := Read(filepath.Join("testdata", "envoy.yaml"), Options{Envoy: EnvoyDocs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rs[0].Policy
+	if p.Kind != policy.EnvoyDocs {
+		t.Fatalf("kind %s, want %s", p.Kind, policy.EnvoyDocs)
+	}
+	p.Retries = 6
+	for n, m := range []float64{25, 75, 175, 375, 375, 375} {
+		l := p.Law(n+1, 0)
+		if got, want := l.Sup()*1000, math.Min(m-1, 250); math.Abs(got-want) > 1e-9 || l.Draw(0) != 0 {
+			t.Errorf("retry %d: 0…%g ms, want 0…%g", n+1, got, want)
+		}
+		if got, want := l.CDF(0), 1/m; math.Abs(got-want) > 1e-12 {
+			t.Errorf("retry %d: P(0 ms) = %g, want %g", n+1, got, want)
+		}
+	}
+	if got := 1 - p.Law(4, 0).CDF(0.2495); math.Abs(got-125.0/375) > 1e-12 {
+		t.Errorf("retry 4: P(250 ms) = %g, want 1/3", got)
 	}
 }
 
@@ -164,7 +192,7 @@ func TestOutageRetries(t *testing.T) {
 // multiplier and the factor given; the interval is ⌊·⌋ in ms.
 func TestResilience4jRules(t *testing.T) {
 	p := writeFile(t, "r.yaml", "resilience4j:\n  retry:\n    instances:\n      a:\n        waitDuration: 100ms\n        enableExponentialBackoff: true\n        enableRandomizedWait: true\n        exponentialMaxWaitDuration: 1s\n")
-	rs, err := Read(p)
+	rs, err := Read(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +222,7 @@ func rowsText(r Reading) string {
 // clamps after.
 func TestPollyShapes(t *testing.T) {
 	p := writeFile(t, "p.json", `{"MaxRetryAttempts": 4, "Delay": "00:00:00.200", "BackoffType": "Linear", "UseJitter": true, "MaxDelay": "00:00:00.500"}`)
-	rs, err := Read(p)
+	rs, err := Read(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +259,7 @@ func TestRefusals(t *testing.T) {
 		if c.text != "" {
 			path = writeFile(t, c.file, c.text)
 		}
-		_, err := Read(path)
+		_, err := Read(path, Options{})
 		var ue *model.UsageError
 		if err == nil || !errors.As(err, &ue) {
 			t.Errorf("%s: %v, want a usage error", c.file, err)
@@ -251,7 +279,7 @@ func TestRefusals(t *testing.T) {
 // probability (12 − 5)/8 = 87.5%; a cap before the jitter (gRPC) never.
 func TestCapAtom(t *testing.T) {
 	p := writeFile(t, "r.yaml", "resilience4j:\n  retry:\n    instances:\n      a:\n        maxAttempts: 8\n        waitDuration: 500ms\n        enableExponentialBackoff: true\n        exponentialBackoffMultiplier: 2\n        enableRandomizedWait: true\n        randomizedWaitFactor: 0.5\n        exponentialMaxWaitDuration: 5s\n")
-	rs, err := Read(p)
+	rs, err := Read(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,11 @@ func readEnvoyPolicy(d doc, pm member, r *Reading) error {
 	if err != nil {
 		return err
 	}
+	docs := d.opts.Envoy == EnvoyDocs
 	p := policy.Policy{Kind: policy.Envoy, Retries: envoyRetries, Config: policy.Config{Initial: envoyBase}}
+	if docs {
+		p.Kind = policy.EnvoyDocs
+	}
 	maxGiven := false
 	var retryOn string
 	var codes []string
@@ -99,11 +103,11 @@ func readEnvoyPolicy(d doc, pm member, r *Reading) error {
 						ms = 1 // Envoy rounds a shorter base up to 1 ms
 					}
 					p.Config.Initial = ms / 1000
-					r.Rows = append(r.Rows, Row{b.path, b.v.Value, fmt.Sprintf("I₁ = %g ms: retry 1 waits 0…%g ms", ms, ms-1)})
+					r.Rows = append(r.Rows, Row{b.path, b.v.Value, fmt.Sprintf("%g ms: retry 1 waits 0…%g ms", ms, ms-1)})
 				case "max_interval":
 					maxGiven = true
 					p.Config.Max = math.Max(ms, 1) / 1000
-					r.Rows = append(r.Rows, Row{b.path, b.v.Value, fmt.Sprintf("the interval stops doubling at %g ms", math.Max(ms, 1))})
+					r.Rows = append(r.Rows, Row{b.path, b.v.Value, envoyMaxRow(docs, math.Max(ms, 1))})
 				default:
 					return d.unknown(b.k, b.path, "base_interval, max_interval")
 				}
@@ -125,18 +129,37 @@ func readEnvoyPolicy(d doc, pm member, r *Reading) error {
 	r.Rows = append([]Row{{pm.path + ".retry_on", retryOn, "herd's failed calls (503s) are retried"}}, r.Rows...)
 	if !maxGiven {
 		p.Config.Max = envoyMaxTimes * p.Config.Initial
-		r.Rows = append(r.Rows, Row{pm.path + ".retry_back_off.max_interval", "(default)", fmt.Sprintf("10 × base_interval = %g ms", p.Config.Max*1000)})
+		r.Rows = append(r.Rows, Row{pm.path + ".retry_back_off.max_interval", "(default)", "10 × base_interval: " + envoyMaxRow(docs, p.Config.Max*1000)})
 	}
 	if p.Config.Max < p.Config.Initial {
 		return d.fail(pm.v, pm.path+".retry_back_off.max_interval", "must be at least base_interval (Envoy refuses it)")
 	}
-	var ranges []string
-	for n := 1; n <= min(p.Retries, 6); n++ {
-		ranges = append(ranges, fmt.Sprintf("%g", math.Round(p.Law(n, 0).Sup()*1000)))
+	code, doc := p, p
+	code.Kind, doc.Kind = policy.Envoy, policy.EnvoyDocs
+	if docs {
+		r.Rows = append(r.Rows, Row{pm.path, "", "retry n waits " + envoyRanges(doc) + " ms: [0, (2ⁿ−1)·base_interval), the router docs' reading (--envoy-backoff docs), which Envoy's code drew before 1.14 (envoyproxy/envoy#10417); Envoy ≥ 1.14 waits " + envoyRanges(code) + " ms (--envoy-backoff code, the default)"})
+	} else {
+		r.Rows = append(r.Rows, Row{pm.path, "", "retry n waits " + envoyRanges(code) + " ms, as Envoy ≥ 1.14's code draws it (backoff_strategy.cc: random() % an interval that doubles from base_interval); the router docs' [0, (2ⁿ−1)·base_interval), " + envoyRanges(doc) + " ms, was the code before envoyproxy/envoy#10417 (--envoy-backoff docs plays it)"})
 	}
-	r.Rows = append(r.Rows, Row{pm.path, "", "retry n waits 0…" + strings.Join(ranges, ", 0…") + " ms (Envoy ≥ 1.14's code, backoff_strategy.cc; the router docs' 0–24, 0–74, 0–174 ms for a 25 ms base are the (2ⁿ−1)·base of the code before envoyproxy/envoy#10417)"})
 	r.Policy = p
 	return checked(d, pm.v, pm.path, p)
+}
+
+// envoyMaxRow says what max_interval, in ms, does in each drawing.
+func envoyMaxRow(docs bool, ms float64) string {
+	if docs {
+		return fmt.Sprintf("delays are clamped to %g ms", ms)
+	}
+	return fmt.Sprintf("the interval stops doubling at %g ms", ms)
+}
+
+// envoyRanges lists the ranges of the first delays of p, in whole ms.
+func envoyRanges(p policy.Policy) string {
+	var ranges []string
+	for n := 1; n <= min(p.Retries, 6); n++ {
+		ranges = append(ranges, fmt.Sprintf("0…%g", math.Round(p.Law(n, 0).Sup()*1000)))
+	}
+	return strings.Join(ranges, ", ")
 }
 
 // retriesOverload reports whether retry_on retries a 503.

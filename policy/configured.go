@@ -23,6 +23,13 @@ const (
 	// below ⌊max_interval/2⌋ and is max_interval after; retry n waits
 	// (random mod Iₙ) ms, uniform on the integers 0…Iₙ−1.
 	Envoy Kind = "envoy"
+	// EnvoyDocs is the reading of Envoy's router docs, [0, (2ⁿ−1)·base)
+	// for retry n, as Envoy's code drew it before 1.14
+	// (JitteredBackOffStrategy): retry n waits (random mod Mₙ) ms clamped
+	// to max_interval, Mₙ = (2^cₙ − 1)·base with c₁ = 1 and cₙ₊₁ = cₙ + 1
+	// while Mₙ ≤ max_interval (Mₙ stays once it passes it). A user asks for
+	// it by name (config.EnvoyDocs); Envoy itself has not drawn it since.
+	EnvoyDocs Kind = "envoy-docs"
 	// Resilience4j is resilience4j's IntervalFunction as its Spring
 	// configuration picks it (CommonRetryConfigurationProperties): an
 	// interval Iₙ in whole ms, I₁ = waitDuration and Iₙ₊₁ = ⌊Iₙ·multiplier⌋
@@ -50,7 +57,7 @@ const (
 
 // ConfiguredKinds lists the rules of the retry configurations herd reads.
 func ConfiguredKinds() []Kind {
-	return []Kind{GRPC, Envoy, Resilience4j, Polly, PollyDecorrelated, ClientGo}
+	return []Kind{GRPC, Envoy, EnvoyDocs, Resilience4j, Polly, PollyDecorrelated, ClientGo}
 }
 
 // IsConfigured reports whether the kind is the rule of a retry
@@ -107,6 +114,11 @@ var configured = []rule{
 		law: func(p Policy, n int, _ float64) Law {
 			i := envoyInterval(p.Config, n)
 			return Law{Lo: 0, Hi: float64(i) / 1000, Max: math.Inf(1), Steps: int(i)}
+		}},
+	{kind: EnvoyDocs, formula: "min(k, max_interval) ms, k uniform on 0…Mₙ−1, Mₙ = (2ⁿ−1)·base_interval until it first passes max_interval, then held (Envoy's router docs; its code before 1.14)",
+		law: func(p Policy, n int, _ float64) Law {
+			m := envoyDocsModulus(p.Config, n)
+			return Law{Lo: 0, Hi: float64(m) / 1000, Max: math.Round(p.Config.Max*1000) / 1000, Steps: int(m)}
 		}},
 	{kind: Resilience4j, formula: "Iₙ·U(1−f, 1+f) clamped to the max wait, Iₙ = ⌊Iₙ₋₁·multiplier⌋ ms, I₁ = waitDuration (resilience4j IntervalFunction)",
 		law: func(p Policy, n int, _ float64) Law {
@@ -173,6 +185,17 @@ func envoyInterval(c Config, n int) int64 {
 		}
 	}
 	return i
+}
+
+// envoyDocsModulus is Mₙ of EnvoyDocs in whole ms: (2^c − 1)·base, c
+// counting up from 1 while the modulus has not passed max_interval.
+func envoyDocsModulus(c Config, n int) int64 {
+	base, most := int64(math.Round(c.Initial*1000)), int64(math.Round(c.Max*1000))
+	m := base
+	for k := 1; k < n && m <= most; k++ {
+		m = 2*m + base // (2^(c+1) − 1)·base
+	}
+	return m
 }
 
 // r4jInterval is resilience4j's interval before retry n, in ms: Java's
@@ -273,7 +296,7 @@ func (p Policy) CheckConfig() error {
 		if c.Initial <= 0 || c.Max <= 0 || c.Multiplier <= 0 {
 			return fmt.Errorf("%s needs initial backoff, max backoff and multiplier > 0", p.Kind)
 		}
-	case Envoy:
+	case Envoy, EnvoyDocs:
 		if c.Initial < 0.001 || c.Max < c.Initial {
 			return fmt.Errorf("%s needs a base interval of at least 1 ms and a max interval at least as long", p.Kind)
 		}

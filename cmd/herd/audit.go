@@ -23,7 +23,7 @@ func newCmdAudit(f *factory, runF func(*auditOptions) error) *cobra.Command {
 	var (
 		scenario scenarioFlags
 		run      runFlags
-		cfgPath  string
+		cfg      configFlags
 	)
 	out := outputFlags{markdown: true}
 	c := &cobra.Command{
@@ -76,8 +76,8 @@ saying so.`,
 					return err
 				}
 			}
-			if cfgPath != "" {
-				if err := auditConfig(f, &scenario, cfgPath, opts); err != nil {
+			if cfg.path != "" {
+				if err := auditConfig(f, &scenario, &cfg, opts); err != nil {
 					return err
 				}
 			}
@@ -95,13 +95,13 @@ saying so.`,
 	c.Flags().Lookup("policy").Usage = "the policies to audit, comma-separated (default: every textbook policy and every library preset)"
 	run.register(c, 100)
 	out.register(c)
-	registerConfig(c, &cfgPath, "retry configuration files, comma-separated, whose retry policies join the audit (beside every textbook policy and preset, or beside the policies of --policy): "+config.Formats)
+	registerConfig(c, &cfg, "retry configuration files, comma-separated, whose retry policies join the audit (beside every textbook policy and preset, or beside the policies of --policy): "+config.Formats)
 	return c
 }
 
 // auditConfig adds the policies of --config to the audit.
-func auditConfig(f *factory, scenario *scenarioFlags, cfgPath string, opts *auditOptions) error {
-	rs, err := readConfig(f.IO, cfgPath)
+func auditConfig(f *factory, scenario *scenarioFlags, cfg *configFlags, opts *auditOptions) error {
+	rs, err := readConfig(f.IO, cfg)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func newCmdCompare(f *factory, runF func(*compareOptions) error) *cobra.Command 
 		scenario scenarioFlags
 		run      runFlags
 		policies string
-		cfgPath  string
+		cfg      configFlags
 	)
 	c := &cobra.Command{
 		Use:   "compare",
@@ -96,10 +96,10 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 			spec, err := scenario.spec, error(nil)
 			var entries []config.PolicyEntry
 			switch {
-			case cfgPath != "" && (policies != "" || scenario.changed("policy")):
+			case cfg.path != "" && (policies != "" || scenario.changed("policy")):
 				return usageError{fmt.Errorf("give the policies by --config, --policy or --policies, one of them")}
-			case cfgPath != "":
-				rs, err := readConfig(f.IO, cfgPath)
+			case cfg.path != "":
+				rs, err := readConfig(f.IO, &cfg)
 				if err != nil {
 					return err
 				}
@@ -149,7 +149,7 @@ behind both), each with the cite line. The same command gives the same bytes.`,
 	c.Flags().Lookup("policy").DefValue = "full,equal"
 	c.Flags().Lookup("tick").Usage = "real length of one tick, shared by every policy, e.g. 10ms (default 1s)"
 	c.Flags().StringVar(&policies, "policies", "", "YAML file listing the policies with their parameters (instead of --policy)")
-	registerConfig(c, &cfgPath, "retry configuration files to compare, comma-separated (a.json,b.yaml), instead of --policy: each retry policy they hold is one policy of the comparison, labelled by its file (and method, instance or profile); "+config.Formats)
+	registerConfig(c, &cfg, "retry configuration files to compare, comma-separated (a.json,b.yaml), instead of --policy: each retry policy they hold is one policy of the comparison, labelled by its file (and method, instance or profile); "+config.Formats)
 	run.register(c, 1000)
 	c.Flags().StringVar(&opts.Dir, "out", "", "directory to write: report.md, figure.svg, figure.png, compare.json (new or empty; any with --force)")
 	c.Flags().BoolVar(&opts.Force, "force", false, "replace the --out directory even if it holds files")

@@ -52,25 +52,38 @@ func TestDelaysConfigGRPC(t *testing.T) {
 }
 
 // Envoy's retry_policy with num_retries 3 and base_interval 25 ms: three
-// delays of whole milliseconds from 0 to 24, 49 and 99 ms (the code since
-// Envoy 1.14; herd's table names the docs' 74 and 174 and why they differ).
+// delays of whole milliseconds from 0 to 24, 49 and 99 ms as Envoy's code
+// (≥ 1.14) draws them, or to 24, 74 and 174 ms, [0, (2ⁿ−1)·25 ms), as
+// its router docs say, with --envoy-backoff docs. Either way the table
+// names the other reading and the change that parted them.
 func TestDelaysConfigEnvoy(t *testing.T) {
-	out, errs, code := herd(t, "delays", "--config", filepath.Join("testdata", "config", "envoy.yaml"), "--format", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	rows := delayRows(t, out)
-	if len(rows) != 3 {
-		t.Fatalf("%d retries, want 3", len(rows))
-	}
-	for i, top := range []float64{0.024, 0.049, 0.099} {
-		lo, hi := rows[i].Delay["min"].Value, rows[i].Delay["max"].Value
-		if lo != 0 || math.Abs(hi-top) > 1e-12 {
-			t.Errorf("retry %d: %g…%g s, want 0…%g", i+1, lo, hi, top)
+	for _, c := range []struct {
+		flags []string
+		tops  []float64
+		other string
+	}{
+		{nil, []float64{0.024, 0.049, 0.099}, "0…24, 0…74, 0…174 ms"},
+		{[]string{"--envoy-backoff", "code"}, []float64{0.024, 0.049, 0.099}, "0…24, 0…74, 0…174 ms"},
+		{[]string{"--envoy-backoff", "docs"}, []float64{0.024, 0.074, 0.174}, "0…24, 0…49, 0…99 ms"},
+	} {
+		args := append([]string{"delays", "--config", filepath.Join("testdata", "config", "envoy.yaml"), "--format", "json"}, c.flags...)
+		out, errs, code := herd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.flags, code, errs)
 		}
-	}
-	if !strings.Contains(errs, "0–24, 0–74, 0–174 ms") || !strings.Contains(errs, "envoyproxy/envoy#10417") {
-		t.Errorf("the table does not name the docs' ranges and the change:\n%s", errs)
+		rows := delayRows(t, out)
+		if len(rows) != 3 {
+			t.Fatalf("%v: %d retries, want 3", c.flags, len(rows))
+		}
+		for i, top := range c.tops {
+			lo, hi := rows[i].Delay["min"].Value, rows[i].Delay["max"].Value
+			if lo != 0 || math.Abs(hi-top) > 1e-12 {
+				t.Errorf("%v: retry %d: %g…%g s, want 0…%g", c.flags, i+1, lo, hi, top)
+			}
+		}
+		if !strings.Contains(errs, c.other) || !strings.Contains(errs, "envoyproxy/envoy#10417") {
+			t.Errorf("%v: the table does not name the other reading %q and the change:\n%s", c.flags, c.other, errs)
+		}
 	}
 }
 
@@ -133,6 +146,11 @@ func TestConfigRefusals(t *testing.T) {
 		{[]string{"delays", "--config", filepath.Join(data, "polly.json"), "--policy", "full"}, "--policy and --config"},
 		{[]string{"delays", "--config", filepath.Join(data, "polly.json"), "--base", "2"}, "--base and --config"},
 		{[]string{"delays", "--policy", "grpc-a6"}, "read from a retry configuration"},
+		{[]string{"delays", "--policy", "envoy-docs"}, "read from a retry configuration"},
+		{[]string{"delays", "--envoy-backoff", "docs"}, "give --config with an Envoy retry_policy"},
+		{[]string{"simulate", "--envoy-backoff", "code"}, "give --config with an Envoy retry_policy"},
+		{[]string{"delays", "--config", filepath.Join(data, "grpc.json"), "--envoy-backoff", "docs"}, "grpc.json holds none"},
+		{[]string{"delays", "--config", filepath.Join(data, "envoy.yaml"), "--envoy-backoff", "doc"}, "--envoy-backoff must be one of [code docs], got \"doc\""},
 	} {
 		out, errs, code := herd(t, c.args...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.want) {

@@ -30,8 +30,8 @@ type delaysOptions struct {
 func newCmdDelays(f *factory, runF func(*delaysOptions) error) *cobra.Command {
 	opts := &delaysOptions{IO: f.IO}
 	var (
-		scenario   scenarioFlags
-		configPath string
+		scenario scenarioFlags
+		cfg      configFlags
 	)
 	out := outputFlags{markdown: true}
 	c := &cobra.Command{
@@ -68,7 +68,7 @@ or .pdf).`,
   herd delays --config service-config.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			sc, err := delaysScenario(f, &scenario, configPath)
+			sc, err := delaysScenario(f, &scenario, &cfg)
 			if err != nil {
 				return err
 			}
@@ -105,7 +105,7 @@ or .pdf).`,
 	})
 	c.Flags().IntVar(&opts.Count, "count", 0, fmt.Sprintf("retries to analyse, 1…%d (default: the retry limit, or 10 without one); retries past the limit are marked", policy.MaxDelayRetries))
 	c.Flags().IntVar(&opts.Laws.Cells, "cells", policy.DefaultDelayCells, "lattice cells across each law (2^10…2^24): more gives tighter bounds, proportionally slower")
-	registerConfig(c, &configPath, configUsage+"; the controls it gives (retry throttling, an Envoy retry budget) are shown there with what they allow")
+	registerConfig(c, &cfg, configUsage+"; the controls it gives (retry throttling, an Envoy retry budget) are shown there with what they allow")
 	c.Flags().StringVar(&opts.Figure, "figure", "", "also draw the CDFs of the total waits into this file (.svg, .png or .pdf)")
 	out.register(c)
 	return c
@@ -113,11 +113,11 @@ or .pdf).`,
 
 // delaysScenario is the scenario of the flags, with the policy of
 // --config when it is given.
-func delaysScenario(f *factory, scenario *scenarioFlags, configPath string) (model.Scenario, error) {
-	if configPath == "" {
+func delaysScenario(f *factory, scenario *scenarioFlags, cfg *configFlags) (model.Scenario, error) {
+	if cfg.path == "" {
 		return scenario.scenario()
 	}
-	r, err := oneConfig(f.IO, configPath)
+	r, err := oneConfig(f.IO, cfg)
 	if err != nil {
 		return model.Scenario{}, err
 	}

@@ -31,7 +31,7 @@ func newCmdSimulate(f *factory, runF func(*simulateOptions) error) *cobra.Comman
 		controls controlFlags
 		traffic  trafficFlags
 		arrivals bool
-		cfgPath  string
+		cfg      configFlags
 	)
 	out.markdown = true
 	c := &cobra.Command{
@@ -95,13 +95,13 @@ rounding decides its result.
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			var err error
-			var cfg *config.Reading
-			if cfgPath != "" {
-				r, err := oneConfig(f.IO, cfgPath)
+			var reading *config.Reading
+			if cfg.path != "" {
+				r, err := oneConfig(f.IO, &cfg)
 				if err != nil {
 					return err
 				}
-				cfg = &r
+				reading = &r
 				spec, err := config.Configured(scenario.spec, r, scenario.changed)
 				if err != nil {
 					return err
@@ -123,8 +123,8 @@ rounding decides its result.
 			if err != nil {
 				return err
 			}
-			if cfg != nil {
-				if opts.Controls, err = cfg.ControlsFor(opts.Scenario, mode == model.CohortRun, opts.Controls); err != nil {
+			if reading != nil {
+				if opts.Controls, err = reading.ControlsFor(opts.Scenario, mode == model.CohortRun, opts.Controls); err != nil {
 					return err
 				}
 			}
@@ -146,7 +146,7 @@ rounding decides its result.
 	out.register(c)
 	controls.register(c)
 	traffic.register(c)
-	registerConfig(c, &cfgPath, configUsage+"; its controls (gRPC retry throttling, the AWS retry quota) join the control flags")
+	registerConfig(c, &cfg, configUsage+"; its controls (gRPC retry throttling, the AWS retry quota) join the control flags")
 	c.Flags().BoolVar(&arrivals, "arrivals", false, "JSON: add the mean arrivals of every tick, or of every window of the window server in continuous time (with --trials 1, one trial's timeline)")
 	return c
 }

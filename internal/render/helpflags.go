@@ -14,7 +14,7 @@ var flagGroups = []struct {
 	title string
 	flags []string
 }{
-	{"Scenario", []string{"clients", "capacity", "policy", "base", "cap", "fixed-delay", "retries", "max-elapsed", "exponent", "config", "policies"}},
+	{"Scenario", []string{"clients", "capacity", "policy", "base", "cap", "fixed-delay", "retries", "max-elapsed", "exponent", "config", "envoy-backoff", "policies"}},
 	{"Server", []string{"server", "queue-limit", "timeout", "failure-rate", "reject-cost", "burst", "nodelay"}},
 	{"Time", []string{"time", "tick", "window", "latency", "first-spread"}},
 	{"Retry controls", []string{"max-attempts", "bucket", "breaker", "retry-budget", "retry-throttling", "adaptive-throttling"}},
